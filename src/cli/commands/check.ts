@@ -1,0 +1,38 @@
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { EVENTS } from '../../core/events.js';
+import type { SetExit } from '../index.js';
+import { collect, loadEngine } from '../load-engine.js';
+
+export function defineCheck(program: Command, setExit: SetExit): void {
+  program
+    .command('check')
+    .description('Validate the configuration and list the hooks of each event in run order, with where each came from.')
+    .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: what is found in the cwd)', collect)
+    .option('--json', 'print the listing as JSON')
+    .action(async (flags: { config?: string[]; json?: boolean }) => {
+      const { engine, config } = await loadEngine({ config: flags.config });
+      const known = new Set(EVENTS);
+      const events = [...EVENTS, ...new Set(engine.hooks().flatMap((h) => [h.events].flat()).filter((e) => !known.has(e)))];
+      const listing = events
+        .map((event) => ({
+          event,
+          hooks: engine.hooks(event).map((h) => ({ name: h.name, priority: h.priority ?? 0, source: h.source ?? null })),
+        }))
+        .filter((e) => e.hooks.length > 0);
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ sources: config.sources.map((s) => s.file), events: listing, warnings: config.warnings }, null, 2)}\n`);
+      } else {
+        process.stdout.write(`${pc.bold('sources')}: ${config.sources.map((s) => s.file).join(', ') || '(none found)'}\n`);
+        for (const { event, hooks } of listing) {
+          process.stdout.write(`\n${pc.cyan(event)}\n`);
+          hooks.forEach((h, i) => {
+            process.stdout.write(`  ${i + 1}. ${h.name}  ${pc.dim(`priority ${h.priority}`)}  ${pc.dim(h.source ?? '')}\n`);
+          });
+        }
+        const total = engine.hooks().length;
+        process.stdout.write(`\n${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid\n`);
+      }
+      setExit(0);
+    });
+}

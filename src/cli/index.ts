@@ -1,0 +1,41 @@
+import { Command, CommanderError } from 'commander';
+import { UserError } from './errors.js';
+import { defineFire } from './commands/fire.js';
+import { defineCheck } from './commands/check.js';
+
+/**
+ * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
+ * function that declares its options; heavy modules are imported inside the
+ * action so `hookwise claude-code` starts fast.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command('hookwise')
+    .description('Lifecycle hooks for AI agents: run, check and explain hook policies.')
+    .version(await version(), '-v, --version')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  let exitCode = 0;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  for (const define of [defineFire, defineCheck]) define(program, setExit);
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof UserError) {
+      process.stderr.write(`hookwise: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+async function version(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export type SetExit = (code: number) => void;

@@ -1,0 +1,10 @@
+export * from './events.js';
+export * from './results.js';
+export * from './matchers.js';
+export * from './outcome.js';
+export * from './spec.js';
+export * from './engine.js';
+export type { HookInput } from './input.js';
+export type { SessionState } from './state.js';
+export { HookSpecError } from './registry.js';
+export { MatcherError } from './regex.js';

@@ -1,0 +1,188 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { eventInfo } from './events.js';
+import { filePathOf, stepNameOf, type HookInput } from './input.js';
+import { parsePermissionRule } from './permission-rule.js';
+import { compileRegex, MatcherError, parseDelimitedRegex, type SafeRegex } from './regex.js';
+
+/** Fields of a structured matcher; all given fields must match. */
+export interface StructuredMatcher {
+  /** Exact tool name, or any of a list. */
+  tool?: string | string[];
+  /** Anchored glob on the tool name (`read_*`). */
+  toolGlob?: string;
+  /** Unanchored regex on the tool name. */
+  toolRegex?: string;
+  /** Glob on the file the tool touches; without `/` it matches the basename at any depth. */
+  path?: string;
+  /** Regex on a shell tool's `tool_input.command`. */
+  command?: string;
+  session?: string;
+  step?: string;
+  agentType?: string;
+  /** Each key equal to the value in `input.metadata`; the value `'*'` means present. */
+  metadata?: Record<string, unknown>;
+  /** Regex on `"Event:Step:Tool"` (canonical event, empty parts kept). */
+  target?: string;
+  /** A Claude Code permission rule, e.g. `Bash(git *)`. */
+  if?: string;
+}
+
+export type MatcherFunction = (input: HookInput) => boolean;
+export interface AllOf {
+  all: Matcher[];
+}
+export interface AnyOf {
+  any: Matcher[];
+}
+export interface NotOf {
+  not: Matcher;
+}
+export type Matcher = string | StructuredMatcher | AllOf | AnyOf | NotOf | MatcherFunction;
+
+export const all = (matchers: Matcher[]): AllOf => ({ all: matchers });
+export const any = (matchers: Matcher[]): AnyOf => ({ any: matchers });
+export const not = (matcher: Matcher): NotOf => ({ not: matcher });
+
+/** A matcher compiled for one event. */
+export interface CompiledMatcher {
+  test(input: HookInput): boolean;
+  /** When set, the matcher accepts exactly these filter values: the engine indexes by them. */
+  exactValues?: string[];
+  /** Work to await before the first test (a parser to load). */
+  ready?: Array<() => Promise<void>>;
+}
+
+const MATCH_ALL: CompiledMatcher = { test: () => true };
+const EXACT_NAMES = /^[A-Za-z0-9_\- ,|]*$/;
+
+function filterValue(input: HookInput, field: string): string {
+  const value = field === 'step_name' ? stepNameOf(input) : input[field];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Claude Code's string matcher rules, applied to the event's filter field. */
+function compileString(pattern: string, event: string): CompiledMatcher {
+  const field = eventInfo(event).filterField;
+  const trimmed = pattern.trim();
+  if (!field || trimmed === '' || trimmed === '*') return MATCH_ALL;
+  const delimited = parseDelimitedRegex(trimmed);
+  if (!delimited && EXACT_NAMES.test(trimmed)) {
+    const names = trimmed.split(/[|,]/).map((s) => s.trim()).filter(Boolean);
+    if (names.length === 0) return MATCH_ALL;
+    const set = new Set(names);
+    return { test: (input) => set.has(filterValue(input, field)), exactValues: names };
+  }
+  const re = delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(trimmed);
+  return { test: (input) => re.test(filterValue(input, field)) };
+}
+
+function regexFrom(text: string): SafeRegex {
+  const delimited = parseDelimitedRegex(text);
+  return delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(text);
+}
+
+function pathTest(pattern: string): (input: HookInput) => boolean {
+  const isMatch = picomatch(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') });
+  return (input) => {
+    const file = filePathOf(input);
+    if (file === undefined) return false;
+    const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
+    const abs = path.resolve(cwd, file);
+    if (pattern.startsWith('/')) return isMatch(abs);
+    const rel = path.relative(cwd, abs);
+    return isMatch(rel) || (path.isAbsolute(file) && isMatch(file));
+  };
+}
+
+const STRUCTURED_KEYS = new Set(['tool', 'toolGlob', 'toolRegex', 'path', 'command', 'session', 'step', 'agentType', 'metadata', 'target', 'if']);
+
+function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher {
+  for (const key of Object.keys(m)) {
+    if (!STRUCTURED_KEYS.has(key)) {
+      throw new MatcherError(`unknown matcher field "${key}"; known fields: ${[...STRUCTURED_KEYS].join(', ')}`);
+    }
+  }
+  const tests: Array<(input: HookInput) => boolean> = [];
+  const ready: Array<() => Promise<void>> = [];
+  let exactValues: string[] | undefined;
+  if (m.tool !== undefined) {
+    const names = Array.isArray(m.tool) ? m.tool : [m.tool];
+    if (names.some((n) => typeof n !== 'string')) throw new MatcherError('matcher field "tool" must be a string or an array of strings');
+    const set = new Set(names);
+    tests.push((input) => set.has(input.tool_name as string));
+    if (eventInfo(event).filterField === 'tool_name') exactValues = names;
+  }
+  if (m.toolGlob !== undefined) {
+    const isMatch = picomatch(m.toolGlob);
+    tests.push((input) => typeof input.tool_name === 'string' && isMatch(input.tool_name));
+  }
+  if (m.toolRegex !== undefined) {
+    const re = regexFrom(m.toolRegex);
+    tests.push((input) => typeof input.tool_name === 'string' && re.test(input.tool_name));
+  }
+  if (m.path !== undefined) tests.push(pathTest(m.path));
+  if (m.command !== undefined) {
+    const re = regexFrom(m.command);
+    tests.push((input) => {
+      const command = input.tool_input?.command;
+      return typeof command === 'string' && re.test(command);
+    });
+  }
+  if (m.session !== undefined) tests.push((input) => input.session_id === m.session);
+  if (m.step !== undefined) tests.push((input) => stepNameOf(input) === m.step);
+  if (m.agentType !== undefined) tests.push((input) => input.agent_type === m.agentType);
+  if (m.metadata !== undefined) {
+    const entries = Object.entries(m.metadata);
+    tests.push((input) => {
+      const meta = input.metadata;
+      if (!meta || typeof meta !== 'object') return false;
+      return entries.every(([k, v]) => (v === '*' ? k in meta : meta[k] === v));
+    });
+  }
+  if (m.target !== undefined) {
+    const re = regexFrom(m.target);
+    tests.push((input) => re.test(`${event}:${stepNameOf(input)}:${typeof input.tool_name === 'string' ? input.tool_name : ''}`));
+  }
+  if (m.if !== undefined) {
+    const rule = parsePermissionRule(m.if);
+    tests.push(rule.test);
+    if (rule.ready) ready.push(rule.ready);
+  }
+  const compiled: CompiledMatcher = {
+    test: tests.length === 1 ? tests[0]! : (input) => tests.every((t) => t(input)),
+  };
+  if (tests.length === 0) compiled.test = MATCH_ALL.test;
+  if (exactValues) compiled.exactValues = exactValues;
+  if (ready.length) compiled.ready = ready;
+  return compiled;
+}
+
+function combine(parts: CompiledMatcher[], test: CompiledMatcher['test']): CompiledMatcher {
+  const ready = parts.flatMap((p) => p.ready ?? []);
+  return ready.length ? { test, ready } : { test };
+}
+
+/**
+ * Compile a matcher for one (canonical) event. Throws MatcherError for anything
+ * invalid: a bad regex, an unknown field, a value of the wrong type.
+ */
+export function compileMatcher(matcher: Matcher | undefined | null, event: string): CompiledMatcher {
+  if (matcher === undefined || matcher === null) return MATCH_ALL;
+  if (typeof matcher === 'string') return compileString(matcher, event);
+  if (typeof matcher === 'function') return { test: (input) => matcher(input) === true };
+  if (typeof matcher !== 'object') throw new MatcherError(`matcher must be a string, an object or a function, got ${typeof matcher}`);
+  if ('all' in matcher && Array.isArray(matcher.all)) {
+    const parts = matcher.all.map((m) => compileMatcher(m, event));
+    return combine(parts, (input) => parts.every((p) => p.test(input)));
+  }
+  if ('any' in matcher && Array.isArray(matcher.any)) {
+    const parts = matcher.any.map((m) => compileMatcher(m, event));
+    return combine(parts, (input) => parts.some((p) => p.test(input)));
+  }
+  if ('not' in matcher) {
+    const inner = compileMatcher((matcher as NotOf).not, event);
+    return combine([inner], (input) => !inner.test(input));
+  }
+  return compileStructured(matcher as StructuredMatcher, event);
+}

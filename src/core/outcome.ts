@@ -1,0 +1,120 @@
+import type { Decision, ResultKind, Verdict } from './results.js';
+
+export type HookStatus = 'ok' | 'error' | 'timeout' | 'skipped' | 'async';
+
+/** One selected hook in an Outcome, in execution order. */
+export interface HookRecord {
+  name: string;
+  status: HookStatus;
+  result: ResultKind | null;
+  durationMs: number;
+  error: string | null;
+  /** Extra facts a handler reported (`truncated`, `exitCode`, ...). */
+  [annotation: string]: unknown;
+}
+
+/** Everything one fire decided. Plain JSON. */
+export interface Outcome {
+  event: string;
+  decision: Decision | null;
+  blocked: boolean;
+  reason: string | null;
+  stop: boolean;
+  stopReason: string | null;
+  updatedInput: Record<string, unknown> | null;
+  updatedOutput: unknown;
+  additionalContext: string | null;
+  systemMessage: string | null;
+  suppressOutput: boolean;
+  retry: { delayMs: number } | null;
+  hooks: HookRecord[];
+}
+
+const DECISION_RANK: Record<Decision, number> = { allow: 1, ask: 2, defer: 3, deny: 4 };
+
+/** The outcome of a fire that selected no hook. */
+export function emptyOutcome(event: string): Outcome {
+  return {
+    event,
+    decision: null,
+    blocked: false,
+    reason: null,
+    stop: false,
+    stopReason: null,
+    updatedInput: null,
+    updatedOutput: null,
+    additionalContext: null,
+    systemMessage: null,
+    suppressOutput: false,
+    retry: null,
+    hooks: [],
+  };
+}
+
+/**
+ * Folds verdicts, in execution order, into one Outcome (SEMANTICS.md section 5).
+ * `permission` events turn any block into decision `deny`; `toolEvent` makes
+ * `updatedInput` last-wins instead of a merge of patches.
+ */
+export class OutcomeBuilder {
+  readonly outcome: Outcome;
+  private decisionReason: string | null = null;
+  private context: string[] | null = null;
+  private messages: string[] | null = null;
+
+  constructor(
+    event: string,
+    private readonly permission: boolean,
+    private readonly toolEvent: boolean,
+  ) {
+    this.outcome = emptyOutcome(event);
+  }
+
+  add(v: Verdict): void {
+    const o = this.outcome;
+    if (v.decision !== undefined && (o.decision === null || DECISION_RANK[v.decision] > DECISION_RANK[o.decision])) {
+      o.decision = v.decision;
+      this.decisionReason = v.reason ?? null;
+    }
+    if (v.block && !o.blocked) {
+      o.blocked = true;
+      o.reason = v.reason ?? null;
+    }
+    if (v.stop) {
+      if (!o.stop) o.stopReason = v.stopReason ?? v.reason ?? null;
+      o.stop = true;
+      if (!o.blocked) {
+        o.blocked = true;
+        o.reason = o.stopReason;
+      }
+    }
+    if (v.updatedInput !== undefined) {
+      o.updatedInput = this.toolEvent || o.updatedInput === null ? v.updatedInput : { ...o.updatedInput, ...v.updatedInput };
+    }
+    if (v.updatedOutput !== undefined) o.updatedOutput = v.updatedOutput;
+    if (v.additionalContext !== undefined) (this.context ??= []).push(v.additionalContext);
+    if (v.systemMessage !== undefined) (this.messages ??= []).push(v.systemMessage);
+    if (v.suppressOutput) o.suppressOutput = true;
+    if (v.retryDelayMs !== undefined && o.retry === null) o.retry = { delayMs: v.retryDelayMs };
+  }
+
+  /** A failing hook under a fail-closed policy. */
+  addFailure(hookName: string, why: string): void {
+    this.add({ result: 'block', block: true, reason: `hook ${hookName} failed: ${why}` });
+  }
+
+  /** Text an async hook left for this session's next outcome comes first. */
+  prepend(context: string[], messages: string[]): void {
+    if (context.length) this.context = [...context, ...(this.context ?? [])];
+    if (messages.length) this.messages = [...messages, ...(this.messages ?? [])];
+  }
+
+  finish(): Outcome {
+    const o = this.outcome;
+    if (o.blocked && this.permission) o.decision = 'deny';
+    if (!o.blocked) o.reason = this.decisionReason;
+    if (this.context) o.additionalContext = this.context.join('\n');
+    if (this.messages) o.systemMessage = this.messages.join('\n');
+    return o;
+  }
+}

@@ -1,0 +1,52 @@
+import { RE2JS } from 're2js';
+
+/**
+ * Regular expressions from configuration run on RE2 (linear time), so a pattern
+ * in a config file cannot hang the agent the way a backtracking RegExp can.
+ */
+export interface SafeRegex {
+  source: string;
+  test(text: string): boolean;
+}
+
+export class MatcherError extends Error {
+  constructor(message: string, readonly path?: string) {
+    super(message);
+    this.name = 'MatcherError';
+  }
+}
+
+const FLAG_BITS: Record<string, number> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  s: RE2JS.DOTALL,
+  m: RE2JS.MULTILINE,
+};
+
+/** Compile a pattern; an invalid one is a MatcherError naming the pattern and why. */
+export function compileRegex(source: string, flags = ''): SafeRegex {
+  let bits = 0;
+  for (const f of flags) {
+    if (f === 'g' || f === 'u' || f === 'y' || f === 'd') continue; // meaningless for a test
+    const bit = FLAG_BITS[f];
+    if (bit === undefined) throw new MatcherError(`invalid regex flag "${f}" in /${source}/${flags}`);
+    bits |= bit;
+  }
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(source, bits);
+  } catch (error) {
+    throw new MatcherError(`invalid regex "${source}": ${(error as Error).message}`);
+  }
+  return { source, test: (text) => re.test(text) };
+}
+
+/** A `/body/flags` string as a delimited regex, or undefined when it is not written that way. */
+export function parseDelimitedRegex(text: string): { body: string; flags: string } | undefined {
+  const m = /^\/(.+)\/([a-z]*)$/s.exec(text);
+  return m ? { body: m[1]!, flags: m[2]! } : undefined;
+}
+
+/** Escape text so it matches itself literally. */
+export function escapeRegex(text: string): string {
+  return RE2JS.quote(text);
+}

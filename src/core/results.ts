@@ -1,0 +1,245 @@
+/**
+ * What a handler can return, the helpers that build it, and the one function
+ * that turns any return value (helper result, Claude Code JSON output, nothing)
+ * into a Verdict the merge understands.
+ */
+
+export type Decision = 'allow' | 'deny' | 'ask' | 'defer';
+
+export type ResultKind =
+  | 'allow'
+  | 'deny'
+  | 'ask'
+  | 'defer'
+  | 'modify'
+  | 'block'
+  | 'stop'
+  | 'retry'
+  | 'skip'
+  | 'context'
+  | 'none';
+
+/** Fields any result may carry beside its kind. */
+export interface ResultExtras {
+  reason?: string;
+  additionalContext?: string;
+  systemMessage?: string;
+  suppressOutput?: boolean;
+  updatedOutput?: unknown;
+}
+
+export type HookResult =
+  | ({ kind: 'allow' | 'ask' | 'defer' } & ResultExtras)
+  | ({ kind: 'deny' | 'block' | 'stop'; reason: string } & ResultExtras)
+  | ({ kind: 'modify'; updatedInput?: Record<string, unknown> } & ResultExtras)
+  | ({ kind: 'retry'; delayMs: number } & ResultExtras)
+  | ({ kind: 'skip' } & ResultExtras)
+  | ({ kind: 'context' } & ResultExtras)
+  | ({ kind: 'none' } & ResultExtras);
+
+/** Claude Code's JSON hook output, as a command hook prints it on stdout. */
+export interface ClaudeCodeJsonOutput {
+  continue?: boolean;
+  stopReason?: string;
+  suppressOutput?: boolean;
+  systemMessage?: string;
+  decision?: 'approve' | 'block' | string;
+  reason?: string;
+  hookSpecificOutput?: {
+    hookEventName?: string;
+    permissionDecision?: Decision;
+    permissionDecisionReason?: string;
+    updatedInput?: Record<string, unknown>;
+    additionalContext?: string;
+    updatedMCPToolOutput?: unknown;
+    updatedToolOutput?: unknown;
+    decision?: { behavior?: 'allow' | 'deny'; updatedInput?: Record<string, unknown>; message?: string; interrupt?: boolean };
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
+}
+
+export const allow = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'allow', reason, ...extras });
+export const deny = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'deny', reason, ...extras });
+export const ask = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'ask', reason, ...extras });
+export const defer = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'defer', reason, ...extras });
+export const block = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'block', reason, ...extras });
+/** Halt the whole agent (Claude Code's `continue: false`). */
+export const stop = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'stop', reason, ...extras });
+export const retry = (delayMs = 1000, extras?: ResultExtras): HookResult => ({ kind: 'retry', delayMs, ...extras });
+/** Run no further hooks for this event; keep what earlier hooks decided. */
+export const skip = (extras?: ResultExtras): HookResult => ({ kind: 'skip', ...extras });
+/**
+ * On a tool event, replace `tool_input` with `updatedInput`; on any other event,
+ * shallow-merge it into the event input (`modify({ prompt })` rewrites a prompt).
+ */
+export const modify = (updatedInput: Record<string, unknown>, extras?: ResultExtras): HookResult => ({
+  kind: 'modify',
+  updatedInput,
+  ...extras,
+});
+/** Add text to the context the model sees (Claude Code's `additionalContext`). */
+export const context = (text: string, extras?: ResultExtras): HookResult => ({
+  kind: 'context',
+  additionalContext: text,
+  ...extras,
+});
+/** Show a message to the user (Claude Code's `systemMessage`). */
+export const systemMessage = (text: string, extras?: ResultExtras): HookResult => ({
+  kind: 'none',
+  systemMessage: text,
+  ...extras,
+});
+/** After a tool ran, replace the output the model sees. */
+export const replaceOutput = (updatedOutput: unknown, extras?: ResultExtras): HookResult => ({
+  kind: 'modify',
+  updatedOutput,
+  ...extras,
+});
+
+/** One hook's return value, normalised. Everything the merge needs and nothing else. */
+export interface Verdict {
+  result: ResultKind;
+  decision?: Decision;
+  /** deny, block, or an equivalent Claude Code output. */
+  block?: boolean;
+  stop?: boolean;
+  reason?: string;
+  stopReason?: string;
+  updatedInput?: Record<string, unknown>;
+  updatedOutput?: unknown;
+  additionalContext?: string;
+  systemMessage?: string;
+  suppressOutput?: boolean;
+  retryDelayMs?: number;
+  /** The chain ends after this hook (deny, block, stop, retry, skip). */
+  ends?: boolean;
+}
+
+const RESULT_KINDS = new Set<string>(['allow', 'deny', 'ask', 'defer', 'modify', 'block', 'stop', 'retry', 'skip', 'context', 'none']);
+const NO_OPINION: Verdict = Object.freeze({ result: 'none' }) as Verdict;
+
+/** Thrown when a handler returns something that is neither a result nor Claude Code output. */
+export class InvalidResultError extends Error {}
+
+export function isHookResult(value: unknown): value is HookResult {
+  return typeof value === 'object' && value !== null && RESULT_KINDS.has((value as { kind?: string }).kind as string);
+}
+
+/** Normalise a handler's return value. `undefined`/`null` means no opinion. */
+export function toVerdict(value: unknown): Verdict {
+  if (value === undefined || value === null) return NO_OPINION;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidResultError(`handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`);
+  }
+  if (isHookResult(value)) return fromHookResult(value);
+  return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);
+}
+
+function extrasOf(r: ResultExtras, v: Verdict): Verdict {
+  if (r.additionalContext !== undefined) v.additionalContext = r.additionalContext;
+  if (r.systemMessage !== undefined) v.systemMessage = r.systemMessage;
+  if (r.suppressOutput) v.suppressOutput = true;
+  if (r.updatedOutput !== undefined) v.updatedOutput = r.updatedOutput;
+  return v;
+}
+
+function fromHookResult(r: HookResult): Verdict {
+  const v: Verdict = { result: r.kind };
+  if (r.reason !== undefined) v.reason = r.reason;
+  switch (r.kind) {
+    case 'allow':
+    case 'ask':
+    case 'defer':
+      v.decision = r.kind;
+      break;
+    case 'deny':
+      v.decision = 'deny';
+      v.block = true;
+      v.ends = true;
+      break;
+    case 'block':
+      v.block = true;
+      v.ends = true;
+      break;
+    case 'stop':
+      v.stop = true;
+      v.stopReason = r.reason;
+      v.ends = true;
+      break;
+    case 'retry':
+      v.retryDelayMs = Number.isFinite(r.delayMs) && r.delayMs >= 0 ? r.delayMs : 1000;
+      v.ends = true;
+      break;
+    case 'skip':
+      v.ends = true;
+      break;
+    case 'modify':
+      if (r.updatedInput !== undefined) v.updatedInput = r.updatedInput;
+      break;
+  }
+  return extrasOf(r, v);
+}
+
+/**
+ * Claude Code's JSON output, read as Claude Code reads it: `continue:false` halts,
+ * `hookSpecificOutput.permissionDecision` decides, legacy `decision: approve|block`
+ * still works, `additionalContext`/`systemMessage`/`suppressOutput` pass through.
+ */
+export function fromClaudeCodeOutput(o: ClaudeCodeJsonOutput): Verdict {
+  const v: Verdict = { result: 'none' };
+  const specific = (typeof o.hookSpecificOutput === 'object' && o.hookSpecificOutput) || {};
+  if (typeof o.systemMessage === 'string') v.systemMessage = o.systemMessage;
+  if (o.suppressOutput === true) v.suppressOutput = true;
+  if (typeof specific.additionalContext === 'string') v.additionalContext = specific.additionalContext;
+  const output = specific.updatedMCPToolOutput ?? specific.updatedToolOutput;
+  if (output !== undefined) v.updatedOutput = output;
+
+  const permission = specific.permissionDecision;
+  const behavior = specific.decision?.behavior;
+  if (permission === 'allow' || permission === 'deny' || permission === 'ask' || permission === 'defer') {
+    v.decision = permission;
+    if (typeof specific.permissionDecisionReason === 'string') v.reason = specific.permissionDecisionReason;
+  } else if (behavior === 'allow' || behavior === 'deny') {
+    // PermissionRequest answers with decision.behavior.
+    v.decision = behavior;
+    if (typeof specific.decision?.message === 'string') v.reason = specific.decision.message;
+    if (behavior === 'deny' && specific.decision?.interrupt === true) {
+      v.stop = true;
+      v.stopReason = v.reason ?? 'interrupted by PermissionRequest hook';
+    }
+  } else if (o.decision === 'approve') {
+    v.decision = 'allow';
+  }
+  if (o.decision === 'block') {
+    v.block = true;
+    if (v.decision === undefined) v.decision = 'deny';
+  }
+  if (v.decision === 'deny') v.block = true;
+  if (typeof o.reason === 'string' && v.reason === undefined) v.reason = o.reason;
+
+  const updatedInput = specific.updatedInput ?? specific.decision?.updatedInput;
+  if (updatedInput && typeof updatedInput === 'object') v.updatedInput = updatedInput;
+
+  if (o.continue === false) {
+    v.stop = true;
+    v.stopReason = typeof o.stopReason === 'string' ? o.stopReason : (v.reason ?? 'stopped by hook');
+  }
+  v.result = primaryKind(v, o.decision === 'block');
+  if (v.block || v.stop) v.ends = true;
+  // A legacy `decision: "block"` carries a decision of deny only where the merge
+  // wants one; keep it off events without a permission decision (see merge).
+  if (o.decision === 'block' && permission === undefined && behavior === undefined) v.decision = undefined;
+  return v;
+}
+
+function primaryKind(v: Verdict, legacyBlock: boolean): ResultKind {
+  if (v.stop) return 'stop';
+  if (v.decision === 'deny' && !legacyBlock) return 'deny';
+  if (v.block) return 'block';
+  if (v.decision === 'ask' || v.decision === 'defer') return v.decision;
+  if (v.updatedInput !== undefined || v.updatedOutput !== undefined) return 'modify';
+  if (v.decision === 'allow') return 'allow';
+  if (v.additionalContext !== undefined) return 'context';
+  return 'none';
+}

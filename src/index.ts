@@ -1,0 +1,10 @@
+/**
+ * hookwise: lifecycle hooks for AI agents.
+ * The core is pure; this entry also installs the shell parser the `if` rules use.
+ */
+import { setShellSplitterLoader } from './core/shell-split.js';
+
+setShellSplitterLoader(() => import('./shell/index.js').then((m) => m.loadShellSplitter()));
+
+export * from './core/index.js';
+export { defineConfig, type HookwiseConfig } from './config/define.js';

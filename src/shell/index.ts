@@ -1,0 +1,26 @@
+import { loadBashParser, parseBash, type Node } from './parser.js';
+
+export { loadBashParser, parseBash } from './parser.js';
+
+function collectCommands(node: Node, out: string[]): void {
+  if (node.type === 'command') out.push(node.text.replace(/\s+/g, ' ').trim());
+  for (const child of node.namedChildren) if (child) collectCommands(child, out);
+}
+
+/**
+ * A splitter for the core's `Bash(...)` rules: every simple command in the line,
+ * including those inside subshells, substitutions and pipelines.
+ */
+export async function loadShellSplitter(): Promise<(command: string) => string[]> {
+  const parser = await loadBashParser();
+  return (command) => {
+    const tree = parseBash(parser, command);
+    try {
+      const out: string[] = [];
+      collectCommands(tree.rootNode, out);
+      return out;
+    } finally {
+      tree.delete();
+    }
+  };
+}
