@@ -1,0 +1,22 @@
+/**
+ * What the audit trail records. The runtime appends a `tool` record before a tool
+ * runs and an `outcome` record for every fire; the store chains them by hash.
+ */
+export interface AuditRecord {
+  kind: 'outcome' | 'tool';
+  /** ISO 8601 time the record was made. */
+  ts: string;
+  sessionId: string;
+  event?: string;
+  decision?: string | null;
+  tool?: string;
+  /** The whole Outcome, or the tool call (name, input, tool_use_id). */
+  data: Record<string, unknown>;
+}
+
+export interface AuditSink {
+  append(record: AuditRecord): void;
+  /** Write everything buffered; resolves when it is on disk. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
