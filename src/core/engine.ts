@@ -121,6 +121,8 @@ interface Fire {
   builder: OutcomeBuilder;
   toolEvent: boolean;
   ended: boolean;
+  /** When the previous sequential hook ended: the clock is read once per hook, not twice. */
+  clock: number;
 }
 
 /**
@@ -224,7 +226,7 @@ export class HookEngine {
   private select(event: string, input: HookInput, sessionId: string): RegisteredHook[] {
     const idx = this.index.get(event);
     if (idx === undefined) return [];
-    const candidates = idx.candidates(filterValueOf(input, eventInfo(event).filterField));
+    const candidates = idx.candidates(filterValueOf(input, idx.info.filterField));
     // Copy only once a candidate fails to match; usually every candidate matches.
     let selected: RegisteredHook[] | undefined;
     for (let i = 0; i < candidates.length; i++) {
@@ -237,7 +239,7 @@ export class HookEngine {
   }
 
   private startFire(event: string, input: HookInput, sessionId: string, options: FireOptions, hooks: RegisteredHook[]): Fire {
-    const info = eventInfo(event);
+    const info = this.index.get(event)?.info ?? eventInfo(event);
     const session = this.sessions.get(sessionId);
     const builder = new OutcomeBuilder(event, info.permission === true, info.tool === true);
     if (session.pendingContext.length || session.pendingMessages.length) {
@@ -265,6 +267,7 @@ export class HookEngine {
       builder,
       toolEvent: info.tool === true,
       ended: false,
+      clock: performance.now(),
     };
   }
 
@@ -323,7 +326,7 @@ export class HookEngine {
   /** Run one hook (with retries and timeout), fold its verdict into the fire, return its record. */
   private invoke(fire: Fire, hook: RegisteredHook, input: HookInput): HookRecord | Promise<HookRecord> {
     const started = this.emitStart(fire, hook);
-    const t0 = performance.now();
+    const t0 = fire.clock;
     const ctx = this.context(fire, hook);
     const first = this.call(hook, input, ctx);
     if (!isThenable(first) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
@@ -338,6 +341,7 @@ export class HookEngine {
     const t0 = performance.now();
     const ctx = this.context(fire, hook);
     return this.retrying(fire, hook, input, ctx, this.call(hook, input, ctx)).then(([attempt, last]) => {
+      if (hook.once) fire.session.onceRan.add(hook.name);
       const record = this.record(hook, attempt, last, t0);
       if (started) this.emitEnd(fire, hook, record);
       return { record, attempt };
@@ -406,8 +410,10 @@ export class HookEngine {
     });
   }
 
-  private record(hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number): HookRecord {
-    const durationMs = performance.now() - t0;
+  private record(hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, fire?: Fire): HookRecord {
+    const now = performance.now();
+    if (fire) fire.clock = now;
+    const durationMs = now - t0;
     const record: HookRecord =
       attempt instanceof Failure
         ? { name: hook.name, status: attempt.timeout ? 'timeout' : 'error', result: null, durationMs, error: attempt.why }
@@ -417,7 +423,7 @@ export class HookEngine {
   }
 
   private settle(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, started: boolean): HookRecord {
-    const record = this.record(hook, attempt, ctx, t0);
+    const record = this.record(hook, attempt, ctx, t0, fire);
     this.apply(fire, hook, attempt);
     if (started) this.emitEnd(fire, hook, record);
     return record;

@@ -1,4 +1,4 @@
-import { canonicalEvent, eventInfo } from './events.js';
+import { canonicalEvent, eventInfo, type EventInfo } from './events.js';
 import { stepNameOf, type HookInput } from './input.js';
 import { compileMatcher, type CompiledMatcher } from './matchers.js';
 import { MatcherError } from './regex.js';
@@ -91,7 +91,11 @@ export class EventIndex {
   private readonly cache = new Map<string, RegisteredHook[]>();
   private count = 0;
 
-  constructor(readonly event: string) {}
+  readonly info: EventInfo;
+
+  constructor(readonly event: string) {
+    this.info = eventInfo(event);
+  }
 
   get size(): number {
     return this.count;

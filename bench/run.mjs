@@ -1,0 +1,33 @@
+/**
+ * `npm run bench`: every benchmark of the project, measured in one run on this
+ * machine, printed as Markdown tables (paste them into docs/benchmarks.md).
+ */
+import os from 'node:os';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { benchEngine } from './engine.mjs';
+import { formatNs, table } from './harness.mjs';
+
+const here = (f) => fileURLToPath(new URL(f, import.meta.url));
+
+console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`);
+console.log(`date: ${new Date().toISOString()}\n`);
+
+const engineRows = await benchEngine();
+const base = engineRows[0].ns;
+console.log('## Engine\n');
+console.log(table(['case', 'time per op', 'vs 0 hooks'], engineRows.map((r) => [r.name, formatNs(r.ns), `${(r.ns / base).toFixed(2)}x`])));
+
+// Benchmarks of other parts live beside this file; each exports one function returning rows.
+const parts = [
+  ['guards.mjs', 'benchGuards', 'Guards', (r) => [r.name, formatNs(r.nsPerOp)]],
+  ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
+  ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, `${r.msPerRun.toFixed(1)} ms`]],
+];
+for (const [file, fn, title, row] of parts) {
+  if (!existsSync(here(`./${file}`))) continue;
+  const mod = await import(`./${file}`);
+  const rows = await mod[fn]();
+  console.log(`\n## ${title}\n`);
+  console.log(table(['case', 'result'], rows.map(row)));
+}
