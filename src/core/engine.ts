@@ -57,6 +57,8 @@ class Failure {
 }
 type Attempt = Verdict | Failure;
 
+const NO_OPTIONS: FireOptions = Object.freeze({});
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
@@ -72,7 +74,7 @@ class Context implements HookContext {
   annotations: Record<string, unknown> | undefined;
 
   constructor(
-    readonly hookName: string,
+    public hookName: string,
     readonly sessionId: string,
     private readonly session: Session,
     private readonly cwdOption: string | undefined,
@@ -106,6 +108,14 @@ class Context implements HookContext {
   abort(reason: string): void {
     if (this.controller && !this.controller.signal.aborted) this.controller.abort(new Error(reason));
   }
+
+  /** Ready the context for the next hook of the same sequential fire. */
+  reuse(hookName: string): this {
+    this.hookName = hookName;
+    this.controller = undefined;
+    this.annotations = undefined;
+    return this;
+  }
 }
 
 /** One fire in progress. */
@@ -123,6 +133,11 @@ interface Fire {
   ended: boolean;
   /** When the previous sequential hook ended: the clock is read once per hook, not twice. */
   clock: number;
+  /**
+   * A context a finished hook no longer uses, handed to the next one: sequential hooks
+   * run one at a time. A hook that timed out keeps its own (it may still be running).
+   */
+  spare: Context | undefined;
 }
 
 /**
@@ -204,7 +219,7 @@ export class HookEngine {
   }
 
   /** Fire an event; resolves to the merged Outcome. Never rejects because of a hook. */
-  fire(event: string, input: HookInput = {}, options: FireOptions = {}): Promise<Outcome> {
+  fire(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Promise<Outcome> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return Promise.reject(new TypeError(`fire(${event}): input must be a JSON object`));
     }
@@ -231,7 +246,8 @@ export class HookEngine {
     let selected: RegisteredHook[] | undefined;
     for (let i = 0; i < candidates.length; i++) {
       const hook = candidates[i]!;
-      const ok = hook.matchers.get(event)!.test(input) && !(hook.once && this.sessions.peek(sessionId)?.onceRan.has(hook.name));
+      const matcher = hook.onlyMatcher ?? hook.matchers.get(event)!;
+      const ok = (matcher.trivial === true || matcher.test(input)) && !(hook.once && this.sessions.peek(sessionId)?.onceRan.has(hook.name));
       if (!ok) selected ??= candidates.slice(0, i);
       else if (selected) selected.push(hook);
     }
@@ -268,6 +284,7 @@ export class HookEngine {
       toolEvent: info.tool === true,
       ended: false,
       clock: performance.now(),
+      spare: undefined,
     };
   }
 
@@ -327,7 +344,8 @@ export class HookEngine {
   private invoke(fire: Fire, hook: RegisteredHook, input: HookInput): HookRecord | Promise<HookRecord> {
     const started = this.emitStart(fire, hook);
     const t0 = fire.clock;
-    const ctx = this.context(fire, hook);
+    const ctx = fire.spare?.reuse(hook.name) ?? this.context(fire, hook);
+    fire.spare = undefined;
     const first = this.call(hook, input, ctx);
     if (!isThenable(first) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
       return this.settle(fire, hook, first as Attempt, ctx, t0, started);
@@ -424,6 +442,7 @@ export class HookEngine {
 
   private settle(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, started: boolean): HookRecord {
     const record = this.record(hook, attempt, ctx, t0, fire);
+    if (!(attempt instanceof Failure)) fire.spare = ctx;
     this.apply(fire, hook, attempt);
     if (started) this.emitEnd(fire, hook, record);
     return record;

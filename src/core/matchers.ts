@@ -49,11 +49,13 @@ export interface CompiledMatcher {
   test(input: HookInput): boolean;
   /** When set, the matcher accepts exactly these filter values: the engine indexes by them. */
   exactValues?: string[];
+  /** The test adds nothing once the index has picked the hook (match-all, or exact names only). */
+  trivial?: boolean;
   /** Work to await before the first test (a parser to load). */
   ready?: Array<() => Promise<void>>;
 }
 
-const MATCH_ALL: CompiledMatcher = { test: () => true };
+const MATCH_ALL: CompiledMatcher = { test: () => true, trivial: true };
 const EXACT_NAMES = /^[A-Za-z0-9_\- ,|]*$/;
 
 function filterValue(input: HookInput, field: string): string {
@@ -71,7 +73,7 @@ function compileString(pattern: string, event: string): CompiledMatcher {
     const names = trimmed.split(/[|,]/).map((s) => s.trim()).filter(Boolean);
     if (names.length === 0) return MATCH_ALL;
     const set = new Set(names);
-    return { test: (input) => set.has(filterValue(input, field)), exactValues: names };
+    return { test: (input) => set.has(filterValue(input, field)), exactValues: names, trivial: true };
   }
   const re = delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(trimmed);
   return { test: (input) => re.test(filterValue(input, field)) };
@@ -152,8 +154,11 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
   const compiled: CompiledMatcher = {
     test: tests.length === 1 ? tests[0]! : (input) => tests.every((t) => t(input)),
   };
-  if (tests.length === 0) compiled.test = MATCH_ALL.test;
-  if (exactValues) compiled.exactValues = exactValues;
+  if (tests.length === 0) return MATCH_ALL;
+  if (exactValues) {
+    compiled.exactValues = exactValues;
+    if (tests.length === 1) compiled.trivial = true;
+  }
   if (ready.length) compiled.ready = ready;
   return compiled;
 }

@@ -17,6 +17,8 @@ export interface RegisteredHook {
   once: boolean;
   onError: Map<string, OnError>;
   matchers: Map<string, CompiledMatcher>;
+  /** The matcher when the hook has one event (the common case): saves a map lookup per fire. */
+  onlyMatcher: CompiledMatcher | undefined;
 }
 
 export class HookSpecError extends Error {
@@ -74,6 +76,7 @@ export function prepareHook(spec: HookSpec, seq: number): RegisteredHook {
     once: spec.once === true,
     onError,
     matchers,
+    onlyMatcher: events.length === 1 ? matchers.get(events[0]!) : undefined,
   };
 }
 
