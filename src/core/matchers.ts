@@ -1,7 +1,7 @@
-import path from 'node:path';
 import picomatch from 'picomatch';
 import { eventInfo } from './events.js';
-import { filePathOf, stepNameOf, type HookInput } from './input.js';
+import { stepNameOf, type HookInput } from './input.js';
+import { toolPathGlob } from './path-glob.js';
 import { parsePermissionRule } from './permission-rule.js';
 import { compileRegex, MatcherError, parseDelimitedRegex, type SafeRegex } from './regex.js';
 
@@ -84,19 +84,6 @@ function regexFrom(text: string): SafeRegex {
   return delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(text);
 }
 
-function pathTest(pattern: string): (input: HookInput) => boolean {
-  const isMatch = picomatch(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') });
-  return (input) => {
-    const file = filePathOf(input);
-    if (file === undefined) return false;
-    const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
-    const abs = path.resolve(cwd, file);
-    if (pattern.startsWith('/')) return isMatch(abs);
-    const rel = path.relative(cwd, abs);
-    return isMatch(rel) || (path.isAbsolute(file) && isMatch(file));
-  };
-}
-
 const STRUCTURED_KEYS = new Set(['tool', 'toolGlob', 'toolRegex', 'path', 'command', 'session', 'step', 'agentType', 'metadata', 'target', 'if']);
 
 function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher {
@@ -123,7 +110,7 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
     const re = regexFrom(m.toolRegex);
     tests.push((input) => typeof input.tool_name === 'string' && re.test(input.tool_name));
   }
-  if (m.path !== undefined) tests.push(pathTest(m.path));
+  if (m.path !== undefined) tests.push(toolPathGlob(m.path));
   if (m.command !== undefined) {
     const re = regexFrom(m.command);
     tests.push((input) => {

@@ -1,8 +1,7 @@
-import path from 'node:path';
-import picomatch from 'picomatch';
 import { compileRegex, escapeRegex, MatcherError } from './regex.js';
 import { ensureShellSplitter, splitShellCommand } from './shell-split.js';
-import { filePathOf, type HookInput } from './input.js';
+import type { HookInput } from './input.js';
+import { toolPathGlob } from './path-glob.js';
 
 /**
  * Claude Code permission rules (`Bash(git *)`, `Edit(src/**)`, `Read`, `mcp__fs`)
@@ -43,18 +42,6 @@ function commandPattern(spec: string): (command: string) => boolean {
   return (cmd) => re.test(cmd);
 }
 
-function pathPattern(spec: string): (input: HookInput) => boolean {
-  const isMatch = picomatch(spec.replace(/^\.\//, ''), { dot: true, basename: !spec.includes('/') });
-  return (input) => {
-    const file = filePathOf(input);
-    if (file === undefined) return false;
-    const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
-    const abs = path.resolve(cwd, file);
-    if (spec.startsWith('/')) return isMatch(abs);
-    return isMatch(path.relative(cwd, abs));
-  };
-}
-
 export function parsePermissionRule(rule: string): PermissionRule {
   const m = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s.exec(rule.trim());
   if (!m) throw new MatcherError(`invalid permission rule "${rule}": expected Tool or Tool(pattern), e.g. Bash(git *)`);
@@ -93,6 +80,6 @@ export function parsePermissionRule(rule: string): PermissionRule {
       },
     };
   }
-  const matchesPath = pathPattern(spec);
+  const matchesPath = toolPathGlob(spec);
   return { rule, test: (input) => toolOk(input) && matchesPath(input) };
 }
