@@ -1,0 +1,174 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { CappedBuffer } from './capped-buffer.js';
+
+/**
+ * Runs one hook process: input on stdin, stdout/stderr captured up to a cap,
+ * the process in its own process group so that a timeout or an abort can kill
+ * everything it started (grandchildren too), not only the direct child.
+ */
+export interface RunProcessOptions {
+  file: string;
+  args: string[];
+  stdin: string;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Cap on stdout and on stderr, each. */
+  limitBytes: number;
+  signal: AbortSignal;
+  /** Between SIGTERM and SIGKILL of the process group. Default 500 ms. */
+  killGraceMs?: number;
+  /**
+   * After the process exits, how long to wait for its pipes to close. A background
+   * grandchild may hold them open for ever; past this we stop reading. Default 1 s.
+   */
+  exitDrainMs?: number;
+}
+
+export interface RunProcessResult {
+  /** null when the process was killed by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
+/** The process could not be started at all (missing program, bad cwd, not executable). */
+export class SpawnError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = 'SpawnError';
+  }
+}
+
+export const DEFAULT_KILL_GRACE_MS = 500;
+const DEFAULT_EXIT_DRAIN_MS = 1000;
+
+function abortMessage(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.message) return reason.message;
+  if (typeof reason === 'string' && reason) return reason;
+  return 'aborted';
+}
+
+/** Signal a whole process group; a group that is already gone is not an error. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
+  return new Promise<RunProcessResult>((resolve, reject) => {
+    if (options.signal.aborted) {
+      reject(new Error(abortMessage(options.signal)));
+      return;
+    }
+    let child: ChildProcess;
+    try {
+      child = spawn(options.file, options.args, {
+        cwd: options.cwd,
+        env: options.env,
+        // Own process group (and session): one kill(-pgid) reaches every descendant.
+        detached: true,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      reject(new SpawnError((error as Error).message, (error as NodeJS.ErrnoException).code));
+      return;
+    }
+
+    const stdout = new CappedBuffer(options.limitBytes);
+    const stderr = new CappedBuffer(options.limitBytes);
+    const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let aborted = false;
+    let killed = false;
+    let closed = false;
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let settled = false;
+
+    const cleanup = () => {
+      settled = true;
+      clearTimeout(killTimer);
+      clearTimeout(drainTimer);
+      options.signal.removeEventListener('abort', onAbort);
+    };
+
+    const finishAborted = () => {
+      if (settled) return;
+      cleanup();
+      reject(new Error(abortMessage(options.signal)));
+    };
+
+    const onAbort = () => {
+      if (aborted || settled || child.pid === undefined) return;
+      aborted = true;
+      signalGroup(child.pid, 'SIGTERM');
+      killTimer = setTimeout(() => {
+        killed = true;
+        signalGroup(child.pid!, 'SIGKILL');
+        // The leader may keep its pipes open until SIGKILL lands; stop waiting for them.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        if (closed) finishAborted();
+      }, grace);
+    };
+
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      if (child.pid === undefined) {
+        // Never started: there is no process to wait for.
+        cleanup();
+        child.stdin?.destroy();
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        reject(new SpawnError(error.message, error.code));
+      }
+    });
+
+    // A hook that never reads its stdin closes the pipe under us: EPIPE is expected, not a failure.
+    child.stdin!.on('error', () => {});
+    child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+    });
+
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      closed = true;
+      if (settled) return;
+      if (aborted) {
+        // Resolve early only when TERM already emptied the group; else SIGKILL follows the grace.
+        if (killed || !signalGroup(child.pid!, 0)) finishAborted();
+        return;
+      }
+      cleanup();
+      const final = exit ?? { code, signal };
+      resolve({
+        exitCode: final.code,
+        signal: final.signal,
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        stdoutTruncated: stdout.truncated,
+        stderrTruncated: stderr.truncated,
+      });
+    });
+
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    child.stdin!.end(options.stdin);
+  });
+}
