@@ -1,0 +1,28 @@
+import type { RunContext } from './run-context.js';
+import type { StopReason } from './types.js';
+
+/** Claude Code's cap: after this many blocks in a row the agent stops anyway. */
+export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
+
+export type Continuation = { continue: true; instruction: string } | { continue: false; stopReason: StopReason; reason: string | null };
+
+/**
+ * Stop hooks as a continuation criterion: when the model is done, fire Stop
+ * (SubagentStop in a subagent). A block keeps the agent going with the reason as
+ * its next instruction; the next input says `stop_hook_active: true`; the 8th
+ * consecutive block is not obeyed.
+ */
+export async function evaluateStop(run: RunContext, lastText: string): Promise<Continuation> {
+  const event = run.isSubagent ? 'SubagentStop' : 'Stop';
+  const outcome = await run.hooks.fire(event, { stop_hook_active: run.stopBlocks > 0, last_assistant_message: lastText });
+  if (outcome.stop) return { continue: false, stopReason: 'hook_stop', reason: outcome.stopReason };
+  if (!outcome.blocked) {
+    run.stopBlocks = 0;
+    return { continue: false, stopReason: 'end_turn', reason: null };
+  }
+  run.stopBlocks++;
+  if (run.stopBlocks >= MAX_CONSECUTIVE_STOP_BLOCKS) {
+    return { continue: false, stopReason: 'stop_hook_limit', reason: `${event} hooks blocked ${run.stopBlocks} times in a row; stopping anyway (last reason: ${outcome.reason ?? 'none'})` };
+  }
+  return { continue: true, instruction: outcome.reason ?? `A ${event} hook asked you to keep going.` };
+}

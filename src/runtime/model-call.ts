@@ -1,0 +1,89 @@
+import { ModelError, type ModelResponse } from '../providers/types.js';
+import { blockedBy } from './hook-gateway.js';
+import type { Halt, RunContext } from './run-context.js';
+import { sleep } from './sleep.js';
+
+export type ModelCallResult = { ok: true; response: ModelResponse } | { ok: false; halt: Halt };
+
+const DEFAULT_RATE_LIMIT_DELAY_MS = 1000;
+
+/**
+ * One model call inside PreModelCall / PostModelCall. A retry answer on
+ * PostModelCall (a budget guard after a rate limit) or a rate limit itself means:
+ * wait, then redo the call; at most `maxOperationRetries` times.
+ */
+export async function callModel(run: RunContext): Promise<ModelCallResult> {
+  const session = run.session;
+  const provider = session.provider;
+  const step = { index: run.stepIndex, name: 'turn' };
+  const base = { model: provider.model, provider: provider.name, step };
+  for (let retries = 0; ; retries++) {
+    const pre = await run.hooks.fire('PreModelCall', { ...base, message_count: run.messages.length, tool_names: run.toolDefinitions.map((t) => t.name) });
+    if (pre.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: pre.stopReason } };
+    if (pre.blocked) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: PreModelCall ${blockedBy(pre)}` } };
+
+    session.observer.emit({ type: 'model_start', step: step.index, messages: run.messages.length, ...run.tag });
+    const t0 = performance.now();
+    let response: ModelResponse;
+    try {
+      response = await provider.complete({ messages: [...run.messages], tools: run.toolDefinitions, signal: session.signal });
+    } catch (thrown) {
+      if (session.signal.aborted) throw thrown;
+      const error = asModelError(thrown);
+      session.observer.emit({ type: 'model_end', step: step.index, usage: null, durationMs: performance.now() - t0, error: error.message, ...run.tag });
+      const post = await run.hooks.fire(
+        'PostModelCall',
+        { ...base, error: { type: error.kind, message: error.message, status: error.status ?? null, retry_after_ms: error.retryAfterMs ?? null } },
+        { retry: 'return' },
+      );
+      if (post.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: post.stopReason } };
+      const delayMs = post.retry?.delayMs ?? (error.kind === 'rate_limit' ? (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_DELAY_MS) : undefined);
+      if (delayMs === undefined) return failed(error.kind, error.message);
+      if (retries >= session.maxOperationRetries) return failed(error.kind, `${error.message} (retry limit reached after ${retries} retries)`);
+      session.observer.emit({ type: 'retry', event: 'PostModelCall', attempt: retries + 1, delayMs, why: error.message, ...run.tag });
+      await sleep(delayMs, session.signal);
+      continue;
+    }
+
+    const usage = { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens };
+    session.usage.inputTokens += usage.inputTokens;
+    session.usage.outputTokens += usage.outputTokens;
+    session.observer.emit({ type: 'model_end', step: step.index, usage, durationMs: performance.now() - t0, ...run.tag });
+    const post = await run.hooks.fire(
+      'PostModelCall',
+      {
+        ...base,
+        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
+        response: { text: response.text, tool_calls: response.toolCalls.map((c) => ({ id: c.id, name: c.name, input: c.input })) },
+        stop_reason: response.stopReason,
+      },
+      { retry: 'return' },
+    );
+    if (post.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: post.stopReason } };
+    if (post.retry && retries < session.maxOperationRetries) {
+      session.observer.emit({ type: 'retry', event: 'PostModelCall', attempt: retries + 1, delayMs: post.retry.delayMs, why: 'hook asked to retry', ...run.tag });
+      await sleep(post.retry.delayMs, session.signal);
+      continue;
+    }
+    return { ok: true, response: rewritten(response, post.updatedOutput) };
+  }
+}
+
+/** PostModelCall's updatedOutput: a string replaces the text; `{ text }` does too. */
+function rewritten(response: ModelResponse, updated: unknown): ModelResponse {
+  if (typeof updated === 'string') return { ...response, text: updated };
+  if (updated && typeof updated === 'object' && typeof (updated as { text?: unknown }).text === 'string') {
+    return { ...response, text: (updated as { text: string }).text };
+  }
+  return response;
+}
+
+function asModelError(thrown: unknown): ModelError {
+  if (thrown instanceof ModelError) return thrown;
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new ModelError(message, 'invalid_response');
+}
+
+function failed(type: string, message: string): ModelCallResult {
+  return { ok: false, halt: { stopReason: 'error', reason: message, error: { type, message } } };
+}

@@ -1,0 +1,58 @@
+import { checkpointStep } from './checkpoint.js';
+import { compactIfNeeded } from './compaction.js';
+import { blockedBy } from './hook-gateway.js';
+import { callModel } from './model-call.js';
+import type { Halt, RunContext } from './run-context.js';
+import { HookedToolExecutor } from './tool-executor.js';
+
+export type StepResult =
+  /** The model called tools; the loop goes on. */
+  | { kind: 'tools' }
+  /** The model answered without tool calls: the continuation criterion decides. */
+  | { kind: 'final'; text: string }
+  | { kind: 'halt'; halt: Halt };
+
+/**
+ * Everything around one step (one model turn and its tool calls): StepStart,
+ * compaction, the model call, the hooked tool batch, StepEnd, the checkpoint.
+ */
+export async function processStep(run: RunContext): Promise<StepResult> {
+  const step = { index: run.stepIndex, name: 'turn' };
+  const start = await run.hooks.fire('StepStart', { step });
+  if (start.stop) return { kind: 'halt', halt: { stopReason: 'hook_stop', reason: start.stopReason } };
+  if (start.blocked) return { kind: 'halt', halt: { stopReason: 'hook_blocked', reason: `step not run: StepStart ${blockedBy(start)}` } };
+  run.session.observer.emit({ type: 'step_start', step: step.index, ...run.tag });
+
+  const result = await performStep(run);
+
+  run.stepIndex++;
+  run.stepsTaken++;
+  await run.hooks.fire('StepEnd', {
+    step,
+    status: result.kind === 'halt' ? (result.halt.stopReason === 'error' ? 'failed' : 'halted') : 'completed',
+    final: result.kind === 'final',
+  });
+  run.session.observer.emit({ type: 'step_end', step: step.index, ...run.tag });
+  await checkpointStep(run);
+  return result;
+}
+
+async function performStep(run: RunContext): Promise<StepResult> {
+  const compactionHalt = await compactIfNeeded(run);
+  if (compactionHalt) return { kind: 'halt', halt: compactionHalt };
+
+  run.deliverPendingContext();
+  const model = await callModel(run);
+  if (!model.ok) return { kind: 'halt', halt: model.halt };
+  const { text, toolCalls } = model.response;
+  run.addMessage(toolCalls.length ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
+  if (text) {
+    run.lastText = text;
+    run.session.observer.emit({ type: 'text', text, ...run.tag });
+  }
+  if (toolCalls.length === 0) return { kind: 'final', text };
+
+  const batch = await new HookedToolExecutor(run).executeBatch(toolCalls);
+  for (const message of batch.messages) run.addMessage(message);
+  return batch.halt ? { kind: 'halt', halt: batch.halt } : { kind: 'tools' };
+}

@@ -1,0 +1,42 @@
+import { blockedBy } from './hook-gateway.js';
+import { runAgentLoop } from './loop.js';
+import { RunContext } from './run-context.js';
+import type { SubagentRequest, SubagentResult } from './tool.js';
+
+/**
+ * Run a child agent: same session, engine and provider, its own agent_id,
+ * agent_type, messages and transcript file. SubagentStart may refuse it;
+ * SubagentStop is its continuation criterion (see continuation.ts).
+ */
+export async function spawnSubagent(parent: RunContext, request: SubagentRequest): Promise<SubagentResult> {
+  const session = parent.session;
+  const agentId = `agent-${++session.subagents}`;
+  const agentType = request.agentType;
+  const childTranscriptPath = session.transcriptPath.replace(/(\.jsonl)?$/, `.${agentId}.jsonl`);
+  const start = await parent.hooks.fire('SubagentStart', {
+    agent_id: agentId,
+    agent_type: agentType,
+    agent_transcript_path: childTranscriptPath,
+    description: request.description ?? null,
+    prompt: request.prompt,
+  });
+  if (start.blocked || start.stop) {
+    if (start.stop) session.halt = { stopReason: 'hook_stop', reason: start.stopReason };
+    const reason = `subagent ${agentType} not started: SubagentStart ${blockedBy(start)}`;
+    return { ok: false, text: reason, agentId, stopReason: start.stop ? 'hook_stop' : 'hook_blocked', reason };
+  }
+
+  const tools = request.tools ?? [...parent.tools.values()].filter((t) => !t.spawnsSubagents);
+  const child = new RunContext(session, { agentId, agentType }, tools, parent.transcript.forAgent(agentId, childTranscriptPath));
+  if (request.systemPrompt) child.addMessage({ role: 'system', content: request.systemPrompt });
+  child.addMessage({ role: 'user', content: start.additionalContext ? `${request.prompt}\n\n${start.additionalContext}` : request.prompt });
+  session.observer.emit({ type: 'subagent_start', agentId, agentType });
+
+  const halt = await runAgentLoop(child);
+  // A hook inside the child said stop: that halts the whole agent, not just the child.
+  if (halt.stopReason === 'hook_stop') session.halt = halt;
+  session.observer.emit({ type: 'subagent_end', agentId, agentType, stopReason: halt.stopReason });
+  const ok = halt.stopReason === 'end_turn' || halt.stopReason === 'stop_hook_limit';
+  const text = ok ? child.lastText : `subagent ${agentId} (${agentType}) ended with ${halt.stopReason}${halt.reason ? `: ${halt.reason}` : ''}`;
+  return { ok, text, agentId, stopReason: halt.stopReason, reason: halt.reason };
+}

@@ -1,0 +1,175 @@
+import type { Outcome } from '../core/outcome.js';
+import type { ChatMessage, ToolCall } from '../providers/types.js';
+import { blockedBy, decidingHook } from './hook-gateway.js';
+import { requestPermission } from './permission.js';
+import type { Halt, RunContext } from './run-context.js';
+import { outputText, validateToolInput, type Tool } from './tool.js';
+import { runTool, toolContext } from './tool-runner.js';
+
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+interface CallResult {
+  message: ToolMessage;
+  /** What PostToolBatch reports for the call. */
+  status: 'ok' | 'error' | 'denied' | 'not_run';
+  input: Record<string, unknown>;
+  response?: unknown;
+  halt?: Halt;
+}
+
+export interface BatchResult {
+  /** One tool result per call, in call order: the model always gets an answer. */
+  messages: ToolMessage[];
+  halt?: Halt;
+}
+
+/**
+ * Tool execution with hooks around it: PreToolUse (deny, ask, rewrite, stop),
+ * the permission flow, the audit record, then exactly one of PostToolUse /
+ * PostToolUseFailure per executed call, and PostToolBatch after the turn's calls.
+ */
+export class HookedToolExecutor {
+  constructor(private readonly run: RunContext) {}
+
+  async executeBatch(calls: ToolCall[]): Promise<BatchResult> {
+    const results: CallResult[] = [];
+    let halt: Halt | undefined;
+    for (const call of calls) {
+      if (halt) {
+        results.push(notRun(call, halt));
+        continue;
+      }
+      const result = await this.execute(call);
+      results.push(result);
+      halt = result.halt ?? this.run.session.halt ?? undefined;
+    }
+    const messages = results.map((r) => r.message);
+    if (halt) return { messages, halt };
+
+    const batch = await this.run.hooks.fire('PostToolBatch', {
+      tool_calls: results.map((r, i) => ({
+        tool_name: calls[i]!.name,
+        tool_input: r.input,
+        tool_use_id: calls[i]!.id,
+        status: r.status,
+        tool_response: r.response ?? r.message.content,
+      })),
+    });
+    if (batch.stop) return { messages, halt: { stopReason: 'hook_stop', reason: batch.stopReason } };
+    if (batch.blocked) return { messages, halt: { stopReason: 'hook_blocked', reason: `PostToolBatch ${blockedBy(batch)}` } };
+    return { messages };
+  }
+
+  private async execute(call: ToolCall): Promise<CallResult> {
+    const run = this.run;
+    const tool = run.tools.get(call.name);
+    if (!tool) {
+      const known = [...run.tools.keys()].join(', ') || 'none';
+      return refused(call, call.input, `Error: there is no tool named "${call.name}" (tools: ${known})`, 'error');
+    }
+    const checked = validateToolInput(tool, call.input);
+    if (!checked.ok) return refused(call, call.input, `Error: invalid input for ${call.name}: ${checked.message}`, 'error');
+
+    const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: checked.value, tool_use_id: call.id });
+    if (pre.stop) {
+      const halt: Halt = { stopReason: 'hook_stop', reason: pre.stopReason };
+      return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, halt);
+    }
+    if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
+
+    let input = checked.value;
+    if (pre.updatedInput) {
+      const rewritten = validateToolInput(tool, pre.updatedInput);
+      if (!rewritten.ok) {
+        return this.denied(call, pre.updatedInput, `Error: PreToolUse hook "${rewriter(pre)}" rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`);
+      }
+      input = rewritten.value;
+    }
+
+    if (pre.decision === 'ask' || pre.decision === 'defer') {
+      const permission = await requestPermission(run, call, input, pre);
+      if (!permission.granted) return this.denied(call, input, `Error: ${permission.reason}. The tool was not run.`, permission.halt);
+      if (permission.rewritten) {
+        const rewritten = validateToolInput(tool, permission.input);
+        if (!rewritten.ok) {
+          return this.denied(call, permission.input, `Error: a PermissionRequest hook rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`);
+        }
+        input = rewritten.value;
+      }
+    }
+    return this.runHooked(tool, call, input, pre);
+  }
+
+  private async runHooked(tool: Tool, call: ToolCall, input: Record<string, unknown>, pre: Outcome): Promise<CallResult> {
+    const run = this.run;
+    const session = run.session;
+    session.audit?.append({
+      kind: 'tool',
+      ts: new Date().toISOString(),
+      sessionId: session.sessionId,
+      tool: call.name,
+      data: { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...(run.identity.agentId ? { agent_id: run.identity.agentId } : {}) },
+    });
+    session.observer.emit({ type: 'tool_start', tool: call.name, input, toolUseId: call.id, ...run.tag });
+    const t0 = performance.now();
+    const ran = await runTool(tool, input, toolContext(run, call));
+    const durationMs = performance.now() - t0;
+    const extra = pre.additionalContext ? [pre.additionalContext] : [];
+
+    if (!ran.ok) {
+      session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: false, output: ran.error, durationMs, ...run.tag });
+      const failure = await run.hooks.fire('PostToolUseFailure', {
+        tool_name: call.name,
+        tool_input: input,
+        tool_use_id: call.id,
+        error: ran.error,
+        is_interrupt: ran.interrupted,
+      });
+      if (failure.additionalContext) extra.push(failure.additionalContext);
+      const halt = failure.stop ? { stopReason: 'hook_stop' as const, reason: failure.stopReason } : undefined;
+      return { message: toolMessage(call, joined(`Error: ${ran.error}`, extra), true), status: 'error', input, halt };
+    }
+
+    const text = outputText(ran.output);
+    session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: true, output: text, durationMs, ...run.tag });
+    const post = await run.hooks.fire('PostToolUse', { tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: ran.output });
+    // PostToolUse cannot undo the call; a block there is feedback shown beside the result (as in Claude Code).
+    const seen = post.updatedOutput !== null && post.updatedOutput !== undefined ? outputText(post.updatedOutput) : text;
+    if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
+    if (post.additionalContext) extra.push(post.additionalContext);
+    const halt = post.stop ? { stopReason: 'hook_stop' as const, reason: post.stopReason } : undefined;
+    return { message: toolMessage(call, joined(seen, extra), false), status: 'ok', input, response: ran.output, halt };
+  }
+
+  private denied(call: ToolCall, input: Record<string, unknown>, text: string, halt?: Halt): CallResult {
+    this.run.session.observer.emit({ type: 'tool_denied', tool: call.name, toolUseId: call.id, reason: text, ...this.run.tag });
+    const result = refused(call, input, text, 'denied');
+    if (halt) result.halt = halt;
+    return result;
+  }
+}
+
+function refused(call: ToolCall, input: Record<string, unknown>, text: string, status: CallResult['status']): CallResult {
+  return { message: toolMessage(call, text, true), status, input };
+}
+
+function notRun(call: ToolCall, halt: Halt): CallResult {
+  const why = halt.reason ? `: ${halt.reason}` : '';
+  return refused(call, call.input, `Error: not run, the agent was stopped${why}`, 'not_run');
+}
+
+function toolMessage(call: ToolCall, content: string, isError: boolean): ToolMessage {
+  const message: ToolMessage = { role: 'tool', toolCallId: call.id, name: call.name, content };
+  if (isError) message.isError = true;
+  return message;
+}
+
+function joined(text: string, extra: string[]): string {
+  return extra.length === 0 ? text : [text, ...extra].join('\n\n');
+}
+
+/** The last hook that rewrote the input. */
+function rewriter(outcome: Outcome): string {
+  const modifying = outcome.hooks.filter((h) => h.result === 'modify' || h.result === 'allow');
+  return modifying.at(-1)?.name ?? outcome.hooks.at(-1)?.name ?? '(unknown)';
+}

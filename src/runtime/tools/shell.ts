@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+
+export interface ShellToolOptions {
+  /** Default timeout of a command; the model may ask for less or more up to maxTimeoutMs. Default 30 s. */
+  timeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** Cap on stdout and on stderr, each. Default 30 000 bytes. */
+  outputLimitBytes?: number;
+  /** Grace between TERM and KILL. Default 500 ms. */
+  killGraceMs?: number;
+}
+
+export type ShellResult = {
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  truncated: boolean;
+};
+
+/**
+ * Bash: `sh -c <command>` with the workspace as cwd, in its own process group so
+ * that a timeout or an abort kills the command and everything it started. Not a
+ * sandbox: the command can reach outside the workspace; hooks are the guard.
+ */
+export function shellTool(workspace: string, options: ShellToolOptions = {}) {
+  const defaultTimeout = options.timeoutMs ?? 30_000;
+  const maxTimeout = options.maxTimeoutMs ?? Math.max(defaultTimeout, 120_000);
+  return defineTool({
+    name: 'Bash',
+    description: `Run a shell command (sh -c) in the workspace folder. Optional timeout in ms (default ${defaultTimeout}, max ${maxTimeout}).`,
+    input: z.object({
+      command: z.string().min(1),
+      timeout: z.number().int().min(1).optional(),
+      description: z.string().optional(),
+    }),
+    run: ({ command, timeout }, ctx) =>
+      runShell(command, {
+        cwd: realpathSync(workspace),
+        timeoutMs: Math.min(timeout ?? defaultTimeout, maxTimeout),
+        outputLimitBytes: options.outputLimitBytes ?? 30_000,
+        killGraceMs: options.killGraceMs ?? 500,
+        signal: ctx.signal,
+      }),
+  });
+}
+
+interface RunShellOptions {
+  cwd: string;
+  timeoutMs: number;
+  outputLimitBytes: number;
+  killGraceMs: number;
+  signal?: AbortSignal;
+}
+
+/** Run a command; resolves with its output and exit code, rejects on timeout or abort (after killing its group). */
+export function runShell(command: string, options: RunShellOptions): Promise<ShellResult> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) return reject(new Error('aborted before the command started'));
+    const child = spawn('sh', ['-c', command], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = new Capped(options.outputLimitBytes);
+    const err = new Capped(options.outputLimitBytes);
+    child.stdout.on('data', (chunk: Buffer) => out.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.add(chunk));
+
+    let killedFor: string | null = null;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const killGroup = (why: string) => {
+      if (killedFor !== null) return;
+      killedFor = why;
+      signalGroup(child.pid, 'SIGTERM');
+      graceTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), options.killGraceMs);
+    };
+    const timer = setTimeout(() => killGroup(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+    const onAbort = () => killGroup('aborted');
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('error', (error) => {
+      cleanup();
+      reject(new Error(`cannot run sh: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      cleanup();
+      // The shell is gone; anything it left running in its group goes too (no orphans).
+      signalGroup(child.pid, 'SIGKILL');
+      if (killedFor !== null) {
+        reject(new Error(`command ${killedFor}; its process group was killed. Output so far:\n${out.text()}${err.text() ? `\nstderr:\n${err.text()}` : ''}`));
+        return;
+      }
+      resolve({ stdout: out.text(), stderr: err.text(), exit_code: code ?? (signal ? 128 : null), truncated: out.truncated || err.truncated });
+    });
+
+    function cleanup() {
+      clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  });
+}
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Keeps the first `limit` bytes of a stream and remembers whether more came. */
+class Capped {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  truncated = false;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): void {
+    if (this.size >= this.limit) {
+      this.truncated = true;
+      return;
+    }
+    const room = this.limit - this.size;
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (kept.length < chunk.length) this.truncated = true;
+    this.chunks.push(kept);
+    this.size += kept.length;
+  }
+
+  text(): string {
+    const text = Buffer.concat(this.chunks).toString('utf8');
+    return this.truncated ? `${text}\n[output truncated at ${this.limit} bytes]` : text;
+  }
+}

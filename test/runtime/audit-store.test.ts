@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deny } from '../../src/core/index.js';
+import { countAudit, openAuditStore, queryAudit, verifyAudit } from '../../src/audit/index.js';
+import { harness, type Harness } from './helpers.js';
+
+let h: Harness;
+afterEach(() => h?.cleanup());
+
+describe('runtime + SQLite audit store', () => {
+  it('every fire and every executed tool call lands in a verifying hash chain', async () => {
+    h = harness([{ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'rm ' }, handler: () => deny('no rm') }]);
+    const file = path.join(h.transcriptDir, 'audit.db');
+    const store = openAuditStore({ path: file });
+    try {
+      await h.run(
+        [
+          { toolCalls: [{ name: 'Bash', input: { command: 'rm -rf x' } }, { name: 'Write', input: { file_path: 'a.txt', content: 'a' } }] },
+          { text: 'done' },
+        ],
+        'p',
+        { audit: store },
+      );
+    } finally {
+      await store.close();
+    }
+    expect(verifyAudit(file).ok).toBe(true);
+    expect(countAudit(file)).toBe(h.fired.length + 1);
+    const rows = queryAudit(file);
+    expect(rows.filter((r) => r.kind === 'tool').map((r) => r.tool)).toEqual(['Write']);
+    expect(rows.find((r) => r.event === 'PreToolUse' && r.tool === 'Bash')).toMatchObject({ decision: 'deny' });
+  });
+});
