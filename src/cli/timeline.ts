@@ -35,6 +35,7 @@ function verdictLabel(o: Outcome): string {
   if (o.decision === 'ask') return pc.yellow(`ask: ${o.reason ?? ''}`);
   if (o.updatedInput || o.updatedOutput !== null) return pc.cyan('rewritten');
   if (o.decision === 'allow') return pc.green('allow');
+  if (o.additionalContext !== null) return pc.cyan('context added');
   return pc.dim('no objection');
 }
 
@@ -47,6 +48,15 @@ function subject(input: HookInput): string {
   if (typeof input.prompt === 'string') return pc.dim(truncate(input.prompt, 60));
   if (typeof input.agent_type === 'string') return input.agent_type;
   return '';
+}
+
+const ALWAYS_SHOWN = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart']);
+
+/** In quiet mode, events where every hook said nothing are left out (step and model bookkeeping). */
+function worthShowing(o: Outcome): boolean {
+  if (o.hooks.length === 0) return false;
+  if (ALWAYS_SHOWN.has(o.event)) return true;
+  return o.blocked || o.stop || o.retry !== null || o.decision !== null || o.additionalContext !== null || o.hooks.some((h) => h.status !== 'ok' || (h.result !== 'none' && h.result !== null));
 }
 
 function truncate(text: string, max: number): string {
@@ -95,16 +105,18 @@ export class Timeline {
     if (outcome.decision === 'deny' || outcome.blocked) s.denied++;
     else if (outcome.updatedInput || outcome.updatedOutput !== null) s.rewritten++;
     else s.allowed++;
-    if (this.options.quiet && outcome.hooks.length === 0) return;
-    const hooks = outcome.hooks
+    if (this.options.quiet && !worthShowing(outcome)) return;
+    const skipped = outcome.hooks.length - ran.length;
+    const hooks = ran
       .map((h) => {
         const label = h.status === 'ok' ? (h.result ?? 'none') : h.status;
-        const colour = h.status === 'error' || h.status === 'timeout' ? pc.red : h.status === 'skipped' ? pc.dim : (x: string) => x;
+        const colour = h.status === 'error' || h.status === 'timeout' ? pc.red : (x: string) => x;
         return colour(`${h.name}:${label} ${pc.dim(`${h.durationMs.toFixed(1)}ms`)}`);
       })
       .join(', ');
+    const rest = skipped > 0 ? pc.dim(` (+${skipped} not run: chain ended)`) : '';
     this.out.write(`${pc.bold(outcome.event.padEnd(18))} ${subject(input)}\n`);
-    this.out.write(`    ${hooks || pc.dim('(no hook)')} ${pc.dim('→')} ${verdictLabel(outcome)}\n`);
+    this.out.write(`    ${hooks || pc.dim('(no hook)')}${rest} ${pc.dim('→')} ${verdictLabel(outcome)}\n`);
   }
 
   private startSpinner(label: string): void {
@@ -143,6 +155,7 @@ export class Timeline {
       ['time spent in hooks', `${s.hookTimeMs.toFixed(1)} ms`],
       ...extra,
     ];
+    for (const row of rows) row[1] = truncate(row[1], 72);
     const width = Math.max(...rows.map(([k]) => k.length));
     const line = `+${'-'.repeat(width + 2)}+${'-'.repeat(Math.max(...rows.map(([, v]) => v.length)) + 2)}+`;
     const body = rows.map(([k, v]) => `| ${k.padEnd(width)} | ${v.padEnd(line.length - width - 7)} |`);
