@@ -59,6 +59,19 @@ type Attempt = Verdict | Failure;
 
 const NO_OPTIONS: FireOptions = Object.freeze({});
 
+/**
+ * The input with the canonical hook_event_name, the fire's session_id and (when
+ * known) its cwd. What the host sent wins; the caller's object is copied, never
+ * changed, and only when something is missing.
+ */
+function withCommonFields(input: HookInput, event: string, sessionId: string, cwd: string | undefined): HookInput {
+  if (input.hook_event_name === event && input.session_id !== undefined && (input.cwd !== undefined || cwd === undefined)) return input;
+  const seen: HookInput = { ...input, hook_event_name: event };
+  if (seen.session_id === undefined) seen.session_id = sessionId;
+  if (seen.cwd === undefined && cwd !== undefined) seen.cwd = cwd;
+  return seen;
+}
+
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }
@@ -227,14 +240,17 @@ export class HookEngine {
     if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));
     const canonical = canonicalEvent(event);
     const sessionId = options.sessionId ?? (typeof input.session_id === 'string' ? input.session_id : 'default');
-    const selected = this.select(canonical, input, sessionId);
+    const cwd = options.cwd ?? (typeof input.cwd === 'string' ? input.cwd : undefined);
+    // Matchers see what handlers see: `path` needs the fire's cwd, `session` its session.
+    const seen = withCommonFields(input, canonical, sessionId, cwd);
+    const selected = this.select(canonical, seen, sessionId);
     if (selected.length === 0 && this.sessionsWithPending === 0) {
       const outcome = emptyOutcome(canonical);
-      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, input, sessionId);
+      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, seen, sessionId);
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
       return Promise.resolve(outcome);
     }
-    const result = this.run(this.startFire(canonical, input, sessionId, options, selected), 0);
+    const result = this.run(this.startFire(canonical, seen, sessionId, cwd, options, selected), 0);
     return isThenable(result) ? (result as Promise<Outcome>) : Promise.resolve(result);
   }
 
@@ -254,7 +270,7 @@ export class HookEngine {
     return selected ?? candidates;
   }
 
-  private startFire(event: string, input: HookInput, sessionId: string, options: FireOptions, hooks: RegisteredHook[]): Fire {
+  private startFire(event: string, input: HookInput, sessionId: string, cwd: string | undefined, options: FireOptions, hooks: RegisteredHook[]): Fire {
     const info = this.index.get(event)?.info ?? eventInfo(event);
     const session = this.sessions.get(sessionId);
     const builder = new OutcomeBuilder(event, info.permission === true, info.tool === true);
@@ -264,16 +280,9 @@ export class HookEngine {
       session.pendingMessages = [];
       this.sessionsWithPending--;
     }
-    const cwd = options.cwd ?? (typeof input.cwd === 'string' ? input.cwd : undefined);
-    let seen = input;
-    if (input.hook_event_name !== event || (input.session_id === undefined && options.sessionId !== undefined)) {
-      seen = { ...input, hook_event_name: event };
-      if (seen.session_id === undefined) seen.session_id = sessionId;
-      if (seen.cwd === undefined && cwd !== undefined) seen.cwd = cwd;
-    }
     return {
       event,
-      input: seen,
+      input,
       sessionId,
       session,
       cwd,
@@ -297,6 +306,14 @@ export class HookEngine {
         continue;
       }
       const hook = fire.hooks[i]!;
+      if (hook.once) {
+        // An overlapping fire of the same session ran it while this chain waited.
+        if (fire.session.onceRan.has(hook.name)) {
+          fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
+          continue;
+        }
+        fire.session.onceRan.add(hook.name);
+      }
       if (hook.async) {
         fire.records[i] = this.startAsync(fire, hook);
         continue;
@@ -318,6 +335,7 @@ export class HookEngine {
     const pending: Array<Promise<void>> = [];
     const verdicts: Array<Attempt | undefined> = new Array(fire.hooks.length);
     fire.hooks.forEach((hook, i) => {
+      if (hook.once) fire.session.onceRan.add(hook.name);
       if (hook.async) {
         fire.records[i] = this.startAsync(fire, hook);
         return;
@@ -359,7 +377,6 @@ export class HookEngine {
     const t0 = performance.now();
     const ctx = this.context(fire, hook);
     return this.retrying(fire, hook, input, ctx, this.call(hook, input, ctx)).then(([attempt, last]) => {
-      if (hook.once) fire.session.onceRan.add(hook.name);
       const record = this.record(hook, attempt, last, t0);
       if (started) this.emitEnd(fire, hook, record);
       return { record, attempt };
@@ -450,7 +467,6 @@ export class HookEngine {
 
   /** Fold one hook's attempt into the outcome and the input the next hook sees. */
   private apply(fire: Fire, hook: RegisteredHook, attempt: Attempt): void {
-    if (hook.once) fire.session.onceRan.add(hook.name);
     if (attempt instanceof Failure) {
       if (hook.onError.get(fire.event) === 'block') {
         fire.builder.addFailure(hook.name, attempt.why);
@@ -470,7 +486,6 @@ export class HookEngine {
     const ctx = this.context(fire, hook);
     const session = fire.session;
     const run = this.retrying(fire, hook, fire.input, ctx, this.call(hook, fire.input, ctx)).then(([attempt]) => {
-      if (hook.once) session.onceRan.add(hook.name);
       if (attempt instanceof Failure) {
         this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
         return;

@@ -67,15 +67,17 @@ function filterValue(input: HookInput, field: string): string {
 function compileString(pattern: string, event: string): CompiledMatcher {
   const field = eventInfo(event).filterField;
   const trimmed = pattern.trim();
-  if (!field || trimmed === '' || trimmed === '*') return MATCH_ALL;
+  if (trimmed === '' || trimmed === '*') return MATCH_ALL;
   const delimited = parseDelimitedRegex(trimmed);
   if (!delimited && EXACT_NAMES.test(trimmed)) {
     const names = trimmed.split(/[|,]/).map((s) => s.trim()).filter(Boolean);
-    if (names.length === 0) return MATCH_ALL;
+    if (!field || names.length === 0) return MATCH_ALL;
     const set = new Set(names);
     return { test: (input) => set.has(filterValue(input, field)), exactValues: names, trivial: true };
   }
+  // Compiled even where the event ignores it: an invalid regex is an error, never a silent match-all.
   const re = delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(trimmed);
+  if (!field) return MATCH_ALL;
   return { test: (input) => re.test(filterValue(input, field)) };
 }
 

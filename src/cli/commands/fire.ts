@@ -19,7 +19,8 @@ export function defineFire(program: Command, setExit: SetExit): void {
     .option('--session <id>', 'session id (default: input.session_id)')
     .option('--cwd <dir>', 'working directory for the hooks (default: input.cwd, else the current folder)')
     .action(async (event: string, flags: FireFlags) => {
-      const input = await readInputObject();
+      // Hosts stamp inputs (the engine stays clock-free on its hot path): this CLI is the host here.
+      const input = { timestamp: new Date().toISOString(), ...(await readInputObject()) };
       const cwd = flags.cwd ? path.resolve(flags.cwd) : undefined;
       const { engine } = await loadEngine({ config: flags.config, cwd: process.cwd() });
       const outcome = await engine.fire(event, input, { sessionId: flags.session, cwd });
