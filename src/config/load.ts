@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { HookEngine } from '../core/engine.js';
 import type { HookSpec } from '../core/spec.js';
+import { CONFIG_MODULE_NAMES, discoverSources } from './discover.js';
 import { ConfigError } from './errors.js';
 import { loadConfigModule } from './module.js';
 import type { ConfigSource } from './source.js';
 
-export const CONFIG_MODULE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js'];
+export { CONFIG_MODULE_NAMES, discoverSources };
 
 export interface LoadOptions {
   /** Files named on the command line (`--config`); when given, only these are loaded. */
   files?: string[];
-  /** Where to look for configuration when no file is named. */
+  /** Where to look for configuration when no file is named; the project for CLAUDE_PROJECT_DIR. */
   cwd?: string;
 }
 
@@ -22,31 +24,54 @@ export interface LoadedConfig {
   parallel: boolean;
 }
 
-/** Load one file, choosing the loader from its name and content. */
-export async function loadSource(file: string): Promise<ConfigSource> {
+const MODULE = /\.(ts|mts|cts|mjs|js|cjs)$/;
+const MARKDOWN = /\.(md|markdown)$/i;
+
+/**
+ * Load one file, choosing the loader from its name and content: config modules by
+ * extension, markdown by frontmatter, JSON as a plugin's hooks when it sits at
+ * `hooks/hooks.json` or has event names at its top level, else as Claude Code settings.
+ */
+export async function loadSource(file: string, options: { cwd?: string } = {}): Promise<ConfigSource> {
   const abs = path.resolve(file);
   if (!existsSync(abs)) throw new ConfigError(abs, 'file not found');
-  if (/\.(ts|mts|cts|mjs|js|cjs)$/.test(abs)) return loadConfigModule(abs);
-  throw new ConfigError(abs, 'unknown kind of configuration file; expected hookwise.config.{ts,mts,mjs,js}');
+  if (MODULE.test(abs)) return loadConfigModule(abs);
+  if (MARKDOWN.test(abs)) return (await import('./frontmatter.js')).loadFrontmatterHooks(abs, options);
+  if (abs.endsWith('.json')) {
+    const { parseJson } = await import('./parse-json.js');
+    const json = parseJson(abs, await readFile(abs, 'utf8'));
+    if (await looksLikePlugin(abs, json)) return (await import('./plugin.js')).pluginHooksFromJson(abs, json, options);
+    return (await import('./settings.js')).claudeSettingsFromJson(abs, json, options);
+  }
+  throw new ConfigError(
+    abs,
+    'unknown kind of configuration file; expected a Claude Code settings or plugin hooks .json, a skill/agent .md, or hookwise.config.{ts,mts,mjs,js}',
+  );
 }
 
-/** Files loaded when none is named: hookwise.config.* in the cwd. */
-export function discoverSources(cwd: string): string[] {
-  return CONFIG_MODULE_NAMES.map((name) => path.join(cwd, name)).filter((f) => existsSync(f)).slice(0, 1);
+async function looksLikePlugin(file: string, json: unknown): Promise<boolean> {
+  if (path.basename(file) === 'hooks.json' && path.basename(path.dirname(file)) === 'hooks') return true;
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || 'hooks' in json) return false;
+  const { eventFromKey } = await import('./claude/event-key.js');
+  return Object.keys(json).some((key) => eventFromKey(key).known);
 }
 
-/** Load and merge every source: hooks from all of them, warnings from all of them. */
+/** Load and merge every source: hooks from all of them (never overriding), warnings from all of them. */
 export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfig> {
   const cwd = options.cwd ?? process.cwd();
-  const files = options.files?.length ? options.files.map((f) => path.resolve(cwd, f)) : discoverSources(cwd);
+  // A file named twice is loaded once: its hooks would otherwise run twice.
+  const files = options.files?.length ? [...new Set(options.files.map((f) => path.resolve(cwd, f)))] : discoverSources(cwd);
   const sources: ConfigSource[] = [];
-  for (const file of files) sources.push(await loadSource(file));
-  return {
-    sources,
-    hooks: sources.flatMap((s) => s.hooks),
-    warnings: sources.flatMap((s) => s.warnings),
-    parallel: sources.some((s) => s.parallel === true),
-  };
+  for (const file of files) sources.push(await loadSource(file, { cwd }));
+  const warnings = sources.flatMap((s) => s.warnings);
+  let hooks = sources.flatMap((s) => s.hooks);
+  if (sources.some((s) => s.kind !== 'module')) {
+    const { mergeSources } = await import('./policy.js');
+    const merged = mergeSources(sources);
+    hooks = merged.hooks;
+    warnings.push(...merged.notes);
+  }
+  return { sources, hooks, warnings, parallel: sources.some((s) => s.parallel === true) };
 }
 
 /** An engine with every loaded hook registered; a bad hook is a ConfigError naming its source. */

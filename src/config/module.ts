@@ -7,8 +7,10 @@ const NATIVE = /\.(mjs|js|cjs)$/;
 
 /**
  * Load a `hookwise.config.{ts,mts,mjs,js}`. JavaScript is imported natively;
- * TypeScript goes through jiti, which strips types in memory (no build step) and
- * resolves `import ... from 'hookwise'` the way Node would from the config's folder.
+ * TypeScript is transpiled once (jiti) and the result cached under
+ * `.hookwise/cache/` beside the config, so later loads skip jiti entirely
+ * (see module-cache.ts); `import ... from 'hookwise'` resolves as Node would
+ * from the config's folder.
  */
 export async function loadConfigModule(file: string): Promise<ConfigSource> {
   let exported: unknown;
@@ -16,9 +18,8 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
     if (NATIVE.test(file)) {
       exported = await import(pathToFileURL(file).href);
     } else {
-      const { createJiti } = await import('jiti');
-      const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
-      exported = await jiti.import(file);
+      const { importTypeScript } = await import('./module-cache.js');
+      exported = await importTypeScript(file);
     }
   } catch (error) {
     throw new ConfigError(file, `could not load config module: ${firstLine(error)}`);

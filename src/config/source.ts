@@ -2,14 +2,21 @@ import type { HookSpec } from '../core/spec.js';
 
 export type SourceKind = 'module' | 'claude-settings' | 'plugin' | 'frontmatter' | 'sdk';
 
+/** Which Claude Code settings file a `claude-settings` source is. */
+export type SettingsScope = 'user' | 'project' | 'local' | 'managed';
+
 /** What one configuration file contributed. */
 export interface ConfigSource {
   file: string;
   kind: SourceKind;
+  /** Claude Code settings only. */
+  scope?: SettingsScope;
   hooks: HookSpec[];
   /** Problems that did not stop the load (unknown events, skipped entries), each naming file and JSON path. */
   warnings: string[];
   parallel?: boolean;
   /** `disableAllHooks: true` in a Claude Code settings file. */
   disableAllHooks?: boolean;
+  /** `allowManagedHooksOnly: true` in managed settings: only managed hooks (and hookwise's own) load. */
+  allowManagedHooksOnly?: boolean;
 }

@@ -11,7 +11,7 @@ export function defineCheck(program: Command, setExit: SetExit): void {
     .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: what is found in the cwd)', collect)
     .option('--json', 'print the listing as JSON')
     .action(async (flags: { config?: string[]; json?: boolean }) => {
-      const { engine, config } = await loadEngine({ config: flags.config });
+      const { engine, config } = await loadEngine({ config: flags.config, quietWarnings: !flags.json });
       const known = new Set(EVENTS);
       const events = [...EVENTS, ...new Set(engine.hooks().flatMap((h) => [h.events].flat()).filter((e) => !known.has(e)))];
       const listing = events
@@ -21,14 +21,23 @@ export function defineCheck(program: Command, setExit: SetExit): void {
         }))
         .filter((e) => e.hooks.length > 0);
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ sources: config.sources.map((s) => s.file), events: listing, warnings: config.warnings }, null, 2)}\n`);
+        const sources = config.sources.map((s) => ({ file: s.file, kind: s.kind, ...(s.scope && { scope: s.scope }), hooks: s.hooks.length }));
+        process.stdout.write(`${JSON.stringify({ sources, events: listing, warnings: config.warnings }, null, 2)}\n`);
       } else {
-        process.stdout.write(`${pc.bold('sources')}: ${config.sources.map((s) => s.file).join(', ') || '(none found)'}\n`);
+        process.stdout.write(`${pc.bold('sources')}:${config.sources.length ? '' : ' (none found)'}\n`);
+        for (const s of config.sources) {
+          const kind = s.scope ? `${s.kind} (${s.scope})` : s.kind;
+          process.stdout.write(`  ${s.file}  ${pc.dim(`${kind}, ${s.hooks.length} hook${s.hooks.length === 1 ? '' : 's'}`)}\n`);
+        }
         for (const { event, hooks } of listing) {
           process.stdout.write(`\n${pc.cyan(event)}\n`);
           hooks.forEach((h, i) => {
             process.stdout.write(`  ${i + 1}. ${h.name}  ${pc.dim(`priority ${h.priority}`)}  ${pc.dim(h.source ?? '')}\n`);
           });
+        }
+        if (config.warnings.length) {
+          process.stdout.write(`\n${pc.yellow('warnings')}:\n`);
+          for (const warning of config.warnings) process.stdout.write(`  ${warning}\n`);
         }
         const total = engine.hooks().length;
         process.stdout.write(`\n${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid\n`);

@@ -1,0 +1,121 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Outcome } from '../../core/outcome.js';
+import type { SetExit } from '../index.js';
+import { UserError } from '../errors.js';
+import { readInputObject } from '../stdin.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * `hookwise claude-code`: a hook for Claude Code itself (`"command": "npx hookwise claude-code"`).
+ * Reads Claude Code's event JSON on stdin, runs the project's hookwise config module
+ * (never Claude Code's settings: they name this very command), and answers in Claude
+ * Code's output format. It runs on every tool call, so everything heavy loads lazily.
+ */
+const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
+
+/** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
+const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
+
+export function defineClaudeCode(program: Command, setExit: SetExit): void {
+  program
+    .command('claude-code')
+    .description("Run as a Claude Code hook: read the event on stdin, fire the project's hookwise config, answer in Claude Code's format.")
+    .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: hookwise.config.* in $CLAUDE_PROJECT_DIR, else the cwd)', collect)
+    .action(async (flags: { config?: string[] }) => setExit(await claudeCodeAction(flags)));
+}
+
+/**
+ * The command without commander, for a launcher that wants the shortest start-up:
+ * `bin/hookwise.js` may call this directly when argv[2] is `claude-code`.
+ * Returns the exit code; configuration errors are printed as one line.
+ */
+export async function runClaudeCode(args: string[]): Promise<number> {
+  const config: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if ((arg === '-c' || arg === '--config') && args[i + 1] !== undefined) config.push(args[++i]!);
+    else if (arg.startsWith('--config=')) config.push(arg.slice('--config='.length));
+    else {
+      process.stderr.write(`hookwise: claude-code: unknown argument ${arg}\n`);
+      return 1;
+    }
+  }
+  try {
+    return await claudeCodeAction({ config });
+  } catch (error) {
+    if (error instanceof UserError) {
+      process.stderr.write(`hookwise: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+async function claudeCodeAction(flags: { config?: string[] }): Promise<number> {
+  if (process.env[RECURSION_GUARD]) {
+    process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
+    return 0;
+  }
+  const input = await readInputObject();
+  const event = input.hook_event_name;
+  if (typeof event !== 'string' || event === '') throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
+  const projectDir = process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
+  const files = await configFiles(flags.config, projectDir);
+  if (files.length === 0) {
+    process.stderr.write(`hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`);
+    return 0;
+  }
+  const { loadEngine } = await import('../load-engine.js');
+  const { engine } = await loadEngine({ config: files, cwd: projectDir });
+  process.env[RECURSION_GUARD] = '1';
+  const outcome = await engine.fire(event, input);
+  const answer = toClaudeCodeOutput(outcome);
+  if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+  // Async hooks finish before the process ends; what they return has no later outcome to reach.
+  await engine.drain();
+  return 0;
+}
+
+async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
+  if (named?.length) return named.map((f) => path.resolve(f));
+  const { findConfigModule } = await import('../../config/discover.js');
+  const found = findConfigModule(projectDir);
+  return found ? [found] : [];
+}
+
+/**
+ * An Outcome as Claude Code reads a hook's JSON output: PreToolUse decisions in
+ * hookSpecificOutput.permissionDecision, PermissionRequest in decision.behavior,
+ * other blocks as `decision: "block"`, a stop as `continue: false`. Undefined
+ * when there is nothing to say (Claude Code then goes on as if no hook ran).
+ */
+export function toClaudeCodeOutput(o: Outcome): Record<string, unknown> | undefined {
+  const event = o.event;
+  const out: Record<string, unknown> = {};
+  const specific: Record<string, unknown> = {};
+  if (o.stop) {
+    out.continue = false;
+    out.stopReason = o.stopReason ?? o.reason ?? 'stopped by a hookwise hook';
+  }
+  if (event === 'PreToolUse') {
+    if (o.decision) {
+      specific.permissionDecision = o.decision;
+      if (o.reason) specific.permissionDecisionReason = o.reason;
+    }
+    if (o.updatedInput && !o.blocked) specific.updatedInput = o.updatedInput;
+  } else if (event === 'PermissionRequest') {
+    if (o.decision === 'allow') specific.decision = { behavior: 'allow', ...(o.updatedInput && { updatedInput: o.updatedInput }) };
+    else if (o.decision === 'deny') specific.decision = { behavior: 'deny', ...(o.reason && { message: o.reason }) };
+  } else if (o.blocked && !o.stop) {
+    out.decision = 'block';
+    out.reason = o.reason ?? 'blocked by a hookwise hook';
+  }
+  if (o.additionalContext && CONTEXT_EVENTS.has(event)) specific.additionalContext = o.additionalContext;
+  if (event === 'PostToolUse' && o.updatedOutput !== null && o.updatedOutput !== undefined) specific.updatedMCPToolOutput = o.updatedOutput;
+  if (o.systemMessage) out.systemMessage = o.systemMessage;
+  if (o.suppressOutput) out.suppressOutput = true;
+  if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: event, ...specific };
+  return Object.keys(out).length > 0 ? out : undefined;
+}

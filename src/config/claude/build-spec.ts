@@ -1,0 +1,137 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { all, type Matcher } from '../../core/matchers.js';
+import type { HookContext, HookHandler, HookSpec } from '../../core/spec.js';
+import type { HookInput } from '../../core/input.js';
+import type { CommandHandlerOptions } from '../../handlers/types.js';
+import { installShellSplitter } from '../shell.js';
+import type { CollectedEntry } from './collect.js';
+import type { CommandEntry, HttpEntry, PromptEntry } from './entry-schema.js';
+import { identityKey, setIdentity, shortHash } from './identity.js';
+import { defaultTimeoutMs } from './timeouts.js';
+
+/** Facts about the file an entry came from that shape its hook. */
+export interface EntryContext {
+  file: string;
+  /** Names start with this: `settings`, `plugin:<name>`, `skill:<name>`. */
+  namePrefix: string;
+  /** CLAUDE_PROJECT_DIR for its commands. */
+  projectDir: string;
+  /** Plugin hooks: `${CLAUDE_PLUGIN_ROOT}` and env CLAUDE_PLUGIN_ROOT. */
+  pluginRoot?: string;
+  /** Skill/agent hooks: `${CLAUDE_SKILL_DIR}`. */
+  skillDir?: string;
+}
+
+/** Events whose command hooks get CLAUDE_ENV_FILE, as in Claude Code. */
+const ENV_FILE_EVENTS = new Set(['SessionStart', 'CwdChanged', 'FileChanged']);
+export const DEFAULT_PROMPT_MODEL = 'anthropic:claude-haiku-4-5';
+
+/** The HookSpec for one collected entry. Handlers load their modules on first call. */
+export function buildSpec(item: CollectedEntry, ctx: EntryContext): HookSpec {
+  const entry = substitute(item.entry, ctx);
+  const type = entry.type ?? 'command';
+  const key = identityKey({
+    event: item.event,
+    type,
+    command: type === 'command' ? (entry as CommandEntry).command : undefined,
+    args: type === 'command' ? (entry as CommandEntry).args : undefined,
+    url: type === 'http' ? (entry as HttpEntry).url : undefined,
+    prompt: type === 'prompt' ? (entry as PromptEntry).prompt : undefined,
+    matcher: item.matcher,
+    if: entry.if,
+  });
+  const seconds = entry.timeout ?? entry.timeout_secs;
+  const spec: HookSpec = {
+    name: item.name ?? `${ctx.namePrefix}:${item.event}:${shortHash(key)}`,
+    events: item.event,
+    timeoutMs: seconds !== undefined ? seconds * 1000 : defaultTimeoutMs(type, item.event),
+    // Claude Code: a failing hook is a non-blocking error unless the entry asks otherwise.
+    onError: entry.onFailure === 'block' ? 'block' : 'continue',
+    source: `${ctx.file} ${item.path}`,
+    handler: handlerFor(type, entry, item, ctx),
+  };
+  const matcher = matcherOf(item.matcher, entry.if);
+  if (matcher !== undefined) spec.matcher = matcher;
+  if (entry.async || entry.asyncRewake) spec.async = true;
+  if (entry.once) spec.once = true;
+  if (entry.statusMessage) spec.statusMessage = entry.statusMessage;
+  setIdentity(spec, key);
+  return spec;
+}
+
+/** The group's matcher and the entry's `if` rule, both required. */
+function matcherOf(matcher: string | undefined, rule: string | undefined): Matcher | undefined {
+  const group = matcher !== undefined && matcher.trim() !== '' && matcher.trim() !== '*' ? matcher : undefined;
+  if (rule === undefined) return group;
+  installShellSplitter();
+  return group === undefined ? { if: rule } : all([group, { if: rule }]);
+}
+
+function substitute<T extends CollectedEntry['entry']>(entry: T, ctx: EntryContext): T {
+  const vars: Record<string, string> = {};
+  if (ctx.pluginRoot) vars.CLAUDE_PLUGIN_ROOT = ctx.pluginRoot;
+  if (ctx.skillDir) vars.CLAUDE_SKILL_DIR = ctx.skillDir;
+  if (Object.keys(vars).length === 0) return entry;
+  const replace = (s: string) => s.replace(/\$\{(CLAUDE_PLUGIN_ROOT|CLAUDE_SKILL_DIR)\}/g, (whole, name: string) => vars[name] ?? whole);
+  const out = { ...entry };
+  if ('command' in out && typeof out.command === 'string') (out as CommandEntry).command = replace(out.command);
+  if ('args' in out && Array.isArray(out.args)) (out as CommandEntry).args = out.args.map(replace);
+  if ('url' in out && typeof out.url === 'string') (out as HttpEntry).url = replace(out.url);
+  return out;
+}
+
+function lazy(make: () => Promise<HookHandler>): HookHandler {
+  let made: Promise<HookHandler> | undefined;
+  return async (input, hookCtx) => (await (made ??= make()))(input, hookCtx);
+}
+
+function handlerFor(type: string, entry: CollectedEntry['entry'], item: CollectedEntry, ctx: EntryContext): HookHandler {
+  if (type === 'http') {
+    const e = entry as HttpEntry;
+    return lazy(async () => {
+      const { httpHandler } = await import('../../handlers/http.js');
+      return httpHandler({ url: e.url, ...(e.headers && { headers: e.headers }), ...(e.allowedEnvVars && { allowedEnvVars: e.allowedEnvVars }) });
+    });
+  }
+  if (type === 'prompt') {
+    const e = entry as PromptEntry;
+    return lazy(async () => {
+      const [{ promptHandler }, { createProvider }] = await Promise.all([import('../../handlers/prompt.js'), import('../../providers/index.js')]);
+      return promptHandler({ prompt: e.prompt, provider: createProvider(modelSpec(e.model) as Parameters<typeof createProvider>[0]) });
+    });
+  }
+  return commandHandlerFor(entry as CommandEntry, item, ctx);
+}
+
+/** Claude Code names bare models (`claude-haiku-4-5`); hookwise needs `provider:model`. */
+export function modelSpec(model: string | undefined): string {
+  const chosen = model ?? process.env.HOOKWISE_PROMPT_MODEL ?? DEFAULT_PROMPT_MODEL;
+  return /^(openai|anthropic):/.test(chosen) ? chosen : `anthropic:${chosen}`;
+}
+
+function commandHandlerFor(entry: CommandEntry, item: CollectedEntry, ctx: EntryContext): HookHandler {
+  const env: Record<string, string> = { CLAUDE_PROJECT_DIR: ctx.projectDir };
+  if (ctx.pluginRoot) env.CLAUDE_PLUGIN_ROOT = ctx.pluginRoot;
+  const options: CommandHandlerOptions = {
+    command: entry.command,
+    // Seed 003's own forms were written for claude-agent-rs, whose command hooks speak its protocol.
+    protocol: entry.protocol ?? (item.variant ? 'claude-agent-rs' : 'claude-code'),
+    env,
+  };
+  if (entry.args) options.args = entry.args;
+  if (entry.asyncRewake) options.asyncRewake = true;
+  const load = () => import('../../handlers/command.js');
+  if (!ENV_FILE_EVENTS.has(item.event)) return lazy(async () => (await load()).commandHandler(options));
+  return async (input: HookInput, hookCtx: HookContext) => {
+    const envFile = envFilePath(ctx.projectDir, hookCtx.sessionId);
+    await mkdir(path.dirname(envFile), { recursive: true });
+    const { commandHandler } = await load();
+    return commandHandler({ ...options, env: { ...env, CLAUDE_ENV_FILE: envFile } })(input, hookCtx);
+  };
+}
+
+/** Where a session's CLAUDE_ENV_FILE lives: `<project>/.hookwise/env/<session>.sh`. */
+export function envFilePath(projectDir: string, sessionId: string): string {
+  return path.join(projectDir, '.hookwise', 'env', `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.sh`);
+}

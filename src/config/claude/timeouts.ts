@@ -1,0 +1,17 @@
+/**
+ * Claude Code's default hook timeouts, kept for hooks loaded from its configuration
+ * files (SEMANTICS.md section 2). An entry's own `timeout` (seconds) wins.
+ */
+export const COMMAND_TIMEOUT_S = 600;
+export const HTTP_TIMEOUT_S = 600;
+export const PROMPT_TIMEOUT_S = 30;
+export const USER_PROMPT_SUBMIT_TIMEOUT_S = 30;
+/** Claude Code gives SessionEnd hooks a short budget: the session is closing. */
+export const SESSION_END_BUDGET_MS = 1_500;
+
+export function defaultTimeoutMs(type: 'command' | 'http' | 'prompt', event: string): number {
+  if (event === 'SessionEnd') return SESSION_END_BUDGET_MS;
+  if (event === 'UserPromptSubmit') return USER_PROMPT_SUBMIT_TIMEOUT_S * 1000;
+  if (type === 'prompt') return PROMPT_TIMEOUT_S * 1000;
+  return (type === 'http' ? HTTP_TIMEOUT_S : COMMAND_TIMEOUT_S) * 1000;
+}

@@ -1,0 +1,101 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * TypeScript config modules, fast. Loading jiti costs more than a hook may take
+ * (`hookwise claude-code` runs on every tool call), so the config is transpiled
+ * once with jiti and the result written as an ES module to
+ * `<config dir>/.hookwise/cache/`, keyed by the file's path, mtime, size and the
+ * hookwise version. Later loads import that file natively. The cached module
+ * imports packages itself (so they resolve from the project, as from the config);
+ * only relative imports of other files go through jiti, loaded on demand.
+ * `HOOKWISE_NO_CACHE=1` (or an unwritable folder) means plain jiti every time.
+ */
+const RUNTIME = Symbol.for('hookwise.configModuleRuntime');
+
+interface Runtime {
+  importRelative(from: string, id: string): Promise<unknown>;
+}
+
+type Jiti = { import(id: string, opts?: object): Promise<unknown>; transform(opts: object): string };
+let jitiInstance: Promise<Jiti> | undefined;
+
+function jiti(): Promise<Jiti> {
+  return (jitiInstance ??= import('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti));
+}
+
+const hookwiseVersion = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+})();
+
+export function cacheDirFor(file: string): string {
+  return path.join(path.dirname(file), '.hookwise', 'cache');
+}
+
+export async function importTypeScript(file: string): Promise<unknown> {
+  if (process.env.HOOKWISE_NO_CACHE) return (await jiti()).import(file);
+  installRuntime();
+  const stat = statSync(file);
+  // The folder and the file name already say which config this is; node:crypto would cost a few ms here.
+  const key = `${String(stat.mtimeMs).replace('.', '_')}-${stat.size}-${hookwiseVersion}`;
+  const dir = cacheDirFor(file);
+  const cached = path.join(dir, `${path.basename(file)}.${key}.mjs`);
+  if (!existsSync(cached) && !(await writeCache(file, dir, cached))) return (await jiti()).import(file);
+  const ns = (await import(pathToFileURL(cached).href)) as { default: unknown };
+  return ns.default;
+}
+
+async function writeCache(file: string, dir: string, cached: string): Promise<boolean> {
+  const code = (await jiti()).transform({ source: readFileSync(file, 'utf8'), filename: file, ts: true, async: true });
+  // jiti reports a syntax error as code that exports it; never cache that.
+  const failed = /^exports\.__JITI_ERROR__ = (\{.*\})$/s.exec(code.trim());
+  if (failed) {
+    const e = JSON.parse(failed[1]!) as { line?: number; column?: number; message?: string; code?: string };
+    throw new Error(`${e.code ?? 'SyntaxError'} at line ${e.line}, column ${e.column}: ${String(e.message ?? '').trim() || 'invalid syntax'}`);
+  }
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = `${cached}.${process.pid}.tmp`;
+    writeFileSync(tmp, wrap(file, code));
+    renameSync(tmp, cached);
+    // Older transpilations of the same config are stale now.
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith(`${path.basename(file)}.`) && name.endsWith('.mjs') && path.join(dir, name) !== cached) unlinkSync(path.join(dir, name));
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** jiti's output is CommonJS-shaped with `await jitiImport(...)`; give it what it expects, as an ES module. */
+function wrap(file: string, code: string): string {
+  return [
+    `import { createRequire as __createRequire } from 'node:module';`,
+    `const __filename = ${JSON.stringify(file)};`,
+    `const __dirname = ${JSON.stringify(path.dirname(file))};`,
+    `const require = __createRequire(__filename);`,
+    `const module = { exports: {} };`,
+    `const exports = module.exports;`,
+    `const __runtime = globalThis[Symbol.for('hookwise.configModuleRuntime')];`,
+    `const jitiImport = (id) => (id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:[\\\\/]/.test(id)) ? __runtime.importRelative(__filename, id) : import(id);`,
+    `const jitiESMResolve = (id) => require.resolve(id);`,
+    code,
+    `export default module.exports;`,
+    '',
+  ].join('\n');
+}
+
+function installRuntime(): void {
+  const g = globalThis as unknown as Record<symbol, Runtime | undefined>;
+  g[RUNTIME] ??= {
+    async importRelative(from, id) {
+      return (await jiti()).import(path.resolve(path.dirname(from), id));
+    },
+  };
+}
