@@ -1,7 +1,14 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/index.js';
+// `hookwise claude-code` runs on every tool call of Claude Code: it skips the
+// command-line parser and the other commands' modules to start as fast as it can.
+const [, , command, ...rest] = process.argv;
+const fastPath = command === 'claude-code' && !rest.some((a) => a === '-h' || a === '--help');
 
-main(process.argv).then(
+const run = fastPath
+  ? import('../dist/cli/commands/claude-code.js').then((m) => m.runClaudeCode(rest))
+  : import('../dist/cli/index.js').then((m) => m.main(process.argv));
+
+run.then(
   (code) => {
     process.exitCode = code;
   },

@@ -8,7 +8,6 @@ setShellSplitterLoader(() => import('./shell/index.js').then((m) => m.loadShellS
 
 export * from './core/index.js';
 export { defineConfig, type HookwiseConfig } from './config/define.js';
-export { commandHandler, httpHandler, promptHandler } from './handlers/index.js';
-export type { CommandHandlerOptions, CommandProtocol, HttpHandlerOptions, PromptHandlerOptions } from './handlers/index.js';
-export { createProvider, OpenAIProvider, AnthropicProvider } from './providers/index.js';
-export { ModelError, type ModelProvider, type ModelRequest, type ModelResponse, type ChatMessage, type ToolCall, type ToolDefinition } from './providers/types.js';
+// Handlers (`hookwise/handlers`) and model providers (`hookwise/providers`) live on
+// subpaths: every config file imports this entry, and `hookwise claude-code` runs it
+// on every tool call, so it carries only the engine.

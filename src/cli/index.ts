@@ -2,6 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { UserError } from './errors.js';
 import { defineFire } from './commands/fire.js';
 import { defineCheck } from './commands/check.js';
+import { defineClaudeCode } from './commands/claude-code.js';
+import { defineAudit } from './commands/audit.js';
+import { defineGuard } from './commands/guard.js';
+import { defineDemo } from './commands/demo.js';
+import { defineRun } from './commands/run.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -18,7 +23,7 @@ export async function main(argv: string[]): Promise<number> {
   const setExit = (code: number) => {
     exitCode = code;
   };
-  for (const define of [defineFire, defineCheck]) define(program, setExit);
+  for (const define of [defineDemo, defineRun, defineFire, defineCheck, defineAudit, defineClaudeCode, defineGuard]) define(program, setExit);
   try {
     await program.parseAsync(argv);
   } catch (error) {

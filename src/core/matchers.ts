@@ -1,4 +1,4 @@
-import picomatch from 'picomatch';
+import { picomatch } from './lazy-deps.js';
 import { eventInfo } from './events.js';
 import { stepNameOf, type HookInput } from './input.js';
 import { toolPathGlob } from './path-glob.js';
@@ -105,7 +105,7 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
     if (eventInfo(event).filterField === 'tool_name') exactValues = names;
   }
   if (m.toolGlob !== undefined) {
-    const isMatch = picomatch(m.toolGlob);
+    const isMatch = picomatch()(m.toolGlob);
     tests.push((input) => typeof input.tool_name === 'string' && isMatch(input.tool_name));
   }
   if (m.toolRegex !== undefined) {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { picomatch } from './lazy-deps.js';
 import { filePathOf, type HookInput } from './input.js';
 
 /**
@@ -9,7 +9,7 @@ import { filePathOf, type HookInput } from './input.js';
  * pattern starting with `/` is absolute.
  */
 export function toolPathGlob(pattern: string): (input: HookInput) => boolean {
-  const isMatch = picomatch(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') });
+  const isMatch = picomatch()(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') });
   return (input) => {
     const file = filePathOf(input);
     if (file === undefined) return false;

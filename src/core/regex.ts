@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import { RE2JS } from './lazy-deps.js';
 
 /**
  * Regular expressions from configuration run on RE2 (linear time), so a pattern
@@ -16,10 +16,10 @@ export class MatcherError extends Error {
   }
 }
 
-const FLAG_BITS: Record<string, number> = {
-  i: RE2JS.CASE_INSENSITIVE,
-  s: RE2JS.DOTALL,
-  m: RE2JS.MULTILINE,
+const FLAG_NAMES: Record<string, 'CASE_INSENSITIVE' | 'DOTALL' | 'MULTILINE'> = {
+  i: 'CASE_INSENSITIVE',
+  s: 'DOTALL',
+  m: 'MULTILINE',
 };
 
 /** Compile a pattern; an invalid one is a MatcherError naming the pattern and why. */
@@ -27,13 +27,13 @@ export function compileRegex(source: string, flags = ''): SafeRegex {
   let bits = 0;
   for (const f of flags) {
     if (f === 'g' || f === 'u' || f === 'y' || f === 'd') continue; // meaningless for a test
-    const bit = FLAG_BITS[f];
-    if (bit === undefined) throw new MatcherError(`invalid regex flag "${f}" in /${source}/${flags}`);
-    bits |= bit;
+    const name = FLAG_NAMES[f];
+    if (name === undefined) throw new MatcherError(`invalid regex flag "${f}" in /${source}/${flags}`);
+    bits |= RE2JS()[name];
   }
-  let re: RE2JS;
+  let re: ReturnType<ReturnType<typeof RE2JS>['compile']>;
   try {
-    re = RE2JS.compile(source, bits);
+    re = RE2JS().compile(source, bits);
   } catch (error) {
     throw new MatcherError(`invalid regex "${source}": ${(error as Error).message}`);
   }
@@ -48,5 +48,5 @@ export function parseDelimitedRegex(text: string): { body: string; flags: string
 
 /** Escape text so it matches itself literally. */
 export function escapeRegex(text: string): string {
-  return RE2JS.quote(text);
+  return RE2JS().quote(text);
 }
