@@ -16,6 +16,11 @@ export interface AuditRecord {
 
 export interface AuditSink {
   append(record: AuditRecord): void;
+  /**
+   * Appends and commits before returning; throws if it cannot. For a `tool` record,
+   * which must be on disk before the tool runs (the SQLite store has it).
+   */
+  appendDurable?(record: AuditRecord): void;
   /** Write everything buffered; resolves when it is on disk. */
   flush(): Promise<void>;
   close(): Promise<void>;

@@ -1,0 +1,12 @@
+export type { AuditRecord, AuditSink } from './types.js';
+export { AuditStore, openAuditStore, type AuditStoreOptions } from './store.js';
+export { installShutdownFlush, type ShutdownFlushOptions } from './shutdown.js';
+export { verifyAudit, type AuditProblem, type AuditProblemKind, type AuditVerifyResult } from './verify.js';
+export { queryAudit, iterateAudit, exportAuditJsonl, countAudit, type AuditFilters, type AuditRow } from './query.js';
+export { auditEngine, type AuditEngineOptions } from './engine.js';
+export { defaultAuditPath, AUDIT_DB_ENV } from './paths.js';
+export { canonicalJson } from './canonical-json.js';
+export { GENESIS_HASH, rowCanonicalForm, rowHash, type ChainedFields } from './chain.js';
+export { AuditDatabaseMissingError, AuditDatabaseFormatError, AuditRecordError } from './errors.js';
+export { formatAuditTable, type TableColours } from './table.js';
+export { describeRow } from './verify.js';
