@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../audit/types.js';
 import type { Outcome } from '../core/outcome.js';
 import type { ChatMessage, ToolCall } from '../providers/types.js';
 import { blockedBy, decidingHook } from './hook-gateway.js';
@@ -103,13 +104,20 @@ export class HookedToolExecutor {
   private async runHooked(tool: Tool, call: ToolCall, input: Record<string, unknown>, pre: Outcome): Promise<CallResult> {
     const run = this.run;
     const session = run.session;
-    session.audit?.append({
+    const record: AuditRecord = {
       kind: 'tool',
       ts: new Date().toISOString(),
       sessionId: session.sessionId,
       tool: call.name,
       data: { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...(run.identity.agentId ? { agent_id: run.identity.agentId } : {}) },
-    });
+    };
+    // The record is on disk before the tool runs; a tool the audit cannot record does not run.
+    try {
+      if (session.audit?.appendDurable) session.audit.appendDurable(record);
+      else session.audit?.append(record);
+    } catch (error) {
+      return this.denied(call, input, `Error: the audit trail could not record this ${call.name} call (${(error as Error).message}). The tool was not run.`);
+    }
     session.observer.emit({ type: 'tool_start', tool: call.name, input, toolUseId: call.id, ...run.tag });
     const t0 = performance.now();
     const ran = await runTool(tool, input, toolContext(run, call));

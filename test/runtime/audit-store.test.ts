@@ -31,3 +31,38 @@ describe('runtime + SQLite audit store', () => {
     expect(rows.find((r) => r.event === 'PreToolUse' && r.tool === 'Bash')).toMatchObject({ decision: 'deny' });
   });
 });
+
+describe('written before the tool runs', () => {
+  it('the tool record is on disk (durable) when the tool starts', async () => {
+    h = harness([]);
+    const file = path.join(h.transcriptDir, 'audit-durable.db');
+    const store = openAuditStore({ path: file });
+    let rowsWhenToolRan = -1;
+    try {
+      await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'a' } }] }, { text: 'done' }], 'p', {
+        audit: store,
+        onEvent: (event: { type: string }) => {
+          if (event.type === 'tool_start') rowsWhenToolRan = queryAudit(file).filter((r) => r.kind === 'tool').length;
+        },
+      });
+    } finally {
+      await store.close();
+    }
+    expect(rowsWhenToolRan).toBe(1);
+  });
+
+  it('a tool the audit cannot record does not run', async () => {
+    h = harness([]);
+    const failing = {
+      append() {},
+      appendDurable() {
+        throw new Error('disk full');
+      },
+      flush: async () => {},
+      close: async () => {},
+    };
+    const result = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'a' } }] }, { text: 'done' }], 'p', { audit: failing });
+    expect(result.messages.some((m) => m.role === 'tool' && /audit trail could not record this Write call \(disk full\)/.test(m.content))).toBe(true);
+    expect(h.fired.map((f) => f.event)).not.toContain('PostToolUse');
+  });
+});
