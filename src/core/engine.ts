@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { canonicalEvent, eventInfo } from './events.js';
 import type { HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
@@ -58,6 +59,9 @@ class Failure {
 type Attempt = Verdict | Failure;
 
 const NO_OPTIONS: FireOptions = Object.freeze({});
+const NO_HOOKS: RegisteredHook[] = [];
+// Bound once: the global `performance` is a lazy accessor, and the clock is read once per hook.
+const now = performance.now.bind(performance);
 
 /**
  * The input with the canonical hook_event_name, the fire's session_id and (when
@@ -72,8 +76,9 @@ function withCommonFields(input: HookInput, event: string, sessionId: string, cw
   return seen;
 }
 
+/** Handlers may return any thenable; the engine's own promises are native (checked with instanceof). */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
 }
 
 function describe(error: unknown): string {
@@ -241,22 +246,22 @@ export class HookEngine {
     const canonical = canonicalEvent(event);
     const sessionId = options.sessionId ?? (typeof input.session_id === 'string' ? input.session_id : 'default');
     const cwd = options.cwd ?? (typeof input.cwd === 'string' ? input.cwd : undefined);
+    const idx = this.index.get(canonical);
     // Matchers see what handlers see: `path` needs the fire's cwd, `session` its session.
-    const seen = withCommonFields(input, canonical, sessionId, cwd);
-    const selected = this.select(canonical, seen, sessionId);
+    const seen = idx === undefined ? input : withCommonFields(input, canonical, sessionId, cwd);
+    const selected = idx === undefined ? NO_HOOKS : this.select(idx, seen, sessionId);
     if (selected.length === 0 && this.sessionsWithPending === 0) {
       const outcome = emptyOutcome(canonical);
-      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, seen, sessionId);
+      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, withCommonFields(input, canonical, sessionId, cwd), sessionId);
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
       return Promise.resolve(outcome);
     }
     const result = this.run(this.startFire(canonical, seen, sessionId, cwd, options, selected), 0);
-    return isThenable(result) ? (result as Promise<Outcome>) : Promise.resolve(result);
+    return result instanceof Promise ? result : Promise.resolve(result);
   }
 
-  private select(event: string, input: HookInput, sessionId: string): RegisteredHook[] {
-    const idx = this.index.get(event);
-    if (idx === undefined) return [];
+  private select(idx: EventIndex, input: HookInput, sessionId: string): RegisteredHook[] {
+    const event = idx.event;
     const candidates = idx.candidates(filterValueOf(input, idx.info.filterField));
     // Copy only once a candidate fails to match; usually every candidate matches.
     let selected: RegisteredHook[] | undefined;
@@ -292,7 +297,7 @@ export class HookEngine {
       builder,
       toolEvent: info.tool === true,
       ended: false,
-      clock: performance.now(),
+      clock: now(),
       spare: undefined,
     };
   }
@@ -319,7 +324,7 @@ export class HookEngine {
         continue;
       }
       const step = this.invoke(fire, hook, fire.input);
-      if (isThenable(step)) {
+      if (step instanceof Promise) {
         const at = i;
         return (step as Promise<HookRecord>).then((record) => {
           fire.records[at] = record;
@@ -365,7 +370,7 @@ export class HookEngine {
     const ctx = fire.spare?.reuse(hook.name) ?? this.context(fire, hook);
     fire.spare = undefined;
     const first = this.call(hook, input, ctx);
-    if (!isThenable(first) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
+    if (!(first instanceof Promise) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
       return this.settle(fire, hook, first as Attempt, ctx, t0, started);
     }
     return this.retrying(fire, hook, input, ctx, first).then(([attempt, last]) => this.settle(fire, hook, attempt, last, t0, started));
@@ -374,7 +379,7 @@ export class HookEngine {
   /** Like invoke, without folding into the outcome (parallel mode folds later, in order). */
   private attempt(fire: Fire, hook: RegisteredHook, input: HookInput): Promise<{ record: HookRecord; attempt: Attempt }> {
     const started = this.emitStart(fire, hook);
-    const t0 = performance.now();
+    const t0 = now();
     const ctx = this.context(fire, hook);
     return this.retrying(fire, hook, input, ctx, this.call(hook, input, ctx)).then(([attempt, last]) => {
       const record = this.record(hook, attempt, last, t0);
@@ -446,9 +451,9 @@ export class HookEngine {
   }
 
   private record(hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, fire?: Fire): HookRecord {
-    const now = performance.now();
-    if (fire) fire.clock = now;
-    const durationMs = now - t0;
+    const end = now();
+    if (fire) fire.clock = end;
+    const durationMs = end - t0;
     const record: HookRecord =
       attempt instanceof Failure
         ? { name: hook.name, status: attempt.timeout ? 'timeout' : 'error', result: null, durationMs, error: attempt.why }
