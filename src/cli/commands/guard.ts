@@ -1,0 +1,69 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { SetExit } from '../index.js';
+import { UserError } from '../errors.js';
+
+interface GuardFlags {
+  workspace?: string;
+  interactive?: boolean;
+  json?: boolean;
+  write?: boolean;
+  cwd?: string;
+}
+
+const EXIT_HELP = `
+Exit status: 0 when the guard allows it, 2 when it denies or would ask, 1 on a usage error.`;
+
+function print(decision: { decision: string; reason: string; findings?: unknown[] }, subject: Record<string, string>, json: boolean | undefined): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ ...subject, ...decision }, null, 2)}\n`);
+    return;
+  }
+  const word = decision.decision === 'allow' ? 'allowed' : decision.decision === 'ask' ? 'ask' : 'denied';
+  process.stdout.write(`${word}: ${decision.reason}\n`);
+}
+
+export function defineGuard(program: Command, setExit: SetExit): void {
+  const guard = program.command('guard').description('Explain what a built-in guard decides, and why.');
+
+  guard
+    .command('shell')
+    .description('Judge a shell command as the shell guard would (PreToolUse on Bash).')
+    .argument('<command>', 'the command line, quoted as one argument')
+    .option('-w, --workspace <dir>', 'the workspace root (default: the current folder)')
+    .option('--cwd <dir>', 'folder the command runs in (default: the workspace)')
+    .option('-i, --interactive', 'what cannot be proven safe is asked instead of denied')
+    .option('--json', 'print the decision and every finding as JSON')
+    .addHelpText('after', EXIT_HELP)
+    .action(async (command: string, flags: GuardFlags) => {
+      const { loadShellJudge } = await import('../../guards/shell-guard.js');
+      const workspace = path.resolve(flags.workspace ?? process.cwd());
+      const judge = await loadShellJudge({ workspace, interactive: flags.interactive === true });
+      const decision = judge.judge(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
+      print(decision, { command, workspace }, flags.json);
+      setExit(decision.decision === 'allow' ? 0 : 2);
+    });
+
+  guard
+    .command('path')
+    .description('Judge a file path as the path guard would (Read, or Write with --write).')
+    .argument('<path>', 'the path, as a tool would receive it')
+    .option('-w, --workspace <dir>', 'the workspace root (default: the current folder)')
+    .option('--cwd <dir>', 'folder a relative path is relative to (default: the workspace)')
+    .option('--write', 'judge a write (default: a read)')
+    .option('--read-anywhere', 'reads are allowed outside the workspace (secrets still refused)')
+    .option('-i, --interactive', 'what cannot be proven safe is asked instead of denied')
+    .option('--json', 'print the decision as JSON')
+    .addHelpText('after', EXIT_HELP)
+    .action(async (target: string, flags: GuardFlags & { readAnywhere?: boolean }) => {
+      if (target === '') throw new UserError('guard path: the path is empty; pass the path to judge');
+      const { PathPolicy } = await import('../../guards/paths/judge.js');
+      const { judgePath } = await import('../../guards/path-guard.js');
+      const workspace = path.resolve(flags.workspace ?? process.cwd());
+      const policy = new PathPolicy({ workspace, read: flags.readAnywhere ? 'anywhere' : 'workspace' });
+      const access = flags.write ? 'write' : 'read';
+      const decision = judgePath(policy, target, access, flags.cwd ? path.resolve(flags.cwd) : workspace, flags.interactive === true);
+      print(decision, { path: target, access, workspace }, flags.json);
+      setExit(decision.decision === 'allow' ? 0 : 2);
+    });
+}

@@ -1,0 +1,107 @@
+import type { HookInput } from '../core/input.js';
+import { retry, stop } from '../core/results.js';
+import type { HookSpec } from '../core/spec.js';
+import type { SessionState } from '../core/state.js';
+import { DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
+
+export interface BudgetGuardOptions extends Omit<CommonGuardOptions, 'workspace' | 'interactive'> {
+  /** Tokens per session (input + output), summed from PostModelCall usage. */
+  maxTokens?: number;
+  /** Tool calls per session. */
+  maxToolCalls?: number;
+  /** Tool calls per session for named tools, e.g. `{ Bash: 50 }`. */
+  maxCallsPerTool?: Record<string, number>;
+  /** Wall-clock milliseconds per session, from the first event the guard sees. */
+  maxWallClockMs?: number;
+  /** Answer a rate-limited model call with retry after the delay the provider asked for. Default true. */
+  retryRateLimits?: boolean;
+  /** Delay when the provider gave none. Default 1000 ms. */
+  defaultRetryMs?: number;
+  /** Clock, for tests. Default Date.now. */
+  now?: () => number;
+  workspace?: string;
+  interactive?: boolean;
+}
+
+interface Usage {
+  tokens: number;
+  toolCalls: number;
+  perTool: Map<string, number>;
+  startedAt: number;
+}
+
+const KEY = 'hookwise:budget';
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** Tokens in a usage object, whichever provider's field names it uses. */
+export function tokensOf(usage: unknown): number {
+  if (!usage || typeof usage !== 'object') return 0;
+  const u = usage as Record<string, unknown>;
+  const num = (k: string) => (typeof u[k] === 'number' && Number.isFinite(u[k]) ? (u[k] as number) : undefined);
+  const total = num('total_tokens') ?? num('totalTokens');
+  if (total !== undefined) return total;
+  const input = num('input_tokens') ?? num('inputTokens') ?? num('prompt_tokens') ?? num('promptTokens') ?? 0;
+  const output = num('output_tokens') ?? num('outputTokens') ?? num('completion_tokens') ?? num('completionTokens') ?? 0;
+  return input + output;
+}
+
+function positive(value: unknown, field: string): void {
+  if (value !== undefined && !(typeof value === 'number' && value > 0)) throw new TypeError(`budgetGuard: ${field} must be a positive number, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * Per-session limits: tokens, tool calls (total and per tool), wall-clock.
+ * Over a limit the agent is stopped with a reason saying which and by how
+ * much; a rate-limited model call is retried after the provider's delay.
+ */
+export function budgetGuard(options: BudgetGuardOptions = {}): HookSpec {
+  positive(options.maxTokens, 'maxTokens');
+  positive(options.maxToolCalls, 'maxToolCalls');
+  positive(options.maxWallClockMs, 'maxWallClockMs');
+  for (const [tool, n] of Object.entries(options.maxCallsPerTool ?? {})) positive(n, `maxCallsPerTool.${tool}`);
+  const now = options.now ?? Date.now;
+  const usageOf = (state: SessionState): Usage => {
+    let u = state.get<Usage>(KEY);
+    if (!u) state.set(KEY, (u = { tokens: 0, toolCalls: 0, perTool: new Map(), startedAt: now() }));
+    return u;
+  };
+  return {
+    name: options.name ?? 'guard:budget',
+    events: ['PreToolUse', 'PreModelCall', 'PostModelCall', 'UserPromptSubmit', 'StepStart', 'SessionStart'],
+    priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
+    onError: 'continue',
+    handler: (input: HookInput, ctx) => {
+      const u = usageOf(ctx.state);
+      const event = input.hook_event_name;
+      if (options.maxWallClockMs !== undefined) {
+        const elapsed = now() - u.startedAt;
+        if (elapsed > options.maxWallClockMs) {
+          return stop(`time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`);
+        }
+      }
+      if (event === 'PostModelCall') {
+        const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
+        if (error && typeof error === 'object' && error.type === 'rate_limit' && options.retryRateLimits !== false) {
+          const delay = typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
+          return retry(delay, { reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms` });
+        }
+        u.tokens += tokensOf(input.usage ?? (input.response as { usage?: unknown } | undefined)?.usage);
+      }
+      if (options.maxTokens !== undefined && u.tokens > options.maxTokens && (event === 'PostModelCall' || event === 'PreModelCall')) {
+        return stop(`token budget exceeded: ${fmt(u.tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
+      }
+      if (event === 'PreToolUse') {
+        const tool = typeof input.tool_name === 'string' ? input.tool_name : '(unnamed tool)';
+        u.toolCalls++;
+        const n = (u.perTool.get(tool) ?? 0) + 1;
+        u.perTool.set(tool, n);
+        if (options.maxToolCalls !== undefined && u.toolCalls > options.maxToolCalls) {
+          return stop(`tool-call budget exceeded: this would be tool call ${fmt(u.toolCalls)} of the session, limit ${fmt(options.maxToolCalls)}`);
+        }
+        const limit = options.maxCallsPerTool?.[tool];
+        if (limit !== undefined && n > limit) return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
+      }
+      return undefined;
+    },
+  };
+}

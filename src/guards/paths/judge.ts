@@ -1,0 +1,222 @@
+import os from 'node:os';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { DEFAULT_PROTECTED, DEFAULT_SECRETS, PROTECTED_EXCEPTIONS, SECRET_EXCEPTIONS, type PathRule } from './protected.js';
+import { isWithin, probeCaseInsensitive, resolveReal } from './resolve.js';
+import { textHazard } from './text-hazards.js';
+import { windowsProblem } from './windows.js';
+
+export type Access = 'read' | 'write';
+
+export interface PathPolicyOptions {
+  /** The root folder. Default: the process's cwd when the policy is made. */
+  workspace?: string;
+  /** `workspace` (default): reads are jailed like writes; `anywhere`: only secrets are refused. */
+  read?: 'workspace' | 'anywhere';
+  /** Extra folders that may be read. */
+  allowRead?: string[];
+  /** Extra folders that may be written (and read). */
+  allowWrite?: string[];
+  /** Extra write-protected globs, relative to the workspace (`**` allowed). */
+  protect?: string[];
+  /** Extra read-protected globs: absolute, `~/...`, or relative to the workspace. */
+  secrets?: string[];
+  /** Home folder for `~` and `$HOME`. Default: os.homedir(). */
+  home?: string;
+  /** Compare paths ignoring case and Unicode normal form. Default: probed on the workspace's filesystem. */
+  caseInsensitive?: boolean;
+}
+
+export interface PathVerdict {
+  level: 'allow' | 'deny' | 'unprovable';
+  /** The path as a person should read it: what was written, and where it really leads. */
+  shown: string;
+  /** The canonical absolute path, when it could be computed. */
+  resolved?: string;
+  /** Completes "`tool` writes <shown>, <why>". */
+  why?: string;
+}
+
+export interface CheckOptions {
+  /** Folder a relative path is relative to. */
+  cwd: string;
+  /** A recursive operation (rm -r, chmod -R): the folder's contents count too. */
+  recursive?: boolean;
+  /** Skip the Windows-form and hidden-character refusals (for words that may not be paths at all). */
+  lenient?: boolean;
+}
+
+interface Matcher {
+  test(rel: string): PathRule | undefined;
+}
+
+/**
+ * The literal part every default pattern needs (`.ssh`, `id_rsa`, `.env`, ...):
+ * a path without any of them skips the glob tests, which are the slow part.
+ */
+function anchorOf(pattern: string): string | undefined {
+  // Braces and extglobs mean alternatives: no single literal is required.
+  if (/[{}()!+@|]/.test(pattern)) return undefined;
+  const literals = pattern.replace(/\\(.)/g, '$1').split(/[*?[\]]+/).map((p) => p.replace(/^\/+|\/+$/g, '').split('/').pop() ?? '');
+  const best = literals.filter((l) => l.length >= 3).sort((a, b) => b.length - a.length)[0];
+  return best?.toLowerCase();
+}
+
+function compileRules(rules: PathRule[], exceptions: string[]): Matcher {
+  const opts = { dot: true, nocase: true, ignore: exceptions };
+  const compiled = rules.map((r) => ({ rule: r, anchor: anchorOf(r.pattern), match: picomatch(r.pattern.replace(/^\/+/, ''), opts) }));
+  return {
+    test(rel) {
+      const lower = rel.toLowerCase();
+      for (const c of compiled) if ((c.anchor === undefined || lower.includes(c.anchor)) && c.match(rel)) return c.rule;
+      return undefined;
+    },
+  };
+}
+
+function escapeGlob(s: string): string {
+  return s.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
+}
+
+/**
+ * One place that decides whether a path may be read or written; shared by
+ * pathGuard (file tools) and shellGuard (redirections, rm/cp/mv/tee targets).
+ */
+export class PathPolicy {
+  readonly workspace: string;
+  readonly home: string;
+  readonly readMode: 'workspace' | 'anywhere';
+  private readonly options: PathPolicyOptions;
+  private roots: { workspace: string; read: string[]; write: string[]; fold: boolean } | undefined;
+  /** Folders already resolved: textual path -> real path (the workspace). */
+  private readonly known = new Map<string, string>();
+  private readonly protectedRules: Matcher;
+  private readonly secretRules: Matcher;
+
+  constructor(options: PathPolicyOptions = {}) {
+    this.options = options;
+    this.workspace = path.resolve(options.workspace ?? process.cwd());
+    this.home = path.resolve(options.home ?? os.homedir());
+    this.readMode = options.read ?? 'workspace';
+    if (this.readMode !== 'workspace' && this.readMode !== 'anywhere') {
+      throw new TypeError(`path policy: read must be "workspace" or "anywhere", got ${JSON.stringify(options.read)}`);
+    }
+    const home = escapeGlob(this.home.replace(/^\/+/, ''));
+    const extraProtect = (options.protect ?? []).map((pattern) => ({ pattern, why: 'protected by your configuration' }));
+    this.protectedRules = compileRules([...DEFAULT_PROTECTED, ...extraProtect], PROTECTED_EXCEPTIONS);
+    const extraSecrets = (options.secrets ?? []).map((pattern) => ({ pattern, why: 'marked secret by your configuration' }));
+    const secretRules = [...DEFAULT_SECRETS, ...extraSecrets].map((r) => ({
+      ...r,
+      pattern: r.pattern.startsWith('~/') ? `${home}/${r.pattern.slice(2)}` : r.pattern.startsWith('/') || r.pattern.startsWith('**') ? r.pattern : `${escapeGlob(this.workspace.replace(/^\/+/, ''))}/${r.pattern}`,
+    }));
+    this.secretRules = compileRules(secretRules, SECRET_EXCEPTIONS);
+  }
+
+  /** Canonical roots, computed on first use (the workspace may be created after the guard). */
+  private canonicalRoots() {
+    if (this.roots) return this.roots;
+    const workspace = resolveReal(this.workspace).real;
+    this.known.set(this.workspace, workspace);
+    if (workspace !== this.workspace) this.known.set(workspace, workspace);
+    const fold = this.options.caseInsensitive ?? probeCaseInsensitive(workspace);
+    const canon = (p: string) => this.fold(resolveReal(path.resolve(this.expandHome(p) ?? p)).real, fold);
+    const write = [workspace, ...(this.options.allowWrite ?? [])].map((p, i) => (i === 0 ? this.fold(p, fold) : canon(p)));
+    const read = [...write, ...(this.options.allowRead ?? []).map(canon)];
+    this.roots = { workspace, read, write, fold };
+    return this.roots;
+  }
+
+  private fold(p: string, fold: boolean): string {
+    return fold ? p.normalize('NFC').toLowerCase() : p;
+  }
+
+  /** `~`, `~/x`, `$HOME/x`, `${HOME}/x`; undefined for `~user`. */
+  expandHome(raw: string): string | undefined {
+    if (raw === '~' || raw === '$HOME' || raw === '${HOME}') return this.home;
+    const m = /^(~|\$HOME|\$\{HOME\})\/(.*)$/s.exec(raw);
+    if (m) return `${this.home}/${m[2]}`;
+    if (raw.startsWith('~')) return undefined;
+    return raw;
+  }
+
+  /** Where a path really leads. */
+  private locate(raw: string, opts: CheckOptions) {
+    const expanded = this.expandHome(raw);
+    if (expanded === undefined) return undefined;
+    const cwd = path.resolve(opts.cwd);
+    const joined = path.isAbsolute(expanded) ? expanded : `${cwd}${path.sep}${expanded}`;
+    const roots = this.canonicalRoots();
+    const r = resolveReal(joined, this.known);
+    const textual = path.resolve(joined);
+    const shown = r.viaSymlink ? `${raw} (through a symlink: ${r.real})` : textual !== raw ? `${raw} (${r.real})` : raw;
+    return { r, roots, shown, folded: this.fold(r.real, roots.fold) };
+  }
+
+  private secretRule(folded: string, roots: { workspace: string; fold: boolean }): PathRule | undefined {
+    const hit = this.secretRules.test(folded.replace(/^\/+/, ''));
+    if (hit) return hit;
+    const ws = this.fold(roots.workspace, roots.fold);
+    if (isWithin(folded, ws) && folded !== ws) return this.secretRules.test(path.relative(ws, folded));
+    return undefined;
+  }
+
+  /** Judge one path for one kind of access. */
+  check(raw: string, access: Access, opts: CheckOptions): PathVerdict {
+    if (raw === '') return { level: 'unprovable', shown: '""', why: 'an empty path' };
+    if (!opts.lenient) {
+      const hazard = textHazard(raw) ?? windowsProblem(raw);
+      if (hazard) return { level: 'unprovable', shown: JSON.stringify(raw), why: `which ${hazard}` };
+    }
+    const where = this.locate(raw, opts);
+    if (where === undefined) return { level: 'unprovable', shown: raw, why: "which names another user's home folder" };
+    const { r, roots, shown, folded } = where;
+    const real = r.real;
+    const verdict = (level: PathVerdict['level'], why?: string): PathVerdict => {
+      const v: PathVerdict = { level, shown, resolved: real };
+      if (why) v.why = why;
+      return v;
+    };
+    if (r.error) return verdict('unprovable', `which ${r.error}`);
+    if (access === 'read') {
+      const secret = this.secretRule(folded, roots);
+      if (secret) return verdict('deny', `a secret file (${secret.why})`);
+    }
+    const allowedRoots = access === 'write' ? roots.write : this.readMode === 'anywhere' ? undefined : roots.read;
+    const root = allowedRoots === undefined ? undefined : allowedRoots.find((candidate) => isWithin(folded, candidate));
+    if (allowedRoots !== undefined && root === undefined) return verdict('deny', `outside the workspace ${roots.workspace}`);
+    if (access === 'read') return verdict('allow');
+
+    const rel = path.relative(root!, folded);
+    const wsFolded = this.fold(roots.workspace, roots.fold);
+    if (opts.recursive && isWithin(wsFolded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
+    const hit = rel !== '' ? this.protectedRules.test(rel) : undefined;
+    if (hit) return verdict('deny', `a protected file (${hit.why})`);
+    if (opts.recursive && r.stat?.isDirectory()) {
+      for (const inner of ['.git', '.claude']) {
+        if (resolveReal(path.join(real, inner)).stat) return verdict('deny', `which contains ${inner}, a protected folder`);
+      }
+    }
+    if (r.stat?.isFile() && r.stat.nlink > 1) {
+      return verdict('unprovable', `which has ${r.stat.nlink} hard links: writing it also changes the same file under another name`);
+    }
+    return verdict('allow');
+  }
+
+  /** Whether a path really lies in the workspace or an extra read/write root (no other test). */
+  isInside(raw: string, cwd: string): boolean {
+    if (raw === '') return false;
+    const where = this.locate(raw, { cwd });
+    if (!where || where.r.error) return false;
+    return where.roots.read.some((root) => isWithin(where.folded, root));
+  }
+
+  /** Only the secret test, for words that may or may not be paths. */
+  isSecret(raw: string, cwd: string): PathVerdict | undefined {
+    if (raw === '') return undefined;
+    const where = this.locate(raw, { cwd });
+    if (!where || where.r.error) return undefined;
+    const secret = this.secretRule(where.folded, where.roots);
+    if (!secret) return undefined;
+    return { level: 'deny', shown: where.shown, resolved: where.r.real, why: `a secret file (${secret.why})` };
+  }
+}

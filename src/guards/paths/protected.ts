@@ -1,0 +1,84 @@
+/**
+ * Files that stay dangerous inside the workspace. Patterns are globs matched,
+ * case-insensitively, against the path relative to the root it lies in (the
+ * workspace or an extra allowed root, e.g. a home folder), so `.GIT/hooks` is
+ * caught too. Patterns without `**` apply at that root only: a shell reads
+ * `~/.bashrc`, not `src/.bashrc`.
+ */
+export interface PathRule {
+  pattern: string;
+  /** Completes "… is a protected file (<why>)". */
+  why: string;
+}
+
+const ENV_TEMPLATES = ['**/.env.example', '**/.env.sample', '**/.env.template', '**/.env.dist', '**/.env.defaults'];
+export const ENV_TEMPLATE_PATTERNS = ENV_TEMPLATES;
+
+const RC_FILES = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.zlogout',
+  '.kshrc',
+  '.cshrc',
+  '.tcshrc',
+  '.inputrc',
+];
+
+/** Write-protected by default. */
+export const DEFAULT_PROTECTED: PathRule[] = [
+  { pattern: '**/.git', why: 'git metadata: hooks and config there run code' },
+  { pattern: '**/.git/**', why: 'git metadata: hooks and config there run code' },
+  { pattern: '**/.claude/settings*.json', why: 'Claude Code settings decide which hooks and permissions apply' },
+  { pattern: 'hookwise.config.*', why: "hookwise's own configuration" },
+  ...RC_FILES.map((f) => ({ pattern: f, why: 'a shell startup file runs in every new shell' })),
+  { pattern: '.config/fish/config.fish', why: 'a shell startup file runs in every new shell' },
+  { pattern: '**/.env', why: 'environment files hold secrets' },
+  { pattern: '**/.env.*', why: 'environment files hold secrets' },
+  { pattern: '**/.envrc', why: 'direnv runs it on entering the folder' },
+];
+
+/** Read-protected by default; `~` is the home folder. */
+export const DEFAULT_SECRETS: PathRule[] = [
+  { pattern: '~/.ssh', why: 'SSH keys' },
+  { pattern: '~/.ssh/**', why: 'SSH keys' },
+  { pattern: '~/.aws', why: 'AWS credentials' },
+  { pattern: '~/.aws/**', why: 'AWS credentials' },
+  { pattern: '~/.gnupg', why: 'GnuPG keys' },
+  { pattern: '~/.gnupg/**', why: 'GnuPG keys' },
+  { pattern: '~/.netrc', why: 'login passwords' },
+  { pattern: '~/.git-credentials', why: 'git passwords' },
+  { pattern: '~/.npmrc', why: 'registry tokens' },
+  { pattern: '~/.pypirc', why: 'registry tokens' },
+  { pattern: '~/.docker/config.json', why: 'registry credentials' },
+  { pattern: '~/.kube/config', why: 'cluster credentials' },
+  { pattern: '~/.config/gh/hosts.yml', why: 'GitHub tokens' },
+  { pattern: '~/.config/gcloud', why: 'Google Cloud credentials' },
+  { pattern: '~/.config/gcloud/**', why: 'Google Cloud credentials' },
+  { pattern: '~/.azure', why: 'Azure credentials' },
+  { pattern: '~/.azure/**', why: 'Azure credentials' },
+  { pattern: '/etc/shadow', why: 'password hashes' },
+  { pattern: '/etc/gshadow', why: 'password hashes' },
+  { pattern: '/etc/sudoers', why: 'sudo rules' },
+  { pattern: '/etc/sudoers.d/**', why: 'sudo rules' },
+  { pattern: '/etc/ssh/ssh_host_*_key', why: 'SSH host keys' },
+  { pattern: '/proc/*/environ', why: "a process's environment, which holds secrets" },
+  { pattern: '**/.env', why: 'environment files hold secrets' },
+  { pattern: '**/.env.*', why: 'environment files hold secrets' },
+  { pattern: '**/id_rsa', why: 'an SSH private key' },
+  { pattern: '**/id_dsa', why: 'an SSH private key' },
+  { pattern: '**/id_ecdsa', why: 'an SSH private key' },
+  { pattern: '**/id_ed25519', why: 'an SSH private key' },
+  { pattern: '**/*.pem', why: 'a key or certificate file' },
+  { pattern: '**/*.key', why: 'a private key file' },
+];
+
+/** Never secret: public halves and templates. */
+export const SECRET_EXCEPTIONS = ['**/*.pub', '**/known_hosts', '**/known_hosts.old', ...ENV_TEMPLATES];
+export const PROTECTED_EXCEPTIONS = [...ENV_TEMPLATES];

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A path with every existing symlink on it followed, as the kernel would. */
+export interface Resolved {
+  real: string;
+  viaSymlink: boolean;
+  /** lstat of the final component when it exists. */
+  stat?: fs.Stats;
+  /** Resolution had to stop (permission denied, symlink loop). */
+  error?: string;
+}
+
+const MAX_LINKS = 40;
+
+/**
+ * Walk `abs` (absolute, NOT normalised: `link/..` must go to the parent of the
+ * link's target, as the kernel does) one component at a time. Components after
+ * the first missing one are taken as written: that covers new files, including a
+ * new file under a symlinked folder.
+ */
+export function resolveReal(abs: string, known?: ReadonlyMap<string, string>): Resolved {
+  const root = path.parse(abs).root || '/';
+  let queue = abs.slice(root.length).split(/[\\/]+/);
+  let current = root;
+  // Start below a folder already resolved (the workspace) when nothing climbs out of it.
+  if (known && !queue.includes('..')) {
+    for (const [as, real] of known) {
+      if (abs.startsWith(as) && (abs.length === as.length || abs[as.length] === path.sep)) {
+        current = real;
+        queue = abs.slice(as.length).split(/[\\/]+/);
+        break;
+      }
+    }
+  }
+  let viaSymlink = false;
+  let missing = false;
+  let stat: fs.Stats | undefined;
+  let hops = 0;
+  let error: string | undefined;
+  while (queue.length > 0) {
+    const part = queue.shift()!;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = path.dirname(current);
+      stat = undefined;
+      continue;
+    }
+    const candidate = path.join(current, part);
+    if (missing) {
+      current = candidate;
+      continue;
+    }
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(candidate, { throwIfNoEntry: false });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTDIR') error = `cannot be inspected (${code ?? 'error'})`;
+      st = undefined;
+    }
+    if (!st) {
+      missing = true;
+      stat = undefined;
+      current = candidate;
+      continue;
+    }
+    if (st.isSymbolicLink()) {
+      if (++hops > MAX_LINKS) return { real: candidate, viaSymlink: true, error: 'goes through a symlink loop' };
+      viaSymlink = true;
+      let target: string;
+      try {
+        target = fs.readlinkSync(candidate);
+      } catch (e) {
+        return { real: candidate, viaSymlink, error: `has a symlink that cannot be read (${(e as NodeJS.ErrnoException).code})` };
+      }
+      const targetRoot = path.parse(target).root;
+      if (targetRoot) current = targetRoot;
+      queue.unshift(...target.slice(targetRoot.length).split(/[\\/]+/));
+      continue;
+    }
+    current = candidate;
+    stat = st;
+  }
+  const out: Resolved = { real: current, viaSymlink };
+  if (stat && !missing) out.stat = stat;
+  if (error) out.error = error;
+  return out;
+}
+
+/** Whether the filesystem holding `dir` ignores case (probed once per folder). */
+export function probeCaseInsensitive(dir: string): boolean {
+  const parts = dir.split(path.sep);
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i]!;
+    const swapped = [...part].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+    if (swapped === part) continue;
+    const other = [...parts.slice(0, i), swapped, ...parts.slice(i + 1)].join(path.sep);
+    try {
+      const a = fs.statSync(dir);
+      const b = fs.statSync(other, { throwIfNoEntry: false });
+      return b !== undefined && a.ino === b.ino && a.dev === b.dev;
+    } catch {
+      break;
+    }
+  }
+  return process.platform === 'darwin' || process.platform === 'win32';
+}
+
+/** Whether `child` is `parent` or inside it, comparing whole components. */
+export function isWithin(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
+  return child.startsWith(prefix);
+}

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import type { HookInput } from '../core/input.js';
+import type { HookSpec } from '../core/spec.js';
+import { loadBashParser, type Parser } from '../shell/parser.js';
+import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, toHookResult, type CommonGuardOptions, type GuardDecision } from './common.js';
+import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
+import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import { compileRules, type ShellRule } from './shell/rules.js';
+
+export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
+  /** Tool names whose `tool_input.command` is a shell command. Default `['Bash']`. */
+  tools?: string[];
+  /** Commands to pre-approve (the hook answers allow when every command matches). */
+  allow?: ShellRule[];
+  /** Commands that always need a person's confirmation. */
+  ask?: ShellRule[];
+  /** Commands that are always refused. */
+  deny?: ShellRule[];
+}
+
+let parser: Parser | undefined;
+
+/** Judges shell commands synchronously once the parser is loaded. */
+export interface ShellJudge {
+  judge(command: string, cwd?: string): GuardDecision;
+  readonly policy: PathPolicy;
+}
+
+function compile(options: ShellGuardOptions): { judgeOptions: ShellJudgeOptions; interactive: boolean } {
+  const guard = 'shellGuard';
+  assertBoolean(options.interactive, 'interactive', guard);
+  assertStringArray(options.tools, 'tools', guard);
+  const policy = new PathPolicy({ ...options, workspace: options.workspace ?? process.cwd() });
+  return {
+    interactive: options.interactive === true,
+    judgeOptions: { policy, allow: compileRules(options.allow, 'allow'), ask: compileRules(options.ask, 'ask'), deny: compileRules(options.deny, 'deny') },
+  };
+}
+
+function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: boolean): ShellJudge {
+  return {
+    policy: judgeOptions.policy,
+    judge(command, cwd) {
+      if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
+      const result = new ShellJudgement(p, judgeOptions, path.resolve(cwd ?? judgeOptions.policy.workspace)).run(command);
+      return decide(result.findings, interactive, result.allowedByRule ? 'every command matches your allow rules' : 'no rule objects to this command', result.allowedByRule);
+    },
+  };
+}
+
+/** Load the parser (once per process) and return a synchronous judge. */
+export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<ShellJudge> {
+  const { judgeOptions, interactive } = compile(options);
+  parser ??= await loadBashParser();
+  return makeJudge(parser, judgeOptions, interactive);
+}
+
+/**
+ * A PreToolUse hook that parses shell commands with a real bash grammar and
+ * refuses what it cannot prove safe.
+ */
+export function shellGuard(options: ShellGuardOptions = {}): HookSpec {
+  const { judgeOptions, interactive } = compile(options);
+  const tools = new Set(options.tools ?? ['Bash']);
+  let judge: ShellJudge | undefined;
+  const run = (input: HookInput, cwd: string) => {
+    const command = input.tool_input?.command;
+    return toHookResult(judge!.judge(typeof command === 'string' ? command : (undefined as unknown as string), cwd));
+  };
+  return {
+    name: options.name ?? 'guard:shell',
+    events: 'PreToolUse',
+    matcher: (input: HookInput) => typeof input.tool_name === 'string' && tools.has(input.tool_name),
+    priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
+    onError: 'block',
+    statusMessage: 'hookwise: checking the shell command',
+    handler: (input, ctx) => {
+      const cwd = typeof input.cwd === 'string' ? input.cwd : judgeOptions.policy.workspace;
+      if (judge) return run(input, cwd);
+      // First use: load the parser, then stay synchronous.
+      return loadBashParser().then((p) => {
+        parser ??= p;
+        judge ??= makeJudge(p, judgeOptions, interactive);
+        void ctx;
+        return run(input, cwd);
+      });
+    },
+  };
+}

@@ -1,0 +1,475 @@
+import path from 'node:path';
+import type { Parser } from '../../shell/parser.js';
+import { parseBash } from '../../shell/parser.js';
+import { extractScript, type SimpleCommand } from '../../shell/script.js';
+import { evalWord, type Lookup } from '../../shell/words.js';
+import type { PathPolicy, PathVerdict } from '../paths/judge.js';
+import { textHazard } from '../paths/text-hazards.js';
+import { argsOf, commandName, literalArg, type Arg } from './args.js';
+import { COMMANDS, genericChecks, handlerFor } from './commands/index.js';
+import { envPoisoning } from './env-rules.js';
+import { scanForeign, type Language } from './foreign-code.js';
+import type { CompiledRule } from './rules.js';
+import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
+import { pathCandidates, secretsInFile } from './file-contents.js';
+import { couldMatchDotDot, protectedMatch } from './globs.js';
+import type { Finding, Invocation, JudgeApi, Level, Stdin, WriteOptions } from './types.js';
+
+export interface ShellJudgeOptions {
+  policy: PathPolicy;
+  allow: CompiledRule[];
+  ask: CompiledRule[];
+  deny: CompiledRule[];
+}
+
+export interface Judgement {
+  findings: Finding[];
+  /** Every simple command matched a user allow rule. */
+  allowedByRule: boolean;
+  /** The simple commands seen (for explanations). */
+  commands: string[];
+}
+
+const MAX_DEPTH = 6;
+const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
+const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/\d+|full|random|urandom)$|^\/proc\/self\/fd\/\d+$/;
+
+/** Judges one command line. One instance per judgement; cheap to make. */
+export class ShellJudgement implements JudgeApi {
+  readonly findings: Finding[] = [];
+  private muted = 0;
+  private depth = 0;
+  private simpleCount = 0;
+  private allowCount = 0;
+  private readonly seen: string[] = [];
+  cwds: string[] | undefined;
+  dotglob = false;
+
+  constructor(
+    private readonly parser: Parser,
+    private readonly options: ShellJudgeOptions,
+    cwd: string,
+  ) {
+    this.cwds = [path.resolve(cwd)];
+  }
+
+  get policy(): PathPolicy {
+    return this.options.policy;
+  }
+
+  run(command: string): Judgement {
+    this.script(command);
+    return { findings: this.findings, allowedByRule: this.simpleCount > 0 && this.allowCount === this.simpleCount, commands: this.seen };
+  }
+
+  private add(level: Level, reason: string): void {
+    if (this.muted > 0) return;
+    if (!this.findings.some((f) => f.level === level && f.reason === reason)) this.findings.push({ level, reason });
+  }
+  deny(reason: string): void {
+    this.add('deny', reason);
+  }
+  unprovable(reason: string): void {
+    this.add('unprovable', reason);
+  }
+  ask(reason: string): void {
+    this.add('ask', reason);
+  }
+
+  /** Judge a whole script (the command line, or code found inside it). */
+  private script(source: string): void {
+    const hazard = textHazard(source);
+    if (hazard) this.unprovable(`the command ${hazard}`);
+    if (/[^\s\\]\\\r?\n[^\s]/.test(source)) this.unprovable('the command has a backslash-newline inside a word, which bash joins into one word');
+    if (this.depth > MAX_DEPTH) {
+      this.unprovable(`the command nests shells more than ${MAX_DEPTH} levels deep`);
+      return;
+    }
+    const tree = parseBash(this.parser, source);
+    try {
+      const script = extractScript(tree.rootNode);
+      for (const p of script.problems) this.unprovable(p);
+      const outer = this.cwds;
+      this.prepass(script.commands);
+      for (const cmd of script.commands) this.simple(cmd);
+      this.cwds = outer && this.cwds ? [...new Set([...outer, ...this.cwds])] : undefined;
+    } finally {
+      tree.delete();
+    }
+  }
+
+  private lookup: Lookup = (name) => {
+    if (name === 'HOME') return this.policy.home;
+    if (name === 'PWD' && this.cwds?.length === 1) return this.cwds[0];
+    return undefined;
+  };
+
+  /** Every folder a `cd` anywhere in the script could lead to (order and loops do not matter). */
+  private prepass(commands: SimpleCommand[]): void {
+    for (const cmd of commands) {
+      if (cmd.words.length === 0 || cmd.declaration) continue;
+      // Cheap look at the first word before evaluating anything.
+      const first = cmd.words[0]!.text;
+      if (!first.includes("$'") && !/^(cd|pushd|popd|builtin|command|shopt)$/.test(first.replace(/['"\\]/g, ''))) continue;
+      let args = cmd.words.flatMap((w) => argsOf(evalWord(w, this.lookup)));
+      while (args.length > 0 && (args[0]!.value === 'builtin' || args[0]!.value === 'command')) args = args.slice(1);
+      const name = args[0] ? commandName(args[0]) : undefined;
+      if (name === 'shopt' && args.some((a) => a.value === 'dotglob')) this.dotglob = true;
+      if (name !== 'cd' && name !== 'pushd' && name !== 'popd') continue;
+      const operands = args.slice(1).filter((a) => !(a.value?.startsWith('-') && a.value !== '-'));
+      if (name === 'popd' || operands.some((a) => a.dynamic || a.glob || a.value === '-')) {
+        this.cwds = undefined;
+        continue;
+      }
+      const target = operands[0]?.value ?? this.policy.home;
+      const expanded = this.policy.expandHome(target);
+      if (expanded === undefined || !this.cwds) {
+        this.cwds = undefined;
+        continue;
+      }
+      const next = path.isAbsolute(expanded) ? [path.resolve(expanded)] : this.cwds.map((c) => path.resolve(c, expanded));
+      this.cwds = [...new Set([...this.cwds, ...next])].slice(0, 16);
+    }
+  }
+
+  private words(cmd: SimpleCommand): Arg[] {
+    const out: Arg[] = [];
+    for (const node of cmd.words) {
+      const w = evalWord(node, this.lookup);
+      if (w.hazard) this.unprovable(w.hazard);
+      out.push(...argsOf(w));
+    }
+    return out;
+  }
+
+  private simple(cmd: SimpleCommand): void {
+    for (const a of cmd.assignments) this.assignment(a);
+    const argv = this.words(cmd);
+    let stdin: Stdin = cmd.upstream ? { kind: 'pipe', upstream: cmd.upstream } : { kind: 'none' };
+    for (const r of cmd.redirects) {
+      if (r.heredoc) {
+        stdin = { kind: 'heredoc', body: r.heredoc.body, expands: r.heredoc.expands };
+        continue;
+      }
+      if (!r.target) continue;
+      const targets = argsOf(evalWord(r.target, this.lookup));
+      if (r.op === '<<<') {
+        stdin = { kind: 'herestring', arg: targets[0]! };
+        continue;
+      }
+      for (const t of targets) this.redirect(r.op, t, argv, (s) => (stdin = s));
+    }
+    if (cmd.declaration) {
+      this.declaration(argv);
+      return;
+    }
+    if (argv.length === 0) return;
+    this.argv(argv, stdin);
+  }
+
+  private redirect(op: string, target: Arg, argv: Arg[], setStdin: (s: Stdin) => void): void {
+    const who = argv[0]?.value ? `\`${path.posix.basename(argv[0].value)}\`` : 'a redirection';
+    if ((op === '>&' || op === '<&') && (target.value === '-' || /^\d+-?$/.test(target.value ?? ''))) return;
+    if (target.dynamic) {
+      this.unprovable(`${who} redirects ${op} ${target.text}, a file only known when it runs`);
+      return;
+    }
+    const value = target.value!;
+    if (/^\/dev\/(tcp|udp)\//.test(value)) {
+      this.deny(`${who} opens a network connection through ${value} (a classic reverse shell)`);
+      return;
+    }
+    if (op === '<') {
+      if (argv.length > 0) setStdin({ kind: 'file', arg: target });
+      this.readAs(target, `${who} reads`);
+      return;
+    }
+    if (!WRITE_REDIRECTS.has(op) || HARMLESS_DEVICES.test(value)) return;
+    this.checkWrite(target, `${argv.length > 0 ? who : 'a redirection'} writes`, { verb: 'writes' });
+  }
+
+  private assignment(node: SimpleCommand['assignments'][number]): void {
+    const nameNode = node.childForFieldName('name');
+    const valueNode = node.childForFieldName('value');
+    const name = nameNode?.text ?? node.text.split('=')[0] ?? '';
+    const value = valueNode ? evalWord(valueNode, this.lookup) : undefined;
+    if (value?.hazard) this.unprovable(value.hazard);
+    this.assign(name, valueNode ? value?.value : '', node.text, valueNode?.text);
+  }
+
+  assign(name: string, value: string | undefined, text: string, source?: string): void {
+    const rule = envPoisoning(name.replace(/\+$/, ''), value, source);
+    if (rule) this.deny(`\`${text.length > 60 ? `${text.slice(0, 57)}...` : text}\` sets ${name}, which ${rule.why}`);
+  }
+
+  /** export/declare/typeset/local/readonly: their assignments were checked; `NAME=value` words too. */
+  private declaration(argv: Arg[]): void {
+    for (const a of argv.slice(1)) {
+      if (a.dynamic) {
+        this.unprovable(`\`${argv[0]?.text} ${a.text}\` declares a variable whose name is only known when it runs`);
+        continue;
+      }
+      const m = /^([A-Za-z_]\w*)=(.*)$/s.exec(a.value ?? '');
+      if (m) this.assign(m[1]!, m[2], a.value!);
+    }
+  }
+
+  /** Judge one command line given as arguments: strip wrappers, apply user rules, run the handler. */
+  argv(argvIn: Arg[], stdin: Stdin): void {
+    let argv = argvIn;
+    const wrappers: string[] = [];
+    for (let guard = 0; guard < 16; guard++) {
+      const first = argv[0];
+      if (!first) return;
+      if (first.dynamic) {
+        this.unprovable(`the command name ${first.text} is only known when it runs`);
+        return;
+      }
+      if (first.glob) {
+        this.unprovable(`the command name ${first.text} is a glob, so the program it runs depends on the files present`);
+        return;
+      }
+      const peeled = peelWrapper(argv, this);
+      if (!peeled) break;
+      wrappers.push(commandName(first)!);
+      if (peeled.length === 0) return;
+      argv = peeled;
+    }
+    const argv0 = argv[0]!;
+    const name = commandName(argv0)!;
+    const args = argv.slice(1);
+    const flags = args.filter((a) => a.value?.startsWith('-') && a.value.length > 1).slice(0, 3).map((a) => a.value);
+    const label = [name, ...flags].join(' ');
+    const inv: Invocation = { name, argv0, args, label, stdin };
+    const line = [name, ...args.map((a) => a.value ?? a.text)].join(' ');
+    this.seen.push(line);
+    this.simpleCount++;
+
+    const denied = this.options.deny.find((r) => r.test(line));
+    if (denied) this.deny(denied.reason ?? `\`${line}\` matches your deny rule "${denied.pattern}"`);
+    const asked = this.options.ask.find((r) => r.test(line));
+    if (asked) this.ask(asked.reason ?? `\`${line}\` matches your ask rule "${asked.pattern}"`);
+    const allowed = !denied && !asked && this.options.allow.some((r) => r.test(line));
+    if (allowed) {
+      this.allowCount++;
+      this.muted++;
+    }
+    try {
+      const handler = COMMANDS.get(name) ?? handlerFor(name);
+      handler?.(inv, this);
+      genericChecks(inv, this);
+    } finally {
+      if (allowed) this.muted--;
+    }
+  }
+
+  // ---- JudgeApi -------------------------------------------------------------
+
+  write(arg: Arg, inv: Invocation, opts: WriteOptions = {}): void {
+    this.checkWrite(arg, `\`${inv.label}\` ${opts.verb ?? 'writes'}`, opts);
+  }
+
+  private checkWrite(arg: Arg, subject: string, opts: WriteOptions): void {
+    if (arg.dynamic) {
+      this.unprovable(`${subject} ${arg.text}, a path only known when it runs`);
+      return;
+    }
+    if (arg.glob) {
+      this.globWrite(arg, subject, opts);
+      return;
+    }
+    this.pathVerdicts(arg.value!, (cwd) => this.policy.check(arg.value!, 'write', { cwd, recursive: opts.recursive }), subject);
+  }
+
+  /** A write through a glob: judge the folder it expands in and what it could match there. */
+  private globWrite(arg: Arg, subject: string, opts: WriteOptions): void {
+    const parts = arg.pattern!.split('/');
+    const first = parts.findIndex((p) => /(^|[^\\])[*?[]/.test(p));
+    const dir = parts.slice(0, first).join('/') || (arg.pattern!.startsWith('/') ? '/' : '.');
+    const rest = parts.slice(first);
+    if (rest.some((p) => couldMatchDotDot(p))) {
+      this.deny(`${subject} ${arg.text}, a glob that can match "..", the folder above`);
+      return;
+    }
+    const dirValue = dir.replace(/\\(.)/g, '$1');
+    this.pathVerdicts(dirValue, (cwd) => {
+      const v = this.policy.check(dirValue, 'write', { cwd });
+      if (v.level !== 'allow' || !v.resolved) return v;
+      const hit = protectedMatch(this.policy, v.resolved, rest.join('/'), opts.recursive === true, this.dotglob);
+      return hit ? { level: 'deny', shown: arg.text, why: `a glob that can match ${hit}, which is protected` } : v;
+    }, subject, arg.text);
+  }
+
+  private pathVerdicts(raw: string, check: (cwd: string) => PathVerdict, subject: string, shownAs?: string): void {
+    const relative = !path.isAbsolute(raw) && !/^(~|\$HOME|\$\{HOME\})(\/|$)/.test(raw);
+    if (relative && this.cwds === undefined) {
+      this.unprovable(`${subject} ${shownAs ?? raw}, relative to a folder only known when it runs (after a dynamic cd)`);
+      return;
+    }
+    for (const cwd of relative ? this.cwds! : [this.cwds?.[0] ?? this.policy.workspace]) {
+      const v = check(cwd);
+      if (v.level === 'allow') continue;
+      const reason = `${subject} ${shownAs && v.shown === shownAs ? shownAs : v.shown}, ${v.why}`;
+      if (v.level === 'deny') this.deny(reason);
+      else this.unprovable(reason);
+      return;
+    }
+  }
+
+  read(arg: Arg, inv: Invocation): void {
+    this.readAs(arg, `\`${inv.label}\` reads`);
+  }
+
+  private readAs(arg: Arg, subject: string): void {
+    if (arg.dynamic || arg.glob || !arg.value) return;
+    // Plain flags name no file; `--file=x`, `-F@x` and `@x` may.
+    if (arg.value.startsWith('-') && !/[=@]/.test(arg.value)) return;
+    for (const candidate of pathCandidates(arg.value)) {
+      for (const cwd of this.cwds ?? [this.policy.workspace]) {
+        const v = this.policy.isSecret(candidate, cwd);
+        if (v) {
+          this.deny(`${subject} ${v.shown}, ${v.why}`);
+          return;
+        }
+      }
+    }
+  }
+
+  producer(inv: Invocation): StdinProducer | undefined {
+    if (inv.stdin.kind !== 'pipe' || inv.stdin.upstream.length !== 1) return undefined;
+    return describeStdin(this.words(inv.stdin.upstream[0]!));
+  }
+
+  upload(arg: Arg, inv: Invocation): void {
+    this.read(arg, inv);
+    if (arg.dynamic || arg.glob || !arg.value || arg.value === '-') return;
+    for (const cwd of this.cwds ?? [this.policy.workspace]) {
+      const found = secretsInFile(this.policy, arg.value, cwd);
+      if (found) {
+        this.deny(`\`${inv.label}\` sends ${arg.value} over the network, and it holds ${found}`);
+        return;
+      }
+    }
+  }
+
+  runsScript(arg: Arg, inv: Invocation): void {
+    if (arg.dynamic) {
+      this.unprovable(`\`${inv.label}\` runs the script ${arg.text}, only known when it runs`);
+      return;
+    }
+    if (arg.word?.node?.type === 'process_substitution') {
+      this.inner(arg, inv);
+      return;
+    }
+    const value = arg.value!;
+    if (value === '/dev/stdin' || value === '-' || /^\/dev\/fd\/0$|^\/proc\/self\/fd\/0$/.test(value)) {
+      this.stdinCode(inv, 'shell');
+      return;
+    }
+    for (const cwd of this.cwds ?? [this.policy.workspace]) {
+      // A script in the workspace is the project's own code (even .env, sourced into the shell).
+      if (this.policy.isInside(value, cwd)) continue;
+      const v = this.policy.check(value, 'read', { cwd });
+      this.unprovable(`\`${inv.label}\` runs the script ${v.shown}, outside the workspace, which hookwise cannot read before it runs`);
+      return;
+    }
+  }
+
+  /** A process substitution used as a file: judge the commands inside by what they produce. */
+  private inner(arg: Arg, inv: Invocation): void {
+    const text = arg.word?.node?.text ?? arg.text;
+    if (/\b(curl|wget|fetch|nc|ncat)\b/.test(text)) this.deny(`\`${inv.label}\` runs a download from the network (${text}), whatever the server sends`);
+    else this.unprovable(`\`${inv.label}\` runs code produced by ${text}, only known when it runs`);
+  }
+
+  code(arg: Arg | string, inv: Invocation, what: string): void {
+    const value = typeof arg === 'string' ? arg : arg.value;
+    if (typeof arg !== 'string' && (arg.dynamic || value === undefined)) {
+      this.unprovable(`\`${inv.label}\` runs ${what} ${arg.text}, which is only known when it runs`);
+      return;
+    }
+    this.nested(() => this.script(value!));
+  }
+
+  private nested(fn: () => void): void {
+    const muted = this.muted;
+    this.muted = 0;
+    this.depth++;
+    try {
+      fn();
+    } finally {
+      this.depth--;
+      this.muted = muted;
+    }
+  }
+
+  foreign(codeArg: Arg | string, language: Language, inv: Invocation): void {
+    const code = typeof codeArg === 'string' ? codeArg : codeArg.value;
+    if (code === undefined) {
+      this.unprovable(`\`${inv.label}\` runs code ${typeof codeArg === 'string' ? '' : codeArg.text} only known when it runs`);
+      return;
+    }
+    const scan = scanForeign(code, language);
+    for (const literal of scan.literals) this.read(literalArg(literal), inv);
+    for (const command of scan.commands) this.nested(() => this.script(command));
+    if (scan.capabilities.some((c) => c.startsWith('changes files'))) {
+      for (const p of scan.paths) this.write(literalArg(p), inv, { recursive: true, verb: 'changes' });
+    }
+    for (const p of scan.writes) this.write(literalArg(p), inv, { verb: 'writes' });
+    if (scan.capabilities.length > 0) {
+      this.unprovable(`\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language`);
+    }
+  }
+
+  stdinCode(inv: Invocation, language: Language | 'shell'): void {
+    const s = inv.stdin;
+    const run = (text: string) => (language === 'shell' ? this.nested(() => this.script(text)) : this.foreign(text, language, inv));
+    switch (s.kind) {
+      case 'none':
+        return;
+      case 'heredoc':
+        if (s.expands && /[$`]/.test(s.body)) {
+          this.unprovable(`\`${inv.label}\` runs a here-document whose $-expansions are filled in first, so their values become code`);
+        }
+        run(s.body);
+        return;
+      case 'herestring':
+        if (s.arg.dynamic) this.unprovable(`\`${inv.label}\` runs the here-string ${s.arg.text}, only known when it runs`);
+        else run(s.arg.value!);
+        return;
+      case 'file':
+        this.runsScript(s.arg, inv);
+        return;
+      case 'runtime':
+        this.unprovable(`\`${inv.label}\` runs code from ${s.what}, only known when it runs`);
+        return;
+      case 'pipe':
+        this.pipedCode(s.upstream, inv, run);
+    }
+  }
+
+  /** `producer | sh`: what the producer prints becomes code. */
+  private pipedCode(upstream: SimpleCommand[], inv: Invocation, run: (text: string) => void): void {
+    const described = upstream.map((cmd) => describeStdin(this.words(cmd)));
+    const download = described.find((d) => d.kind === 'download');
+    if (download) {
+      this.deny(`\`${download.name} | ${inv.label}\` pipes a download from the network into ${inv.name}, which runs whatever the server sends`);
+      return;
+    }
+    const only = described.length === 1 ? described[0]! : undefined;
+    if (only?.kind === 'text') {
+      run(only.text);
+      return;
+    }
+    if (only?.kind === 'file') {
+      for (const file of only.files) this.runsScript(file, inv);
+      return;
+    }
+    if (only?.kind === 'decoder') {
+      this.unprovable(`\`${only.name} | ${inv.label}\` runs decoded data (${only.name}), which cannot be read before it runs`);
+      return;
+    }
+    const names = described.map((d) => d.name).join(', ');
+    this.unprovable(`\`${inv.label}\` runs what ${names || 'an earlier command'} prints, which is only known when it runs`);
+  }
+}
