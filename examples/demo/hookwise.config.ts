@@ -1,4 +1,4 @@
-import { block, context, defineConfig, type HookInput } from 'hookwise';
+import { block, context, defineConfig, systemMessage, type HookInput } from 'hookwise';
 import { budgetGuard, pathGuard, secretGuard, shellGuard } from 'hookwise/guards';
 
 // The demo's typed policy. The guards' workspace is the folder the agent works in
@@ -35,6 +35,11 @@ export default defineConfig({
       events: 'Stop',
       handler: (_input, ctx) =>
         ctx.state.get('tests-ran') ? undefined : block('Run the tests (node tests/app.test.js) before you finish.'),
+    },
+    {
+      name: 'announce-compaction',
+      events: 'PreCompact',
+      handler: (input) => systemMessage(`compacting ${String(input.message_count)} messages into a summary`),
     },
     {
       name: 'brief-subagents',
