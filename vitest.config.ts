@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    setupFiles: ['test/setup/no-leaks.ts'],
+    setupFiles: ['test/setup/env.ts', 'test/setup/no-leaks.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Unhandled rejections and errors fail the run (vitest's default; kept explicit).
