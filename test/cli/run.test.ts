@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, WireServer } from '../providers/wire-server.js';
+import { runCli } from './run-cli.js';
+
+/** A chat.completion as an OpenAI-compatible server returns it. */
+const completion = (message: Record<string, unknown>, finish: string) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: 'local-model',
+  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
+  usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 },
+});
+const toolCall = (id: string, name: string, args: unknown) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+
+const server = new WireServer(json(200, completion({ content: 'Done.' }, 'stop')));
+const workspace = mkdtempSync(path.join(os.tmpdir(), 'hookwise-run-'));
+beforeAll(() => server.start());
+afterAll(async () => {
+  await server.stop();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('hookwise run --model openai:<model> --base-url URL', () => {
+  it('drives a real OpenAI-compatible server under the folder\'s policy, with the audit trail', async () => {
+    writeFileSync(
+      path.join(workspace, 'hookwise.config.mjs'),
+      `export default { hooks: [{ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: '\\\\brm\\\\b' },
+        handler: () => ({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm in this project' } }) }] };\n`,
+    );
+    server
+      .next(json(200, completion({ content: 'Cleaning first.', tool_calls: [toolCall('call_1', 'Bash', { command: 'rm -rf data' })] }, 'tool_calls')))
+      .next(json(200, completion({ content: 'Writing notes.', tool_calls: [toolCall('call_2', 'Write', { file_path: 'notes.md', content: '# notes\n' })] }, 'tool_calls')))
+      .next(json(200, completion({ content: 'All done.' }, 'stop')));
+    const db = path.join(workspace, 'audit.db');
+    const r = await runCli(['run', '--model', 'openai:local-model', '--base-url', `${server.url}/v1`, '--db', db, 'Tidy up and leave notes.'], {
+      cwd: workspace,
+      env: { OPENAI_API_KEY: 'sk-local' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/no-rm:deny/);
+    expect(r.stdout).toMatch(/\| agent stopped because +\| end_turn/);
+    expect(readFileSync(path.join(workspace, 'notes.md'), 'utf8')).toBe('# notes\n');
+    expect(existsSync(path.join(workspace, 'data'))).toBe(false);
+
+    expect(server.requests).toHaveLength(3);
+    expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-local');
+    const second = server.requests[1]!.body as { model: string; messages: Array<{ role: string; content: string; tool_call_id?: string }>; tools: Array<{ function: { name: string } }> };
+    expect(second.model).toBe('local-model');
+    expect(second.tools.map((t) => t.function.name)).toEqual(expect.arrayContaining(['Bash', 'Write', 'Read']));
+    const denial = second.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'call_1');
+    expect(denial?.content).toMatch(/no-rm.*no rm in this project.*not run/);
+
+    const verify = await runCli(['audit', 'verify', '--db', db]);
+    expect(verify.code).toBe(0);
+  });
+
+  it('a bad --model is one clear line', async () => {
+    const r = await runCli(['run', '--model', 'gpt4', 'hi'], { cwd: workspace });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^hookwise: --model: .*\n$/);
+  });
+});
