@@ -2,7 +2,7 @@
 // durable appends (a tool record committed before the tool runs), and verify.
 // Run: npm run build && node bench/audit.mjs
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openAuditStore, verifyAudit } from '../dist/audit/index.js';
@@ -99,7 +99,11 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`${'audit store'.padEnd(48)} ${'records/s'.padStart(10)} ${'per CPU-s'.padStart(10)}`);
+  const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+  const before = load();
   for (const row of await benchAudit()) {
     console.log(`${row.name.padEnd(48)} ${String(row.recordsPerSecond).padStart(10)} ${String(row.cpuRecordsPerSecond).padStart(10)}`);
   }
+  // The wall-clock rates drop when other processes share the cores: say how busy the machine was.
+  console.log(`load average before ${before}, after ${load()}`);
 }

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { quoteJsonString } from './canonical-json.js';
 
 /** The `prev_hash` of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -24,9 +25,9 @@ export interface ChainedFields {
  */
 export function rowCanonicalForm(row: ChainedFields): string {
   return (
-    `{"data":${row.data},"decision":${jsonOrNull(row.decision)},"event":${jsonOrNull(row.event)},` +
-    `"kind":${JSON.stringify(row.kind)},"seq":${row.seq},"session_id":${JSON.stringify(row.sessionId)},` +
-    `"tool":${jsonOrNull(row.tool)},"ts":${JSON.stringify(row.ts)}}`
+    `{"data":${row.data},"decision":${quoteColumn(row.decision)},"event":${quoteColumn(row.event)},` +
+    `"kind":${quoteColumn(row.kind)},"seq":${row.seq},"session_id":${quoteColumn(row.sessionId)},` +
+    `"tool":${quoteColumn(row.tool)},"ts":${quoteText(row.ts)}}`
   );
 }
 
@@ -35,6 +36,23 @@ export function rowHash(prevHash: string, row: ChainedFields): string {
   return hash('sha256', prevHash + rowCanonicalForm(row), 'hex');
 }
 
-function jsonOrNull(value: string | null): string {
-  return value === null ? 'null' : JSON.stringify(value);
+/**
+ * Kind, event, decision, tool and session repeat from row to row: quote each value
+ * once (JSON.stringify's text, or `null`). Bounded, so many sessions cannot grow it.
+ */
+const quotedColumns = new Map<string, string>();
+const QUOTED_COLUMNS_MAX = 1024;
+function quoteColumn(value: string | null): string {
+  if (typeof value !== 'string') return quoteText(value);
+  let quoted = quotedColumns.get(value);
+  if (quoted === undefined) {
+    quoted = quoteJsonString(value);
+    if (quotedColumns.size < QUOTED_COLUMNS_MAX && value.length <= 256) quotedColumns.set(value, quoted);
+  }
+  return quoted;
+}
+
+/** JSON.stringify's text for a column. Strings take the fast path; anything else is only met in a tampered row read by verify. */
+function quoteText(value: unknown): string {
+  return typeof value === 'string' ? quoteJsonString(value) : String(JSON.stringify(value));
 }

@@ -206,14 +206,18 @@ export function openAuditStore(options: AuditStoreOptions = {}): AuditStore {
   return new AuditStore(options);
 }
 
+/** Records made in the same millisecond share a ts: parse each distinct one once. */
+let lastValidTs = '';
+
 function freeze(record: AuditRecord): PendingRecord {
   if (record === null || typeof record !== 'object') throw new AuditRecordError(`expected an object, got ${typeof record}`);
   if (record.kind !== 'outcome' && record.kind !== 'tool') {
     throw new AuditRecordError(`kind must be 'outcome' or 'tool', got ${JSON.stringify(record.kind)}`);
   }
-  if (typeof record.ts !== 'string' || Number.isNaN(Date.parse(record.ts))) {
+  if (typeof record.ts !== 'string' || (record.ts !== lastValidTs && Number.isNaN(Date.parse(record.ts)))) {
     throw new AuditRecordError(`ts must be an ISO 8601 time string, got ${JSON.stringify(record.ts)}`);
   }
+  lastValidTs = record.ts;
   if (typeof record.sessionId !== 'string') throw new AuditRecordError(`sessionId must be a string, got ${typeof record.sessionId}`);
   if (record.data === null || typeof record.data !== 'object' || Array.isArray(record.data)) {
     throw new AuditRecordError('data must be a plain object');

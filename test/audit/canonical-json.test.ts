@@ -53,7 +53,47 @@ describe('canonicalJson', () => {
       }),
     );
   });
+
+  it('writes every object with a key list it has seen before as it did the first time (layout cache)', () => {
+    // Same key lists, different values: a cached layout must not carry values or skipped keys over.
+    expect(canonicalJson([{ z: 1, a: 2, m: 3 }, { z: 'x', a: undefined, m: [] }, { z: undefined, a: undefined, m: undefined }])).toBe(
+      '[{"a":2,"m":3,"z":1},{"m":[],"z":"x"},{}]',
+    );
+    // Many lists sharing a first key, more than are remembered per key.
+    const lists = Array.from({ length: 20 }, (_, n) => Object.fromEntries([['k', n], ...Array.from({ length: n }, (_, j) => [`a${j}`, j])]));
+    for (let round = 0; round < 2; round++) for (const list of lists) expect(canonicalJson(list)).toBe(reference(list));
+    // More distinct first keys than the cache holds, long keys, and a list too long to keep.
+    const many = Array.from({ length: 1500 }, (_, n) => ({ [`key-${n}`]: n, b: [n] }));
+    expect(canonicalJson(many)).toBe(reference(many));
+    const long = { ['x'.repeat(300)]: 1, a: { ['y'.repeat(300)]: 2, b: 3 } };
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, n) => [`w${99 - n}`, n]));
+    for (let round = 0; round < 2; round++) {
+      expect(canonicalJson(long)).toBe(reference(long));
+      expect(canonicalJson(wide)).toBe(reference(wide));
+    }
+  });
+
+  it('matches a plain reference writer on any JSON value, key lists repeating across records', () => {
+    const recordShape = fc.record({ z: fc.jsonValue(), b: fc.option(fc.string(), { nil: undefined }), a: fc.array(fc.record({ y: fc.integer(), x: fc.jsonValue() })) });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.jsonValue(), recordShape), { maxLength: 8 }), (values) => {
+        for (const value of values) expect(canonicalJson(value)).toBe(reference(value));
+      }),
+    );
+  });
 });
+
+/** Canonical JSON written the obvious way: what the optimised writer must agree with. */
+function reference(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : reference(v))).join(',')}]`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const keys = Object.keys(value).sort();
+  const members = keys
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .map((k) => `${JSON.stringify(k)}:${reference((value as Record<string, unknown>)[k])}`);
+  return `{${members.join(',')}}`;
+}
 
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);

@@ -180,6 +180,12 @@ describe('openAuditStore', () => {
     const { store } = setup();
     expect(() => store.append({ ...sampleRecord(0), kind: 'other' as 'tool' })).toThrow(`audit record: kind must be 'outcome' or 'tool', got "other"`);
     expect(() => store.append({ ...sampleRecord(0), ts: 'yesterday' })).toThrow('audit record: ts must be an ISO 8601 time string, got "yesterday"');
+    // A ts is parsed once and remembered: a good one right before must not let a bad one through.
+    store.append(sampleRecord(1));
+    store.append(sampleRecord(1));
+    expect(() => store.append({ ...sampleRecord(1), ts: 'yesterday' })).toThrow('audit record: ts must be an ISO 8601 time string');
+    expect(store.pending).toBe(2);
+    store.flushSync();
     expect(() => store.append({ ...sampleRecord(0), tool: 3 as unknown as string })).toThrow('audit record: tool must be a string when given, got number');
     expect(() => store.append({ ...sampleRecord(0), data: { n: 1n } })).toThrow('canonical JSON: $.n is a BigInt');
     expect(store.pending).toBe(0);
