@@ -1,11 +1,52 @@
+import type * as Fs from 'node:fs';
 import { UserError } from './errors.js';
 
-/** Read all of stdin; empty when stdin is a terminal. */
+// Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
+// streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
+const { fstatSync, readSync } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
+
+/**
+ * Read all of stdin; empty when stdin is a terminal. Read synchronously from fd 0:
+ * `process.stdin` builds a stream (tty, net or fs) that costs ~10 ms of start-up,
+ * and `hookwise claude-code` starts on every tool call. A descriptor that cannot
+ * be read that way (non-blocking, closed) falls back to the stream, keeping what was read.
+ */
 export async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) return '';
+  if (isTerminal()) return '';
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  if (!readStdinSync(chunks)) {
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A terminal is a character device; so is /dev/null, whose content is empty anyway.
+ * (node:tty's isatty would load the tty and net modules: ~4 ms.)
+ */
+function isTerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return process.stdin.isTTY === true;
+  }
+}
+
+/** True when stdin was read to its end; false when the stream must read the rest. */
+function readStdinSync(chunks: Buffer[]): boolean {
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    let bytes: number;
+    try {
+      bytes = readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      // Windows reports the end of a pipe as an error.
+      if ((error as NodeJS.ErrnoException).code === 'EOF') return true;
+      return false;
+    }
+    if (bytes === 0) return true;
+    chunks.push(buffer.subarray(0, bytes));
+  }
 }
 
 /** Stdin as a JSON object; `{}` when empty. Anything else is a UserError naming stdin. */

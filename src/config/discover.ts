@@ -1,6 +1,16 @@
-import { existsSync, readdirSync } from 'node:fs';
+import type * as Fs from 'node:fs';
+import type * as Os from 'node:os';
 import path from 'node:path';
-import { homeDir } from './project-dir.js';
+
+// Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
+// streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
+const { existsSync, readdirSync } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
+const { homedir } = (process.getBuiltinModule?.('node:os') ?? (await import('node:os'))) as typeof Os;
+
+/** The user's home, respecting HOME (tests and sandboxes set it). Here, not in project-dir.ts: `hookwise claude-code` loads this file and needs no other. */
+export function homeDir(): string {
+  return path.resolve(process.env.HOME || homedir());
+}
 
 export const CONFIG_MODULE_NAMES = ['hookwise.config.ts', 'hookwise.config.mts', 'hookwise.config.mjs', 'hookwise.config.js'];
 

@@ -1,6 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import type * as Url from 'node:url';
+
+// Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
+// streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
+const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = (process.getBuiltinModule?.('node:fs') ??
+  (await import('node:fs'))) as typeof Fs;
+const { pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
 
 /**
  * TypeScript config modules, fast. Loading jiti costs more than a hook may take
@@ -73,18 +79,22 @@ async function writeCache(file: string, dir: string, cached: string): Promise<bo
   }
 }
 
-/** jiti's output is CommonJS-shaped with `await jitiImport(...)`; give it what it expects, as an ES module. */
+/**
+ * jiti's output is CommonJS-shaped with `await jitiImport(...)`; give it what it expects, as an ES module.
+ * `require` only when the code names it: createRequire costs a millisecond on every load.
+ */
 function wrap(file: string, code: string): string {
+  const needsRequire = /\brequire\b|\bjitiESMResolve\b/.test(code);
   return [
-    `import { createRequire as __createRequire } from 'node:module';`,
+    ...(needsRequire ? [`import { createRequire as __createRequire } from 'node:module';`] : []),
     `const __filename = ${JSON.stringify(file)};`,
     `const __dirname = ${JSON.stringify(path.dirname(file))};`,
-    `const require = __createRequire(__filename);`,
+    ...(needsRequire ? [`const require = __createRequire(__filename);`] : []),
     `const module = { exports: {} };`,
     `const exports = module.exports;`,
     `const __runtime = globalThis[Symbol.for('hookwise.configModuleRuntime')];`,
     `const jitiImport = (id) => (id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:[\\\\/]/.test(id)) ? __runtime.importRelative(__filename, id) : import(id);`,
-    `const jitiESMResolve = (id) => require.resolve(id);`,
+    ...(needsRequire ? [`const jitiESMResolve = (id) => require.resolve(id);`] : []),
     code,
     `export default module.exports;`,
     '',

@@ -1,7 +1,11 @@
-import { pathToFileURL } from 'node:url';
+import type * as Url from 'node:url';
 import { hooksOf, type HookwiseConfig } from './define.js';
 import { ConfigError } from './errors.js';
 import type { ConfigSource } from './source.js';
+
+// From the loaded built-in, not `import ... from 'node:url'`: an ES-module facade costs
+// start-up on every tool call (see module-cache.ts). getBuiltinModule is Node 20.16+.
+const { pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
 
 const NATIVE = /\.(mjs|js|cjs)$/;
 

@@ -1,10 +1,7 @@
-import os from 'node:os';
 import path from 'node:path';
+import { homeDir } from './discover.js';
 
-/** The user's home, respecting HOME (tests and sandboxes set it). */
-export function homeDir(): string {
-  return path.resolve(process.env.HOME || os.homedir());
-}
+export { homeDir };
 
 /**
  * CLAUDE_PROJECT_DIR for hooks from `file`: the folder holding the `.claude` folder

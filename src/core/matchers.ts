@@ -1,7 +1,7 @@
 import { picomatch } from './lazy-deps.js';
 import { eventInfo } from './events.js';
 import { stepNameOf, type HookInput } from './input.js';
-import { toolPathGlob } from './path-glob.js';
+import { lazyGlob, toolPathGlob } from './path-glob.js';
 import { parsePermissionRule } from './permission-rule.js';
 import { compileRegex, MatcherError, parseDelimitedRegex, type SafeRegex } from './regex.js';
 
@@ -105,7 +105,8 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
     if (eventInfo(event).filterField === 'tool_name') exactValues = names;
   }
   if (m.toolGlob !== undefined) {
-    const isMatch = picomatch()(m.toolGlob);
+    const toolGlob = m.toolGlob;
+    const isMatch = lazyGlob(toolGlob, () => picomatch()(toolGlob));
     tests.push((input) => typeof input.tool_name === 'string' && isMatch(input.tool_name));
   }
   if (m.toolRegex !== undefined) {

@@ -9,7 +9,8 @@ import { filePathOf, type HookInput } from './input.js';
  * pattern starting with `/` is absolute.
  */
 export function toolPathGlob(pattern: string): (input: HookInput) => boolean {
-  const isMatch = picomatch()(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') });
+  const compile = () => picomatch()(pattern.replace(/^\.\//, ''), { dot: true, basename: !pattern.includes('/') });
+  const isMatch = lazyGlob(pattern, compile);
   return (input) => {
     const file = filePathOf(input);
     if (file === undefined) return false;
@@ -19,3 +20,19 @@ export function toolPathGlob(pattern: string): (input: HookInput) => boolean {
     return isMatch(path.relative(cwd, abs));
   };
 }
+
+/**
+ * Compile a glob on its first test, not at registration: loading and running
+ * picomatch costs ~10 ms of `hookwise claude-code` start-up, and most fires never
+ * test a given glob (the tool-name index rules the hook out first). Picomatch
+ * rejects only a non-string, an empty or an over-long pattern (a malformed
+ * one matches nothing): those compile now, so they throw where they always did.
+ */
+export function lazyGlob(pattern: unknown, compile: () => (text: string) => boolean): (text: string) => boolean {
+  if (typeof pattern !== 'string' || pattern.replace(/^\.\//, '') === '' || pattern.length > MAX_GLOB_LENGTH) return compile();
+  let isMatch: ((text: string) => boolean) | undefined;
+  return (text) => (isMatch ??= compile())(text);
+}
+
+/** picomatch's own limit (its `maxLength` default). */
+const MAX_GLOB_LENGTH = 65536;

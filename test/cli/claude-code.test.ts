@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,6 +145,71 @@ export default defineConfig({ hooks: [{ name: 'loop', events: 'Stop', handler: (
     const r = claudeCode({ hook_event_name: 'Stop' }, { cwd: looping });
     expect(r.json).toEqual({ decision: 'block', reason: `inner said: ${JSON.stringify([0, '', 'hookwise: claude-code called from one of its own hooks; ignored\n'])}` });
     expect(existsSync(path.join(looping, '.hookwise'))).toBe(false);
+  });
+});
+
+/** The CLI with stdin from `stdin` (a descriptor), its output collected until it exits. */
+function claudeCodeWith(stdin: 'pipe' | number, cwd: string) {
+  const child = spawn(process.execPath, [BIN, 'claude-code'], {
+    cwd,
+    stdio: [stdin, 'pipe', 'pipe'],
+    env: { ...process.env, CLAUDE_PROJECT_DIR: cwd, HOOKWISE_CLAUDE_CODE: '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { child, done };
+}
+
+describe('stdin is read whole, however it arrives (read synchronously, else through the stream)', () => {
+  const input = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+  const denied = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' } };
+
+  it('a pipe written in pieces, with pauses', async () => {
+    const { child, done } = claudeCodeWith('pipe', project);
+    child.stdin!.write(input.slice(0, 10));
+    await sleep(150);
+    child.stdin!.write(input.slice(10, 40));
+    await sleep(150);
+    child.stdin!.end(input.slice(40));
+    const r = await done;
+    expect([r.code, r.stderr, JSON.parse(r.stdout)]).toEqual([0, '', denied]);
+  });
+
+  it('a non-blocking descriptor with nothing to read yet falls back to the stream and keeps what was read', async () => {
+    // A FIFO opened O_NONBLOCK: the child's first read of the empty pipe fails with EAGAIN.
+    const fifo = path.join(mkdtempSync(path.join(root, 'fifo-')), 'stdin');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    writeSync(writer, input.slice(0, 25));
+    const { done } = claudeCodeWith(reader, project);
+    closeSync(reader);
+    await sleep(300);
+    writeSync(writer, input.slice(25));
+    closeSync(writer);
+    const r = await done;
+    expect([r.code, r.stderr, JSON.parse(r.stdout)]).toEqual([0, '', denied]);
+  });
+
+  it('a file, and /dev/null (empty: no hook_event_name)', () => {
+    const file = path.join(mkdtempSync(path.join(root, 'stdin-')), 'input.json');
+    writeFileSync(file, input);
+    const env = { ...process.env, CLAUDE_PROJECT_DIR: project, HOOKWISE_CLAUDE_CODE: '' };
+    const run = (stdinPath: string) => {
+      const fd = openSync(stdinPath, 'r');
+      try {
+        return spawnSync(process.execPath, [BIN, 'claude-code'], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', env });
+      } finally {
+        closeSync(fd);
+      }
+    };
+    const fromFile = run(file);
+    expect([fromFile.status, JSON.parse(fromFile.stdout)]).toEqual([0, denied]);
+    const fromNull = run('/dev/null');
+    expect([fromNull.status, fromNull.stdout, fromNull.stderr]).toEqual([1, '', 'hookwise: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
   });
 });
 

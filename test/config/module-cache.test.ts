@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,5 +67,36 @@ describe('TypeScript config modules are transpiled once and cached', () => {
       delete process.env.HOOKWISE_NO_CACHE;
     }
     expect(existsSync(cacheDir)).toBe(false);
+  });
+});
+
+describe('the cached module binds `require` only when the config names it', () => {
+  const cachedText = () => readFileSync(path.join(cacheDir, readdirSync(cacheDir).find((n) => n.endsWith('.mjs'))!), 'utf8');
+
+  it('an import-only config: no createRequire in the cached module, and it still loads', async () => {
+    rmSync(cacheDir, { recursive: true, force: true });
+    writeConfig('imports only', new Date('2026-03-01T00:00:00Z'));
+    expect(await reasonOf()).toBe('imports only');
+    expect(cachedText()).not.toContain('createRequire');
+    expect(await reasonOf()).toBe('imports only');
+  });
+
+  it('a config that calls require and import.meta.resolve gets both, resolved from its own folder', async () => {
+    rmSync(cacheDir, { recursive: true, force: true });
+    writeFileSync(path.join(project, 'reason.cjs'), `module.exports = 'from require';\n`);
+    writeFileSync(
+      config,
+      [
+        `import { defineConfig, deny } from 'hookwise';`,
+        `const reason: string = require('./reason.cjs');`,
+        `const where: string = import.meta.resolve('hookwise');`,
+        `export default defineConfig({ hooks: [{ name: 'typed', events: 'PreToolUse', handler: () => deny(reason + ' ' + (where.length > 0)) }] });`,
+        '',
+      ].join('\n'),
+    );
+    utimesSync(config, new Date('2026-04-01T00:00:00Z'), new Date('2026-04-01T00:00:00Z'));
+    expect(await reasonOf()).toBe('from require true');
+    expect(cachedText()).toContain('createRequire');
+    expect(await reasonOf()).toBe('from require true');
   });
 });

@@ -1,9 +1,14 @@
+import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Outcome } from '../../core/outcome.js';
 import type { SetExit } from '../index.js';
 import { UserError } from '../errors.js';
 import { readInputObject } from '../stdin.js';
+
+// Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
+// streams included (~3 ms of start-up). getBuiltinModule is Node 20.16+.
+const { writeSync } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -14,6 +19,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * Code's output format. It runs on every tool call, so everything heavy loads lazily.
  */
 const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
+const TYPESCRIPT = /\.(ts|mts|cts)$/;
 
 /** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
 const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
@@ -38,7 +44,7 @@ export async function runClaudeCode(args: string[]): Promise<number> {
     if ((arg === '-c' || arg === '--config') && args[i + 1] !== undefined) config.push(args[++i]!);
     else if (arg.startsWith('--config=')) config.push(arg.slice('--config='.length));
     else {
-      process.stderr.write(`hookwise: claude-code: unknown argument ${arg}\n`);
+      write(2, `hookwise: claude-code: unknown argument ${arg}\n`);
       return 1;
     }
   }
@@ -46,7 +52,7 @@ export async function runClaudeCode(args: string[]): Promise<number> {
     return await claudeCodeAction({ config });
   } catch (error) {
     if (error instanceof UserError) {
-      process.stderr.write(`hookwise: ${error.message}\n`);
+      write(2, `hookwise: ${error.message}\n`);
       return 1;
     }
     throw error;
@@ -55,7 +61,7 @@ export async function runClaudeCode(args: string[]): Promise<number> {
 
 async function claudeCodeAction(flags: { config?: string[] }): Promise<number> {
   if (process.env[RECURSION_GUARD]) {
-    process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
+    write(2, 'hookwise: claude-code called from one of its own hooks; ignored\n');
     return 0;
   }
   const input = await readInputObject();
@@ -64,15 +70,21 @@ async function claudeCodeAction(flags: { config?: string[] }): Promise<number> {
   const projectDir = process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
   const files = await configFiles(flags.config, projectDir);
   if (files.length === 0) {
-    process.stderr.write(`hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`);
+    write(2, `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`);
     return 0;
   }
-  const { loadEngine } = await import('../load-engine.js');
+  // Started together, not each once the module before it has loaded: load-engine
+  // imports the loader, which imports the TypeScript cache.
+  const [{ loadEngine }] = await Promise.all([
+    import('../load-engine.js'),
+    import('../../config/load.js'),
+    files.some((f) => TYPESCRIPT.test(f)) && import('../../config/module-cache.js'),
+  ]);
   const { engine } = await loadEngine({ config: files, cwd: projectDir });
   process.env[RECURSION_GUARD] = '1';
   const outcome = await engine.fire(event, input);
   const answer = toClaudeCodeOutput(outcome);
-  if (answer) process.stdout.write(`${JSON.stringify(answer)}\n`);
+  if (answer) write(1, `${JSON.stringify(answer)}\n`);
   // Async hooks finish before the process ends; what they return has no later outcome to reach.
   await engine.drain();
   return 0;
@@ -118,4 +130,19 @@ export function toClaudeCodeOutput(o: Outcome): Record<string, unknown> | undefi
   if (o.suppressOutput) out.suppressOutput = true;
   if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: event, ...specific };
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * Write straight to the descriptor: `process.stdout` and `process.stderr` build a
+ * stream on first use (~4 ms, more for a pipe), and this runs on every tool call.
+ * A descriptor that refuses a synchronous write (non-blocking and full) gets the rest through the stream.
+ */
+function write(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(fd, bytes, done);
+  } catch {
+    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(done));
+  }
 }
