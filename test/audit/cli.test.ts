@@ -1,32 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditStore, queryAudit } from '../../src/audit/index.js';
 import { sampleRecord, tamper, tempDir } from './helpers.js';
+import { runCli, type CliResult } from '../cli/run-cli.js';
 
 // Spawns the built CLI: `npm run build` first (npm test does it).
-const BIN = fileURLToPath(new URL('../../bin/hookwise.js', import.meta.url));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-function hookwise(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', ...options.env };
-    delete env.FORCE_COLOR;
-    if (!options.env?.HOOKWISE_AUDIT_DB) delete env.HOOKWISE_AUDIT_DB;
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function hookwise(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return runCli(args, { cwd: options.cwd, env: options.env, unset: ['HOOKWISE_AUDIT_DB'] });
 }
 
 let dir: string;

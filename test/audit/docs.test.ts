@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
 import { tempDir } from './helpers.js';
+import { runNode, type CliResult } from '../cli/run-cli.js';
 
 // Runs the example of docs/audit.md as written, against dist/ (`npm run build` first).
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -13,18 +13,8 @@ const example = DOC.slice(DOC.indexOf('## A runnable example'));
 const jsBlock = /```js\n([\s\S]*?)```/.exec(example)![1]!;
 const shBlock = /```sh\n([\s\S]*?)```/.exec(example)![1]!;
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1' };
-    delete env.HOOKWISE_AUDIT_DB;
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], cwd: string): Promise<CliResult> {
+  return runNode(args, { cwd, unset: ['HOOKWISE_AUDIT_DB'] });
 }
 
 let dir: string;

@@ -10,19 +10,32 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run the built CLI as a user would, with `stdin` piped in. */
-export function runCli(args: string[], options: { stdin?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+export interface RunOptions {
+  stdin?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  /** Variables removed from the inherited environment (e.g. HOOKWISE_AUDIT_DB). */
+  unset?: string[];
+}
+
+/** Run `node <args>` as a user would, without colours, with `stdin` piped in. */
+export function runNode(args: string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], {
-      cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
-    });
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
+    delete env.FORCE_COLOR;
+    for (const name of options.unset ?? []) if (options.env?.[name] === undefined) delete env[name];
+    const child = spawn(process.execPath, args, { cwd: options.cwd ?? repoRoot, env });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** Run the built CLI (`npm run build` first; `npm test` does it). */
+export function runCli(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runNode([cliPath, ...args], options);
 }
