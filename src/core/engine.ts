@@ -4,8 +4,9 @@ import type { HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { EventIndex, filterValueOf, prepareHook, type RegisteredHook } from './registry.js';
 import { toVerdict, type Verdict } from './results.js';
-import type { HookContext, HookLogger, HookSpec } from './spec.js';
-import { Sessions, type Session, type SessionState } from './state.js';
+import type { HookLogger, HookSpec } from './spec.js';
+import { Context } from './context.js';
+import { Sessions, type Session } from './state.js';
 
 export interface FireOptions {
   /** Defaults to `input.session_id`, else `"default"`. */
@@ -86,55 +87,6 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-/** The `ctx` a handler gets. The AbortController is made only if the handler asks for the signal. */
-class Context implements HookContext {
-  private controller: AbortController | undefined;
-  annotations: Record<string, unknown> | undefined;
-
-  constructor(
-    public hookName: string,
-    readonly sessionId: string,
-    private readonly session: Session,
-    private readonly cwdOption: string | undefined,
-    readonly logger: HookLogger,
-    readonly outer: AbortSignal | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.outer) {
-        if (this.outer.aborted) this.controller.abort(this.outer.reason);
-        else this.outer.addEventListener('abort', () => this.controller!.abort(this.outer!.reason), { once: true });
-      }
-    }
-    return this.controller.signal;
-  }
-
-  get cwd(): string {
-    return this.cwdOption ?? process.cwd();
-  }
-
-  get state(): SessionState {
-    return this.session.state;
-  }
-
-  annotate(fields: Record<string, unknown>): void {
-    this.annotations = { ...this.annotations, ...fields };
-  }
-
-  abort(reason: string): void {
-    if (this.controller && !this.controller.signal.aborted) this.controller.abort(new Error(reason));
-  }
-
-  /** Ready the context for the next hook of the same sequential fire. */
-  reuse(hookName: string): this {
-    this.hookName = hookName;
-    this.controller = undefined;
-    this.annotations = undefined;
-    return this;
-  }
-}
 
 /** One fire in progress. */
 interface Fire {
