@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { canonicalEvent, eventInfo } from './events.js';
+import { canonicalEvent, eventInfo, type EventInfo } from './events.js';
 import type { HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { EventIndex, filterValueOf, prepareHook, type RegisteredHook } from './registry.js';
@@ -123,7 +123,6 @@ export class HookEngine {
   private readonly pendingReady = new Set<Promise<void>>();
   private readonly logger: HookLogger;
   private seq = 0;
-  private sessionsWithPending = 0;
   readonly parallel: boolean;
 
   constructor(options: EngineOptions = {}) {
@@ -202,13 +201,13 @@ export class HookEngine {
     // Matchers see what handlers see: `path` needs the fire's cwd, `session` its session.
     const seen = idx === undefined ? input : withCommonFields(input, canonical, sessionId, cwd);
     const selected = idx === undefined ? NO_HOOKS : this.select(idx, seen, sessionId);
-    if (selected.length === 0 && this.sessionsWithPending === 0) {
+    if (selected.length === 0 && !this.sessions.anyUndelivered) {
       const outcome = emptyOutcome(canonical);
       if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, withCommonFields(input, canonical, sessionId, cwd), sessionId);
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
       return Promise.resolve(outcome);
     }
-    const result = this.run(this.startFire(canonical, seen, sessionId, cwd, options, selected), 0);
+    const result = this.run(this.startFire(idx?.info ?? eventInfo(canonical), seen, sessionId, cwd, options, selected), 0);
     return result instanceof Promise ? result : Promise.resolve(result);
   }
 
@@ -227,21 +226,15 @@ export class HookEngine {
     return selected ?? candidates;
   }
 
-  private startFire(event: string, input: HookInput, sessionId: string, cwd: string | undefined, options: FireOptions, hooks: RegisteredHook[]): Fire {
-    const info = this.index.get(event)?.info ?? eventInfo(event);
-    const session = this.sessions.get(sessionId);
-    const builder = new OutcomeBuilder(event, info.permission === true, info.tool === true);
-    if (session.pendingContext.length || session.pendingMessages.length) {
-      builder.prepend(session.pendingContext, session.pendingMessages);
-      session.pendingContext = [];
-      session.pendingMessages = [];
-      this.sessionsWithPending--;
-    }
+  private startFire(info: EventInfo, input: HookInput, sessionId: string, cwd: string | undefined, options: FireOptions, hooks: RegisteredHook[]): Fire {
+    const builder = new OutcomeBuilder(info.name, info.permission === true, info.tool === true);
+    const waiting = this.sessions.anyUndelivered ? this.sessions.takeUndelivered(sessionId) : undefined;
+    if (waiting) builder.prepend(waiting.context, waiting.messages);
     return {
-      event,
+      event: info.name,
       input,
       sessionId,
-      session,
+      session: this.sessions.get(sessionId),
       cwd,
       signal: options.signal,
       hooks,
@@ -258,19 +251,13 @@ export class HookEngine {
   private run(fire: Fire, i: number): Outcome | Promise<Outcome> {
     if (this.parallel) return this.runParallel(fire);
     for (; i < fire.hooks.length; i++) {
-      if (fire.ended) {
-        fire.records[i] = { name: fire.hooks[i]!.name, status: 'skipped', result: null, durationMs: 0, error: null };
+      const hook = fire.hooks[i]!;
+      // After the chain ended, or a `once` hook an overlapping fire of the session ran while this one waited.
+      if (fire.ended || (hook.once && fire.session.onceRan.has(hook.name))) {
+        fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
         continue;
       }
-      const hook = fire.hooks[i]!;
-      if (hook.once) {
-        // An overlapping fire of the same session ran it while this chain waited.
-        if (fire.session.onceRan.has(hook.name)) {
-          fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
-          continue;
-        }
-        fire.session.onceRan.add(hook.name);
-      }
+      if (hook.once) fire.session.onceRan.add(hook.name);
       if (hook.async) {
         fire.records[i] = this.startAsync(fire, hook);
         continue;
@@ -441,17 +428,9 @@ export class HookEngine {
   /** Async hooks run in the background; what they return reaches the session's next outcome. */
   private startAsync(fire: Fire, hook: RegisteredHook): HookRecord {
     const ctx = this.context(fire, hook);
-    const session = fire.session;
     const run = this.retrying(fire, hook, fire.input, ctx, this.call(hook, fire.input, ctx)).then(([attempt]) => {
-      if (attempt instanceof Failure) {
-        this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
-        return;
-      }
-      const hadPending = session.pendingContext.length > 0 || session.pendingMessages.length > 0;
-      if (attempt.additionalContext !== undefined) session.pendingContext.push(attempt.additionalContext);
-      if (attempt.systemMessage !== undefined) session.pendingMessages.push(attempt.systemMessage);
-      const hasPending = session.pendingContext.length > 0 || session.pendingMessages.length > 0;
-      if (!hadPending && hasPending) this.sessionsWithPending++;
+      if (attempt instanceof Failure) this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
+      else this.sessions.deliverLater(fire.sessionId, attempt.additionalContext, attempt.systemMessage);
     });
     const tracked: Promise<void> = run.finally(() => this.inflight.delete(tracked));
     this.inflight.add(tracked);
@@ -469,42 +448,33 @@ export class HookEngine {
   /** Ending a session drains its async hooks, then forgets its state. */
   private async endSession(sessionId: string): Promise<void> {
     await this.drain();
-    const session = this.sessions.peek(sessionId);
-    if (session && (session.pendingContext.length || session.pendingMessages.length)) this.sessionsWithPending--;
     this.sessions.end(sessionId);
   }
 
-  private emitOutcome(outcome: Outcome, input: HookInput, sessionId: string): void {
-    for (const listener of [...this.listeners.outcome]) {
+  /** Call every listener of `type`; a listener that throws is logged and does not stop the others. */
+  private emit<K extends keyof Listeners>(type: K, ...args: Parameters<Listeners[K]>): void {
+    for (const listener of [...this.listeners[type]]) {
       try {
-        listener(outcome, { input, sessionId });
+        (listener as (...a: Parameters<Listeners[K]>) => void)(...args);
       } catch (error) {
-        this.logger.error(`hookwise: outcome listener failed: ${describe(error)}`);
+        this.logger.error(`hookwise: ${type} listener failed: ${describe(error)}`);
       }
     }
+  }
+
+  private emitOutcome(outcome: Outcome, input: HookInput, sessionId: string): void {
+    this.emit('outcome', outcome, { input, sessionId });
   }
 
   private emitStart(fire: Fire, hook: RegisteredHook): boolean {
     if (this.listeners.hookStart.length === 0 && this.listeners.hookEnd.length === 0) return false;
     const info: HookStartEvent = { event: fire.event, name: hook.name, sessionId: fire.sessionId };
     if (hook.spec.statusMessage) info.statusMessage = hook.spec.statusMessage;
-    for (const listener of [...this.listeners.hookStart]) {
-      try {
-        listener(info);
-      } catch (error) {
-        this.logger.error(`hookwise: hookStart listener failed: ${describe(error)}`);
-      }
-    }
+    this.emit('hookStart', info);
     return true;
   }
 
   private emitEnd(fire: Fire, hook: RegisteredHook, record: HookRecord): void {
-    for (const listener of [...this.listeners.hookEnd]) {
-      try {
-        listener({ event: fire.event, name: hook.name, sessionId: fire.sessionId, record });
-      } catch (error) {
-        this.logger.error(`hookwise: hookEnd listener failed: ${describe(error)}`);
-      }
-    }
+    this.emit('hookEnd', { event: fire.event, name: hook.name, sessionId: fire.sessionId, record });
   }
 }

@@ -6,17 +6,22 @@ export interface SessionState {
   delete(key: string): boolean;
 }
 
-/** Per-session bookkeeping the engine keeps: state, `once` hooks that ran, async leftovers. */
+/** Per-session bookkeeping the engine keeps: state, and the `once` hooks that ran. */
 export class Session {
   readonly state: SessionState = new Map<string, unknown>() as unknown as SessionState;
   readonly onceRan = new Set<string>();
-  /** What async hooks returned, delivered with the next outcome of the session. */
-  pendingContext: string[] = [];
-  pendingMessages: string[] = [];
+}
+
+/** What async hooks returned, waiting for the session's next outcome. */
+export interface Undelivered {
+  context: string[];
+  messages: string[];
 }
 
 export class Sessions {
   private readonly byId = new Map<string, Session>();
+  /** Only sessions with something undelivered are here, so "none at all" is one size check. */
+  private readonly undelivered = new Map<string, Undelivered>();
 
   get(id: string): Session {
     let session = this.byId.get(id);
@@ -31,11 +36,28 @@ export class Sessions {
     return this.byId.get(id);
   }
 
-  end(id: string): void {
-    this.byId.delete(id);
+  /** Keep an async hook's context and message for the session's next outcome. */
+  deliverLater(id: string, context: string | undefined, message: string | undefined): void {
+    if (context === undefined && message === undefined) return;
+    let waiting = this.undelivered.get(id);
+    if (!waiting) this.undelivered.set(id, (waiting = { context: [], messages: [] }));
+    if (context !== undefined) waiting.context.push(context);
+    if (message !== undefined) waiting.messages.push(message);
   }
 
-  get size(): number {
-    return this.byId.size;
+  /** What waits for this session, removed as it is handed over. */
+  takeUndelivered(id: string): Undelivered | undefined {
+    const waiting = this.undelivered.get(id);
+    if (waiting) this.undelivered.delete(id);
+    return waiting;
+  }
+
+  get anyUndelivered(): boolean {
+    return this.undelivered.size > 0;
+  }
+
+  end(id: string): void {
+    this.byId.delete(id);
+    this.undelivered.delete(id);
   }
 }
