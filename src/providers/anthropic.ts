@@ -1,17 +1,14 @@
-import { DEFAULT_TIMEOUT_MS, invalidResponse, joinUrl, postJson } from './http.js';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from './types.js';
+import { invalidResponse } from './http.js';
+import { HttpProvider, type HttpProviderOptions } from './http-provider.js';
+import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from './types.js';
 
-/** The Anthropic Messages API over plain HTTP. */
-export interface AnthropicProviderOptions {
-  model: string;
-  apiKey?: string;
-  /** Default https://api.anthropic.com; requests go to `{baseUrl}/v1/messages`. */
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
+/**
+ * The Anthropic Messages API over plain HTTP. `baseUrl` defaults to
+ * https://api.anthropic.com; requests go to `{baseUrl}/v1/messages`.
+ */
+export interface AnthropicProviderOptions extends HttpProviderOptions {
   /** max_tokens is required by the API; used when the request gives none. Default 4096. */
   defaultMaxTokens?: number;
-  headers?: Record<string, string>;
 }
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -95,15 +92,9 @@ export function parseAnthropicResponse(body: unknown): ModelResponse {
   };
 }
 
-export class AnthropicProvider implements ModelProvider {
-  readonly name = 'anthropic';
-  readonly model: string;
-  private readonly url: string;
-
-  constructor(private readonly options: AnthropicProviderOptions) {
-    if (typeof options.model !== 'string' || options.model === '') throw new TypeError('anthropic provider: `model` must be a non-empty string');
-    this.model = options.model;
-    this.url = joinUrl(options.baseUrl ?? ANTHROPIC_DEFAULT_BASE_URL, '/v1/messages');
+export class AnthropicProvider extends HttpProvider<AnthropicProviderOptions> {
+  constructor(options: AnthropicProviderOptions) {
+    super('anthropic', options, ANTHROPIC_DEFAULT_BASE_URL, '/v1/messages');
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -117,17 +108,7 @@ export class AnthropicProvider implements ModelProvider {
     if (request.tools?.length) {
       body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
     }
-    const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION, ...this.options.headers };
-    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
-    const response = await postJson({
-      provider: this.name,
-      url: this.url,
-      headers,
-      body,
-      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: request.signal,
-      maxRetries: this.options.maxRetries,
-    });
-    return parseAnthropicResponse(response);
+    const auth: Record<string, string> = this.options.apiKey ? { 'x-api-key': this.options.apiKey } : {};
+    return parseAnthropicResponse(await this.post({ 'anthropic-version': ANTHROPIC_VERSION, ...auth }, body, request.signal));
   }
 }

@@ -6,6 +6,7 @@ export * from './types.js';
 export { OpenAIProvider, parseOpenAIResponse, OPENAI_DEFAULT_BASE_URL, type OpenAIProviderOptions } from './openai.js';
 export { AnthropicProvider, parseAnthropicResponse, toAnthropicMessages, ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_VERSION, type AnthropicProviderOptions } from './anthropic.js';
 export { postJson, retryAfterMs, DEFAULT_TIMEOUT_MS, type PostJsonOptions } from './http.js';
+export { HttpProvider, type HttpProviderOptions } from './http-provider.js';
 
 export interface CreateProviderOptions {
   baseUrl?: string;

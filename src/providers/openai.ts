@@ -1,17 +1,12 @@
-import { DEFAULT_TIMEOUT_MS, invalidResponse, joinUrl, postJson } from './http.js';
-import type { ChatMessage, ModelProvider, ModelRequest, ModelResponse, ToolCall } from './types.js';
+import { invalidResponse } from './http.js';
+import { HttpProvider, type HttpProviderOptions } from './http-provider.js';
+import type { ChatMessage, ModelRequest, ModelResponse, ToolCall } from './types.js';
 
-/** Any OpenAI-compatible chat completions endpoint (OpenAI, vLLM, Ollama, LM Studio, ...). */
-export interface OpenAIProviderOptions {
-  model: string;
-  apiKey?: string;
-  /** Default https://api.openai.com/v1; requests go to `{baseUrl}/chat/completions`. */
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxRetries?: number;
-  /** Extra headers (an organisation id, a proxy's auth, ...). */
-  headers?: Record<string, string>;
-}
+/**
+ * Any OpenAI-compatible chat completions endpoint (OpenAI, vLLM, Ollama, LM Studio, ...).
+ * `baseUrl` defaults to https://api.openai.com/v1; requests go to `{baseUrl}/chat/completions`.
+ */
+export type OpenAIProviderOptions = HttpProviderOptions;
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -82,15 +77,9 @@ export function parseOpenAIResponse(body: unknown): ModelResponse {
   };
 }
 
-export class OpenAIProvider implements ModelProvider {
-  readonly name = 'openai';
-  readonly model: string;
-  private readonly url: string;
-
-  constructor(private readonly options: OpenAIProviderOptions) {
-    if (typeof options.model !== 'string' || options.model === '') throw new TypeError('openai provider: `model` must be a non-empty string');
-    this.model = options.model;
-    this.url = joinUrl(options.baseUrl ?? OPENAI_DEFAULT_BASE_URL, '/chat/completions');
+export class OpenAIProvider extends HttpProvider {
+  constructor(options: OpenAIProviderOptions) {
+    super('openai', options, OPENAI_DEFAULT_BASE_URL, '/chat/completions');
   }
 
   async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -102,17 +91,7 @@ export class OpenAIProvider implements ModelProvider {
       }));
     }
     if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-    const headers: Record<string, string> = { ...this.options.headers };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const response = await postJson({
-      provider: this.name,
-      url: this.url,
-      headers,
-      body,
-      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: request.signal,
-      maxRetries: this.options.maxRetries,
-    });
-    return parseOpenAIResponse(response);
+    const auth: Record<string, string> = this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {};
+    return parseOpenAIResponse(await this.post(auth, body, request.signal));
   }
 }
