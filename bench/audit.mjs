@@ -6,6 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openAuditStore, verifyAudit } from '../dist/audit/index.js';
+import { emptyOutcome } from '../dist/index.js';
 
 /** A record shaped like what auditEngine writes for a PreToolUse fire. */
 function outcomeRecord(i) {
@@ -17,18 +18,10 @@ function outcomeRecord(i) {
     decision: i % 10 === 0 ? 'deny' : 'allow',
     tool: 'Bash',
     data: {
-      event: 'PreToolUse',
+      ...emptyOutcome('PreToolUse'),
       decision: i % 10 === 0 ? 'deny' : 'allow',
       blocked: i % 10 === 0,
       reason: i % 10 === 0 ? 'rm -rf is not allowed' : null,
-      stop: false,
-      stopReason: null,
-      updatedInput: null,
-      updatedOutput: null,
-      additionalContext: null,
-      systemMessage: null,
-      suppressOutput: false,
-      retry: null,
       hooks: [{ name: 'no-rm-rf', status: 'ok', result: 'allow', durationMs: 0.04, error: null }],
       input: { tool_name: 'Bash', tool_input: { command: `ls -la src/${i}` }, tool_use_id: `toolu_${i}` },
     },
