@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { quoteJsonString } from './canonical-json.js';
+import type { StoredRow } from './schema.js';
 
 /** The `prev_hash` of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -55,4 +56,9 @@ function quoteColumn(value: string | null): string {
 /** JSON.stringify's text for a column. Strings take the fast path; anything else is only met in a tampered row read by verify. */
 function quoteText(value: unknown): string {
   return typeof value === 'string' ? quoteJsonString(value) : String(JSON.stringify(value));
+}
+
+/** A stored row's hashed columns, as if it had been written at `seq` (verify tries a row's other places). */
+export function chainedFieldsOf(row: StoredRow, seq: number = row.seq): ChainedFields {
+  return { seq, ts: row.ts, sessionId: row.session_id, kind: row.kind, event: row.event, decision: row.decision, tool: row.tool, data: row.data };
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openAuditReadonly } from './open-readonly.js';
+import { chainedFieldsOf } from './chain.js';
 import type { StoredRow } from './schema.js';
 
 export interface AuditFilters {
@@ -113,16 +114,5 @@ function toAuditRow(row: StoredRow): AuditRow {
     // A tampered row may hold anything; show it as stored rather than fail the listing.
     data = row.data;
   }
-  return {
-    seq: row.seq,
-    ts: row.ts,
-    sessionId: row.session_id,
-    kind: row.kind,
-    event: row.event,
-    decision: row.decision,
-    tool: row.tool,
-    data,
-    prevHash: row.prev_hash,
-    hash: row.hash,
-  };
+  return { ...chainedFieldsOf(row), data, prevHash: row.prev_hash, hash: row.hash };
 }

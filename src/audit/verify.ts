@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { GENESIS_HASH, rowHash } from './chain.js';
+import { chainedFieldsOf, GENESIS_HASH, rowHash } from './chain.js';
 import { openAuditReadonly } from './open-readonly.js';
 import type { StoredRow } from './schema.js';
 
@@ -154,16 +154,7 @@ function checkHead(db: Database.Database, last: StoredRow | undefined, problems:
 }
 
 function hashOf(row: StoredRow, seq: number): string {
-  return rowHash(row.prev_hash, {
-    seq,
-    ts: row.ts,
-    sessionId: row.session_id,
-    kind: row.kind,
-    event: row.event,
-    decision: row.decision,
-    tool: row.tool,
-    data: row.data,
-  });
+  return rowHash(row.prev_hash, chainedFieldsOf(row, seq));
 }
 
 /** `seq 5 (PreToolUse, tool Bash, session s1)`: enough to find the row. */
