@@ -2,7 +2,7 @@ import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { HookEngine } from '../core/engine.js';
 import type { HookSpec } from '../core/spec.js';
-import { CONFIG_MODULE_NAMES, discoverSources } from './discover.js';
+import { discoverSources } from './discover.js';
 import { ConfigError } from './errors.js';
 import { loadConfigModule } from './module.js';
 import type { ConfigSource } from './source.js';
@@ -11,7 +11,7 @@ import type { ConfigSource } from './source.js';
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
 const { existsSync, promises: fsPromises } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
 
-export { CONFIG_MODULE_NAMES, discoverSources };
+export { discoverSources };
 
 export interface LoadOptions {
   /** Files named on the command line (`--config`); when given, only these are loaded. */

@@ -14,8 +14,10 @@ export interface PathGuardOptions extends CommonGuardOptions, Omit<PathPolicyOpt
 export const READ_TOOLS = ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'];
 export const WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
 
-/** Judge one path with a policy, as the guard does. */
-export function judgePath(policy: PathPolicy, raw: string, access: Access, cwd: string, interactive: boolean, who = access === 'write' ? 'writing' : 'reading'): GuardDecision {
+/** Judge one path with a policy, as the guard does; `tool` names who asks in the reason. */
+export function judgePath(policy: PathPolicy, raw: string, access: Access, cwd: string, interactive: boolean, tool?: string): GuardDecision {
+  const verb = access === 'write' ? 'writing' : 'reading';
+  const who = tool ? `\`${tool}\` ${verb}` : verb;
   const v = policy.check(raw, access, { cwd });
   if (v.level === 'allow') return { decision: 'allow', reason: `${who} ${v.shown} is allowed`, findings: [] };
   return decide([{ level: v.level, reason: `${who} ${v.shown}: ${v.why}` }], interactive, '');
@@ -63,7 +65,7 @@ export function pathGuard(options: PathGuardOptions = {}): HookSpec {
       // Search tools without a path search the working folder.
       if (paths.length === 0 && kind === 'read') paths.push(cwd);
       for (const p of paths) {
-        const d = judgePath(policy, p, kind, cwd, interactive, `\`${input.tool_name}\` ${kind === 'write' ? 'writing' : 'reading'}`);
+        const d = judgePath(policy, p, kind, cwd, interactive, input.tool_name);
         if (d.decision !== 'allow') return toHookResult(d);
       }
       return undefined;

@@ -18,8 +18,6 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
   deny?: ShellRule[];
 }
 
-let parser: Parser | undefined;
-
 /** Judges shell commands synchronously once the parser is loaded. */
 export interface ShellJudge {
   judge(command: string, cwd?: string): GuardDecision;
@@ -51,8 +49,7 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
 /** Load the parser (once per process) and return a synchronous judge. */
 export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<ShellJudge> {
   const { judgeOptions, interactive } = compile(options);
-  parser ??= await loadBashParser();
-  return makeJudge(parser, judgeOptions, interactive);
+  return makeJudge(await loadBashParser(), judgeOptions, interactive);
 }
 
 /**
@@ -63,10 +60,9 @@ export function shellGuard(options: ShellGuardOptions = {}): HookSpec {
   const { judgeOptions, interactive } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
   let judge: ShellJudge | undefined;
-  const run = (input: HookInput, cwd: string) => {
-    const command = input.tool_input?.command;
-    return toHookResult(judge!.judge(typeof command === 'string' ? command : (undefined as unknown as string), cwd));
-  };
+  // The judge reports a command that is not a string, so it is passed on unchecked.
+  const run = (j: ShellJudge, input: HookInput) =>
+    toHookResult(j.judge(input.tool_input?.command as string, typeof input.cwd === 'string' ? input.cwd : undefined));
   return {
     name: options.name ?? 'guard:shell',
     events: 'PreToolUse',
@@ -74,16 +70,10 @@ export function shellGuard(options: ShellGuardOptions = {}): HookSpec {
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
     onError: 'block',
     statusMessage: 'hookwise: checking the shell command',
-    handler: (input, ctx) => {
-      const cwd = typeof input.cwd === 'string' ? input.cwd : judgeOptions.policy.workspace;
-      if (judge) return run(input, cwd);
+    handler: (input) => {
+      if (judge) return run(judge, input);
       // First use: load the parser, then stay synchronous.
-      return loadBashParser().then((p) => {
-        parser ??= p;
-        judge ??= makeJudge(p, judgeOptions, interactive);
-        void ctx;
-        return run(input, cwd);
-      });
+      return loadBashParser().then((p) => run((judge ??= makeJudge(p, judgeOptions, interactive)), input));
     },
   };
 }

@@ -25,16 +25,6 @@ export type Lookup = (name: string) => string | undefined;
 const SPECIAL = /[*?[\]{}~\\,]/g;
 const escapeSpecials = (s: string) => s.replace(SPECIAL, (c) => `\\${c}`);
 
-/** Build a word from a literal value (used for words made up by the guard). */
-export function literalWord(value: string): Word {
-  return { node: undefined, text: value, value, pattern: escapeSpecials(value), dynamic: false };
-}
-
-/** A stand-in for values only known at run time (xargs input, `{}` of find). */
-export function dynamicWord(text: string): Word {
-  return { node: undefined, text, value: undefined, pattern: undefined, dynamic: true };
-}
-
 interface Acc {
   value: string;
   pattern: string;

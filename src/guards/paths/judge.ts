@@ -87,7 +87,8 @@ export class PathPolicy {
   readonly home: string;
   readonly readMode: 'workspace' | 'anywhere';
   private readonly options: PathPolicyOptions;
-  private roots: { workspace: string; read: string[]; write: string[]; fold: boolean } | undefined;
+  /** `folded`: the workspace as paths are compared (case-folded when the filesystem ignores case). */
+  private roots: { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean } | undefined;
   /** Folders already resolved: textual path -> real path (the workspace). */
   private readonly known = new Map<string, string>();
   private readonly protectedRules: Matcher;
@@ -120,9 +121,10 @@ export class PathPolicy {
     if (workspace !== this.workspace) this.known.set(workspace, workspace);
     const fold = this.options.caseInsensitive ?? probeCaseInsensitive(workspace);
     const canon = (p: string) => this.fold(resolveReal(path.resolve(this.expandHome(p) ?? p)).real, fold);
-    const write = [workspace, ...(this.options.allowWrite ?? [])].map((p, i) => (i === 0 ? this.fold(p, fold) : canon(p)));
+    const folded = this.fold(workspace, fold);
+    const write = [folded, ...(this.options.allowWrite ?? []).map(canon)];
     const read = [...write, ...(this.options.allowRead ?? []).map(canon)];
-    this.roots = { workspace, read, write, fold };
+    this.roots = { workspace, folded, read, write, fold };
     return this.roots;
   }
 
@@ -152,10 +154,10 @@ export class PathPolicy {
     return { r, roots, shown, folded: this.fold(r.real, roots.fold) };
   }
 
-  private secretRule(folded: string, roots: { workspace: string; fold: boolean }): PathRule | undefined {
+  private secretRule(folded: string, roots: { folded: string }): PathRule | undefined {
     const hit = this.secretRules.test(folded.replace(/^\/+/, ''));
     if (hit) return hit;
-    const ws = this.fold(roots.workspace, roots.fold);
+    const ws = roots.folded;
     if (isWithin(folded, ws) && folded !== ws) return this.secretRules.test(path.relative(ws, folded));
     return undefined;
   }
@@ -187,8 +189,7 @@ export class PathPolicy {
     if (access === 'read') return verdict('allow');
 
     const rel = path.relative(root!, folded);
-    const wsFolded = this.fold(roots.workspace, roots.fold);
-    if (opts.recursive && isWithin(wsFolded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
+    if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
     const hit = rel !== '' ? this.protectedRules.test(rel) : undefined;
     if (hit) return verdict('deny', `a protected file (${hit.why})`);
     if (opts.recursive && r.stat?.isDirectory()) {

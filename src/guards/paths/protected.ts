@@ -12,7 +12,6 @@ export interface PathRule {
 }
 
 const ENV_TEMPLATES = ['**/.env.example', '**/.env.sample', '**/.env.template', '**/.env.dist', '**/.env.defaults'];
-export const ENV_TEMPLATE_PATTERNS = ENV_TEMPLATES;
 
 const RC_FILES = [
   '.bashrc',
