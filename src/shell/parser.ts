@@ -1,18 +1,17 @@
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
 
 /**
- * One bash parser per process: web-tree-sitter's wasm runtime with the grammar
- * that ships in tree-sitter-bash. Loading costs tens of milliseconds, so it is
- * done once and shared.
+ * One bash parser per process: web-tree-sitter's wasm runtime with tree-sitter-bash's
+ * grammar, vendored as its wasm alone (vendor/tree-sitter-bash/README.md says why).
+ * Loading costs tens of milliseconds, so it is done once and shared.
  */
 let loading: Promise<Parser> | undefined;
 
 export function loadBashParser(): Promise<Parser> {
   loading ??= (async () => {
-    const require = createRequire(import.meta.url);
     await Parser.init();
-    const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const language = await Language.load(fileURLToPath(new URL('../../vendor/tree-sitter-bash/tree-sitter-bash.wasm', import.meta.url)));
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;
