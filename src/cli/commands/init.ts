@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import type { SetExit } from '../index.js';
+
+interface InitFlags {
+  dir?: string;
+  serve?: boolean;
+  print?: boolean;
+}
+
+export function defineInit(program: Command, _setExit: SetExit): void {
+  program
+    .command('init')
+    .description(
+      'Start a policy: write a hookwise.config.ts with the built-in guards; with "claude-code", also add hookwise to .claude/settings.json (kept as it is otherwise).',
+    )
+    .argument('[host]', 'claude-code to wire the policy into Claude Code')
+    .option('--dir <folder>', 'the project folder (default: the current folder)')
+    .option('--serve', 'claude-code: call a running `hookwise serve` over HTTP instead of spawning `hookwise claude-code` per call')
+    .option('--print', 'print what would be written, write nothing')
+    .action(async (host: string | undefined, flags: InitFlags) => {
+      const { initProject } = await import('../init/index.js');
+      await initProject({ host, dir: flags.dir, serve: flags.serve === true, print: flags.print === true });
+    });
+}

@@ -1,0 +1,102 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { findConfigModule } from '../../config/discover.js';
+import { ConfigError } from '../../config/errors.js';
+import { parseJson } from '../../config/parse-json.js';
+import { mergeClaudeSettings } from './claude-settings.js';
+import { STARTER_CONFIG } from './starter-config.js';
+import { UserError } from '../errors.js';
+
+export interface InitOptions {
+  host: string | undefined;
+  dir: string | undefined;
+  serve: boolean;
+  print: boolean;
+}
+
+export async function initProject(options: InitOptions): Promise<void> {
+  if (options.host !== undefined && options.host !== 'claude-code') {
+    throw new UserError(`init: unknown host "${options.host}"; the one host init knows is claude-code (or none, for a plain project)`);
+  }
+  if (options.serve && options.host !== 'claude-code') throw new UserError('init: --serve goes with "init claude-code"');
+  const dir = path.resolve(options.dir ?? process.cwd());
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+
+  const existing = findConfigModule(dir);
+  if (existing) say(`${pc.dim('kept')}     ${path.relative(dir, existing) || existing} (already there)`);
+  else if (options.print) say(`--- hookwise.config.ts\n${STARTER_CONFIG}`);
+  else {
+    await writeAtomically(path.join(dir, 'hookwise.config.ts'), STARTER_CONFIG);
+    say(`${pc.green('wrote')}    hookwise.config.ts`);
+  }
+
+  if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
+  if (!options.print) printNextSteps(options, say);
+}
+
+async function wireClaudeCode(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
+  const file = path.join(dir, '.claude', 'settings.json');
+  const current = await readSettings(file);
+  let merged;
+  try {
+    merged = mergeClaudeSettings(current ?? {}, options.serve ? 'serve' : 'command');
+  } catch (error) {
+    throw new UserError(`${file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
+  }
+  const text = `${JSON.stringify(merged.settings, null, 2)}\n`;
+  if (options.print) {
+    say(`--- .claude/settings.json\n${text}`);
+    return;
+  }
+  if (merged.added.length === 0) {
+    say(`${pc.dim('kept')}     .claude/settings.json (hookwise already answers every event)`);
+    return;
+  }
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeAtomically(file, text);
+  say(`${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: hookwise on ${merged.added.join(', ')}`);
+}
+
+async function readSettings(file: string): Promise<Record<string, unknown> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new UserError(`${file}: cannot read it: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = parseJson(file, text);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UserError(`${error.message}; init leaves a file it cannot read untouched`);
+    throw error;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UserError(`${file}: expected a JSON object at the top level`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** A crash mid-write leaves the old file or the new one, never half of one. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, file);
+}
+
+function printNextSteps(options: InitOptions, say: (line: string) => void): void {
+  say('');
+  say('next:');
+  say('  npm install --save-dev hookwise     so the config can import it (npx works too)');
+  say('  npx hookwise check                  lists the hooks in run order');
+  if (options.host !== 'claude-code') {
+    say('  npx hookwise run -m openai:gpt-4o-mini "..."   an agent under this policy');
+  } else if (options.serve) {
+    say('  export HOOKWISE_TOKEN=$(openssl rand -hex 24)   the token Claude Code sends');
+    say('  npx hookwise serve                  keep it running; Claude Code calls it on every hook');
+  } else {
+    say('  claude                              every tool call now goes through the policy');
+  }
+}

@@ -1,0 +1,23 @@
+/** The `hookwise.config.ts` that `hookwise init` writes: the built-in guards and one hook of your own to edit. */
+export const STARTER_CONFIG = `import { defineConfig, deny } from 'hookwise';
+import { pathGuard, secretGuard, shellGuard } from 'hookwise/guards';
+
+// The policy for this folder. The guards refuse what they cannot prove safe:
+// destructive or escaping shell commands, reads and writes outside the project,
+// secrets in tool inputs and outputs. \`npx hookwise check\` lists every hook in run
+// order; \`npx hookwise guard shell "<command>"\` explains a decision.
+export default defineConfig({
+  hooks: [
+    shellGuard(),
+    pathGuard(),
+    secretGuard({ mode: 'block' }),
+    {
+      // An example of your own: edit or delete it.
+      name: 'no-force-push',
+      events: 'PreToolUse',
+      matcher: { tool: 'Bash', command: String.raw\`git push .*--force\` },
+      handler: () => deny('force-push is not allowed here'),
+    },
+  ],
+});
+`;

@@ -1,0 +1,106 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mergeClaudeSettings, SERVE_URL } from '../../src/cli/init/claude-settings.js';
+import { repoRoot, runCli } from './run-cli.js';
+
+const roots: string[] = [];
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+/** A project that has hookwise installed (a link to this checkout), as after `npm install -D hookwise`. */
+function project(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
+  roots.push(dir);
+  mkdirSync(path.join(dir, 'node_modules'));
+  symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
+  return dir;
+}
+
+const bash = (command: string, cwd: string) =>
+  JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: 'Bash', tool_input: { command } });
+
+describe('hookwise init', () => {
+  it('writes a starter policy whose guards deny rm -rf ~ and allow git status', async () => {
+    const dir = project();
+    const init = await runCli(['init'], { cwd: dir });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('wrote    hookwise.config.ts');
+    const check = await runCli(['check'], { cwd: dir });
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/shell/);
+
+    const denied = await runCli(['fire', 'PreToolUse'], { cwd: dir, stdin: bash('rm -rf ~', dir) });
+    expect(JSON.parse(denied.stdout)).toMatchObject({ blocked: true, decision: 'deny' });
+    const allowed = await runCli(['fire', 'PreToolUse'], { cwd: dir, stdin: bash('git status', dir) });
+    expect(JSON.parse(allowed.stdout)).toMatchObject({ blocked: false });
+  });
+
+  it('never overwrites an existing config', async () => {
+    const dir = project();
+    writeFileSync(path.join(dir, 'hookwise.config.mjs'), 'export default { hooks: [] };\n');
+    const init = await runCli(['init'], { cwd: dir });
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('kept');
+    expect(existsSync(path.join(dir, 'hookwise.config.ts'))).toBe(false);
+  });
+
+  it('claude-code: merges into settings.json and keeps everything that was there', async () => {
+    const dir = project();
+    mkdirSync(path.join(dir, '.claude'));
+    const before = {
+      model: 'sonnet',
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] }] },
+    };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(before));
+    const init = await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const after = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(after.model).toBe('sonnet');
+    expect(after.permissions).toEqual(before.permissions);
+    expect(after.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
+    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: 'npx hookwise claude-code' }] });
+    expect(Object.keys(after.hooks)).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop']);
+
+    // A second run changes nothing.
+    const again = await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(again.stdout).toContain('already answers every event');
+    expect(JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(after);
+  });
+
+  it('claude-code --serve --print writes nothing and prints the HTTP entries', async () => {
+    const dir = project();
+    const init = await runCli(['init', 'claude-code', '--serve', '--print'], { cwd: dir });
+    expect(init.code).toBe(0);
+    expect(existsSync(path.join(dir, '.claude'))).toBe(false);
+    expect(existsSync(path.join(dir, 'hookwise.config.ts'))).toBe(false);
+    const json = init.stdout.slice(init.stdout.indexOf('--- .claude/settings.json') + 26);
+    const printed = JSON.parse(json);
+    expect(printed.hooks.PreToolUse[0].hooks[0]).toMatchObject({ type: 'http', url: SERVE_URL, allowedEnvVars: ['HOOKWISE_TOKEN'] });
+  });
+
+  it('a settings.json it cannot read is left untouched, with the file and line named', async () => {
+    const dir = project();
+    mkdirSync(path.join(dir, '.claude'));
+    const broken = '{\n  "hooks": {,\n}';
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), broken);
+    const init = await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(init.code).toBe(1);
+    expect(init.stderr).toMatch(/settings\.json: invalid JSON at line 2/);
+    expect(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8')).toBe(broken);
+  });
+
+  it('an unknown host is an error that names the one it knows', async () => {
+    const init = await runCli(['init', 'cursor'], { cwd: project() });
+    expect(init.code).toBe(1);
+    expect(init.stderr).toContain('claude-code');
+  });
+});
+
+describe('mergeClaudeSettings', () => {
+  it('refuses a hooks block of the wrong shape instead of replacing it', () => {
+    expect(() => mergeClaudeSettings({ hooks: [] }, 'command')).toThrow(/hooks: expected an object/);
+    expect(() => mergeClaudeSettings({ hooks: { Stop: 'x' } }, 'command')).toThrow(/hooks\.Stop: expected an array/);
+  });
+});
