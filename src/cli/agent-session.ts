@@ -20,6 +20,8 @@ export interface AgentSessionOptions {
   auditPath: string;
   maxSteps?: number;
   compaction?: { maxMessages?: number; maxTranscriptTokens?: number };
+  /** Refuse to start when the policy has no hook (`hookwise run` without --no-policy). */
+  requirePolicy?: boolean;
   /** Ask the person at the terminal when a hook says ask (TTY only). */
   interactive?: boolean;
 }
@@ -51,8 +53,7 @@ function describeRuntimeEvent(event: RuntimeEvent): string | undefined {
 }
 
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 90 ? `${flat.slice(0, 89)}…` : flat;
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 export async function runAgentSession(options: AgentSessionOptions): Promise<AgentSessionResult> {
@@ -60,6 +61,14 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
   // The guards in a config default to the current folder as their workspace: make it the agent's.
   process.chdir(options.workspace);
   const { engine, config } = await loadEngine({ config: options.configFiles, cwd: options.workspace });
+  if (config.hooks.length === 0) {
+    if (options.requirePolicy) {
+      throw new UserError(
+        `no policy for ${options.workspace}: no hookwise.config.* or Claude Code settings with hooks were found, so nothing would guard the model's tool calls. Start one with \`npx hookwise init\`, name one with --config, or run unguarded with --no-policy`,
+      );
+    }
+    process.stderr.write(`hookwise: warning: running with no policy: every tool call the model asks for runs\n`);
+  }
   printSources(config);
   const store = audit.openAuditStore({ path: options.auditPath });
   const disposeShutdown = audit.installShutdownFlush(store);
@@ -96,12 +105,13 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     ['audit database', options.auditPath],
     ['audit chain', verified.ok ? `verified, ${verified.rows} rows` : `BROKEN: ${verified.problems[0]?.message ?? ''}`],
   ])}\n`);
-  process.stdout.write(`workspace: ${options.workspace}\nverify again with: npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`);
+  process.stdout.write(`workspace: ${options.workspace}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`);
   return { result, auditRows: verified.rows, auditOk: verified.ok };
 }
 
 function printSources(config: LoadedConfig): void {
-  process.stdout.write(`${pc.bold('policy')}: ${config.hooks.length} hooks from ${config.sources.map((s) => s.file).join(', ') || '(no configuration found)'}\n\n`);
+  const files = config.sources.map((s) => `  ${s.file}\n`).join('');
+  process.stdout.write(`${pc.bold('policy')}: ${config.hooks.length} hooks from ${files ? `\n${files}` : '(no configuration found)\n'}\n`);
   for (const warning of config.warnings) process.stderr.write(`hookwise: warning: ${warning}\n`);
 }
 
@@ -114,9 +124,4 @@ async function askAtTerminal(request: ApprovalRequest): Promise<boolean> {
   } finally {
     rl.close();
   }
-}
-
-export function requireValue<T>(value: T | undefined, message: string): T {
-  if (value === undefined) throw new UserError(message);
-  return value;
 }

@@ -12,6 +12,24 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Lines of the timeline that announce one fired event (`PreToolUse   Bash rm -rf ~/`). */
 const EVENT_LINE = /^(SessionStart|UserPromptSubmit|PreToolUse|PostToolUse|PostToolUseFailure|Stop|SubagentStart|SubagentStop|PreCompact|PostCompact|StepStart|StepEnd|PreModelCall|PostModelCall|PostToolBatch|Checkpoint|Notification|PermissionRequest|SessionEnd)\s/gm;
 
+/**
+ * The timeline's entries for events whose header line matches: the header and the
+ * indented lines under it (hooks, verdict, notes), each joined into one line as the
+ * terminal wrapped it.
+ */
+function entries(output: string, header: RegExp): string[] {
+  const lines = output.split('\n');
+  const found: string[] = [];
+  lines.forEach((line, at) => {
+    if (!header.test(line)) return;
+    const body = [];
+    for (let k = at + 1; k < lines.length && lines[k]!.startsWith('    '); k++) body.push(lines[k]!.trim());
+    found.push([line.trim(), ...body].join(' '));
+  });
+  return found;
+}
+const entry = (output: string, header: RegExp) => entries(output, header)[0] ?? '';
+
 describe('hookwise demo (the main job)', () => {
   const db = path.join(scratch, 'audit.db');
   let output = '';
@@ -22,17 +40,19 @@ describe('hookwise demo (the main job)', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // What the hooks did, as the timeline shows it.
-    expect(output).toMatch(/PreToolUse\s+Bash rm -rf ~\/\n.*guard:shell:deny.*outside the workspace/);
-    expect(output).toMatch(/PreToolUse\s+Write \/etc\/invoice-calc\.conf\n.*guard:path:deny/);
+    expect(entry(output, /^PreToolUse\s+Bash rm -rf ~\/$/)).toMatch(/guard:shell:deny.*outside the workspace/);
+    expect(entry(output, /^PreToolUse\s+Write \/etc\/invoice-calc\.conf$/)).toMatch(/guard:path:deny/);
     expect(output).toMatch(/guard:secret:deny/);
-    expect(output).toMatch(/PostToolUse\s+Read config\/deploy\.json\n.*guard:secret:output:modify.*rewritten/);
+    expect(entry(output, /^PostToolUse\s+Read config\/deploy\.json$/)).toMatch(/guard:secret:output:modify.*rewritten/);
     expect(output).toMatch(/package-lock\.json is generated/);
     expect(output).toMatch(/SubagentStart/);
-    expect(output).toMatch(/Stop\s*\n.*tests-before-done:block/);
+    expect(entries(output, /^Stop\s*$/).some((e) => /tests-before-done:block/.test(e))).toBe(true);
+    // Every line fits an 80-column terminal (the width when stdout is not a terminal).
+    expect(output.split('\n').filter((l) => l.length > 80)).toEqual([]);
     expect(output).toMatch(/transcript compacted/);
     expect(output).not.toContain('sk-proj-Demo0nly');
     // The summary table and the audit path.
-    expect(output).toMatch(/\| denied or blocked +\| [1-9]\d* +\|/);
+    expect(output).toMatch(/\|   denied or blocked +\| [1-9]\d* +\|/);
     expect(output).toMatch(/\| agent stopped because +\| end_turn +\|/);
     expect(output).toContain(`| audit database        | ${db}`);
     expect(output).toMatch(/\| audit chain +\| verified, \d+ rows/);

@@ -64,4 +64,35 @@ describe('hookwise run --model openai:<model> --base-url URL', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^hookwise: --model: .*\n$/);
   });
+
+  it('refuses to run with no policy, before any model call, and says how to start one', async () => {
+    const bare = mkdtempSync(path.join(os.tmpdir(), 'hookwise-run-bare-'));
+    try {
+      const before = server.requests.length;
+      const r = await runCli(['run', '--model', 'openai:local-model', '--base-url', `${server.url}/v1`, 'write outside'], { cwd: bare, unset: ['HOOKWISE_AUDIT_DB'] });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^hookwise: no policy for .*npx hookwise init.*--no-policy\n$/);
+      expect(server.requests.length).toBe(before);
+
+      server.next(json(200, completion({ content: 'Nothing to do.' }, 'stop')));
+      const unguarded = await runCli(['run', '--no-policy', '--model', 'openai:local-model', '--base-url', `${server.url}/v1`, '--db', path.join(bare, 'a.db'), 'hi'], { cwd: bare });
+      expect(unguarded.code).toBe(0);
+      expect(unguarded.stderr).toContain('warning: running with no policy');
+      expect(server.requests.length).toBe(before + 1);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  it('a missing API key is found before the agent starts', async () => {
+    const r = await runCli(['run', '--model', 'anthropic:claude-haiku-4-5', 'hi'], { cwd: workspace, unset: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'] });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('hookwise: --model anthropic:claude-haiku-4-5: ANTHROPIC_API_KEY is not set: export it (or pass --base-url for a server that needs no key)\n');
+  });
+
+  it('a --workspace that does not exist is named, not a raw ENOENT', async () => {
+    const r = await runCli(['run', '--model', 'openai:m', '--base-url', 'http://127.0.0.1:9/v1', '--workspace', '/nonexistent/x', 'hi'], { cwd: workspace });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('hookwise: --workspace /nonexistent/x: no such folder (/nonexistent/x)\n');
+  });
 });

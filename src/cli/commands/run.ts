@@ -9,6 +9,22 @@ interface RunFlags {
   config?: string[];
   db?: string;
   maxSteps?: string;
+  /** false with --no-policy */
+  policy: boolean;
+}
+
+const KEY_OF: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const BASE_URL_OF: Record<string, string> = { openai: 'OPENAI_BASE_URL', anthropic: 'ANTHROPIC_BASE_URL' };
+
+/**
+ * Found before the first model call, not after the agent started: the official
+ * APIs need a key; a server named by --base-url (llama.cpp, Ollama, vLLM) may not.
+ */
+function missingKey(model: string, baseUrl: string | undefined): string | undefined {
+  const kind = model.slice(0, model.indexOf(':'));
+  const key = KEY_OF[kind];
+  if (!key || process.env[key] || baseUrl || process.env[BASE_URL_OF[kind]!]) return undefined;
+  return `${key} is not set: export it (or pass --base-url for a server that needs no key)`;
 }
 
 export function defineRun(program: Command, setExit: SetExit): void {
@@ -23,27 +39,36 @@ export function defineRun(program: Command, setExit: SetExit): void {
     .option('--workspace <dir>', 'the folder the agent works in (default: the current folder)')
     .option('-c, --config <file>', 'a configuration source; repeat to merge several', collect)
     .option('--db <path>', 'audit database (default: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db under the current folder)')
-    .option('--max-steps <n>', 'model turns at most', '30')
+    .option('--max-steps <n>', 'model turns at most (default: the runtime\'s, 50)')
+    .option('--no-policy', 'run even when no policy is found: every tool call the model asks for runs')
     .action(async (prompt: string, flags: RunFlags) => {
-      const path = await import('node:path');
-      const [{ createProvider }, { defaultAuditPath }, { runAgentSession }, { UserError }] = await Promise.all([
+      const [path, { statSync }] = await Promise.all([import('node:path'), import('node:fs')]);
+      const [{ createProvider }, { defaultAuditPath }, { runAgentSession }, { UserError }, { DEFAULT_MAX_STEPS }] = await Promise.all([
         import('../../providers/index.js'),
         import('../../audit/index.js'),
         import('../agent-session.js'),
         import('../errors.js'),
+        import('../../runtime/index.js'),
       ]);
+      const workspace = path.resolve(flags.workspace ?? process.cwd());
+      if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new UserError(`--workspace ${flags.workspace}: no such folder (${workspace})`);
+      }
       let provider;
       try {
         provider = createProvider(flags.model, { baseUrl: flags.baseUrl });
       } catch (error) {
         throw new UserError(`--model: ${(error as Error).message}`);
       }
-      const maxSteps = Number(flags.maxSteps);
+      const noKey = missingKey(flags.model, flags.baseUrl);
+      if (noKey) throw new UserError(`--model ${flags.model}: ${noKey}`);
+      const maxSteps = flags.maxSteps === undefined ? DEFAULT_MAX_STEPS : Number(flags.maxSteps);
       if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UserError(`--max-steps: expected a whole number >= 1, got ${flags.maxSteps}`);
       const { result } = await runAgentSession({
         provider,
         prompt,
-        workspace: path.resolve(flags.workspace ?? process.cwd()),
+        workspace,
+        requirePolicy: flags.policy,
         configFiles: flags.config?.map((f) => path.resolve(f)),
         auditPath: path.resolve(flags.db ?? defaultAuditPath(process.cwd())),
         maxSteps,
