@@ -4,7 +4,7 @@ import { budgetGuard, pathGuard, secretGuard, shellGuard } from 'hookwise/guards
 // The demo's typed policy. The guards' workspace is the folder the agent works in
 // (the current folder when this file is loaded).
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const ranTests = (input: HookInput) => /tests\//.test(String(input.tool_input?.command ?? ''));
+const ranTests = (input: HookInput<'PostToolUse'>) => /tests\//.test(String(input.tool_input?.command ?? ''));
 
 export default defineConfig({
   hooks: [

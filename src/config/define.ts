@@ -1,10 +1,11 @@
+import type { AnyHook } from '../core/hook.js';
 import type { HookInput } from '../core/input.js';
 import type { HookSpec } from '../core/spec.js';
 
 /** What a `hookwise.config.ts` default-exports. */
 export interface HookwiseConfig {
   /** Hooks, or arrays of hooks (a guard factory may return several). */
-  hooks: Array<HookSpec<any> | HookSpec<any>[]>;
+  hooks: Array<AnyHook | readonly AnyHook[]>;
   /** Run the hooks of this source concurrently, on the original input. */
   parallel?: boolean;
 }
@@ -16,5 +17,5 @@ export function defineConfig(config: HookwiseConfig): HookwiseConfig {
 
 /** The hooks of a config, flattened. */
 export function hooksOf(config: HookwiseConfig): HookSpec<HookInput>[] {
-  return (config.hooks ?? []).flat() as HookSpec<HookInput>[];
+  return (config.hooks ?? []).flat() as unknown as HookSpec<HookInput>[];
 }

@@ -1,3 +1,4 @@
+import { asHook } from '../core/hook.js';
 import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { HookEngine } from '../core/engine.js';
@@ -82,7 +83,7 @@ export function engineFor(config: LoadedConfig): HookEngine {
   const engine = new HookEngine({ parallel: config.parallel });
   for (const spec of config.hooks) {
     try {
-      engine.register(spec);
+      engine.register(asHook(spec));
     } catch (error) {
       const source = spec.source ?? 'config';
       throw new ConfigError(source.split(' ')[0]!, (error as Error).message);

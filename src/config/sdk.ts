@@ -2,6 +2,7 @@ import { compileMatcher } from '../core/matchers.js';
 import type { HookInput } from '../core/input.js';
 import { MatcherError } from '../core/regex.js';
 import type { ClaudeCodeJsonOutput } from '../core/results.js';
+import { asHook, type AnyHook } from '../core/hook.js';
 import { DEFAULT_TIMEOUT_MS, type HookSpec, type OnError } from '../core/spec.js';
 import { eventFromKey } from './claude/event-key.js';
 import { ConfigError } from './errors.js';
@@ -40,10 +41,10 @@ export interface SdkHooksOptions {
  * with `engine.register` or put them in `defineConfig({ hooks: [...fromSdkHooks(...)] })`.
  * A bad matcher throws a ConfigError naming `<Event>[i].matcher`.
  */
-export function fromSdkHooks(hooks: SdkHooks, options: SdkHooksOptions = {}): HookSpec[] {
+export function fromSdkHooks(hooks: SdkHooks, options: SdkHooksOptions = {}): AnyHook[] {
   const prefix = options.namePrefix ?? 'sdk';
   const where = `${prefix} hooks`;
-  const specs: HookSpec[] = [];
+  const specs: AnyHook[] = [];
   for (const [key, groups] of Object.entries(hooks)) {
     if (groups === undefined) continue;
     const { event } = eventFromKey(key);
@@ -76,7 +77,7 @@ export function fromSdkHooks(hooks: SdkHooks, options: SdkHooksOptions = {}): Ho
         };
         if (group.matcher !== undefined && group.matcher.trim() !== '') spec.matcher = group.matcher;
         if (options.priority !== undefined) spec.priority = options.priority;
-        specs.push(spec);
+        specs.push(asHook(spec));
       });
     });
   }

@@ -4,6 +4,7 @@ import type { HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { EventIndex, filterValueOf, prepareHook, type RegisteredHook } from './registry.js';
 import { toVerdict, type Verdict } from './results.js';
+import type { AnyHook } from './hook.js';
 import type { HookLogger, HookSpec } from './spec.js';
 import { Context } from './context.js';
 import { Sessions, type Session } from './state.js';
@@ -131,8 +132,9 @@ export class HookEngine {
   }
 
   /** Add a hook. A name registered again replaces the old hook, at the end of registration order. */
-  register<I extends HookInput>(spec: HookSpec<I>): this {
-    const hook = prepareHook(spec as unknown as HookSpec, this.seq++);
+  register(typed: AnyHook): this {
+    const spec = typed as unknown as HookSpec<HookInput>;
+    const hook = prepareHook(spec, this.seq++);
     this.unregister(hook.name);
     this.registered.set(hook.name, hook);
     for (const event of hook.events) {

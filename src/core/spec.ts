@@ -34,7 +34,7 @@ export type HookHandler<I extends HookInput = HookInput> = (
 
 export type OnError = 'block' | 'continue';
 
-/** A hook, as registered. */
+/** A hook as the engine stores it, its input untyped. Users write `Hook` (./hook.ts), typed by its events. */
 export interface HookSpec<I extends HookInput = HookInput> {
   /** Unique. Registering the name again replaces the old hook. */
   name: string;
@@ -61,8 +61,3 @@ export interface HookSpec<I extends HookInput = HookInput> {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-
-/** Identity helper that gives a config file types. */
-export function defineHook<I extends HookInput = HookInput>(spec: HookSpec<I>): HookSpec<I> {
-  return spec;
-}

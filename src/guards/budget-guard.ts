@@ -1,6 +1,6 @@
 import type { HookInput } from '../core/input.js';
 import { retry, stop } from '../core/results.js';
-import type { HookSpec } from '../core/spec.js';
+import { defineHook, type MultiEventHook } from '../core/hook.js';
 import type { SessionState } from '../core/state.js';
 import { DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
 
@@ -54,7 +54,9 @@ function positive(value: unknown, field: string): void {
  * Over a limit the agent is stopped with a reason saying which and by how
  * much; a rate-limited model call is retried after the provider's delay.
  */
-export function budgetGuard(options: BudgetGuardOptions = {}): HookSpec {
+type BudgetEvent = 'PreToolUse' | 'PreModelCall' | 'PostModelCall' | 'UserPromptSubmit' | 'StepStart' | 'SessionStart';
+
+export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<BudgetEvent> {
   positive(options.maxTokens, 'maxTokens');
   positive(options.maxToolCalls, 'maxToolCalls');
   positive(options.maxWallClockMs, 'maxWallClockMs');
@@ -65,7 +67,7 @@ export function budgetGuard(options: BudgetGuardOptions = {}): HookSpec {
     if (!u) state.set(KEY, (u = { tokens: 0, toolCalls: 0, perTool: new Map(), startedAt: now() }));
     return u;
   };
-  return {
+  return defineHook<BudgetEvent>({
     name: options.name ?? 'guard:budget',
     events: ['PreToolUse', 'PreModelCall', 'PostModelCall', 'UserPromptSubmit', 'StepStart', 'SessionStart'],
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
@@ -103,5 +105,5 @@ export function budgetGuard(options: BudgetGuardOptions = {}): HookSpec {
       }
       return undefined;
     },
-  };
+  });
 }

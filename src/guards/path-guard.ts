@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
-import type { HookSpec } from '../core/spec.js';
+import type { Hook } from '../core/hook.js';
 import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, toHookResult, type CommonGuardOptions, type GuardDecision } from './common.js';
 import { PathPolicy, type Access, type PathPolicyOptions } from './paths/judge.js';
 
@@ -42,7 +42,7 @@ export function toolPaths(input: HookInput): string[] {
 }
 
 /** A PreToolUse hook that keeps file tools inside the workspace and away from protected files. */
-export function pathGuard(options: PathGuardOptions = {}): HookSpec {
+export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
   const guard = 'pathGuard';
   assertBoolean(options.interactive, 'interactive', guard);
   assertStringArray(options.readTools, 'readTools', guard);

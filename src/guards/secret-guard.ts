@@ -1,6 +1,6 @@
 import type { HookInput } from '../core/input.js';
 import { deny, modify, replaceOutput } from '../core/results.js';
-import type { HookSpec } from '../core/spec.js';
+import type { Hook } from '../core/hook.js';
 import { assertStringArray, DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
 import type { SecretPattern } from './secrets/patterns.js';
 import { createScanner, mapStrings, stringsOf, type SecretHit } from './secrets/scan.js';
@@ -30,7 +30,7 @@ function describe(hits: SecretHit[]): string {
  * placeholders) and in tool output (replaces what the model sees).
  * Returns two hooks: `guard:secret` (PreToolUse) and `guard:secret:output` (PostToolUse).
  */
-export function secretGuard(options: SecretGuardOptions = {}): HookSpec[] {
+export function secretGuard(options: SecretGuardOptions = {}): Array<Hook<'PreToolUse'> | Hook<'PostToolUse'>> {
   const mode = options.mode ?? 'block';
   if (mode !== 'block' && mode !== 'redact') throw new TypeError(`secretGuard: mode must be "block" or "redact", got ${JSON.stringify(options.mode)}`);
   assertStringArray(options.tools, 'tools', 'secretGuard');
@@ -39,14 +39,14 @@ export function secretGuard(options: SecretGuardOptions = {}): HookSpec[] {
   const matcher = tools ? (input: HookInput) => typeof input.tool_name === 'string' && tools.has(input.tool_name) : undefined;
   const name = options.name ?? 'guard:secret';
   const priority = options.priority ?? DEFAULT_GUARD_PRIORITY;
-  const hooks: HookSpec[] = [
+  const hooks: Array<Hook<'PreToolUse'> | Hook<'PostToolUse'>> = [
     {
       name,
       events: 'PreToolUse',
       ...(matcher ? { matcher } : {}),
       priority,
       onError: 'block',
-      handler: (input) => {
+      handler: (input: HookInput) => {
         const args = input.tool_input;
         if (!args) return undefined;
         const hits = stringsOf(args).flatMap((s) => scanner.find(s));
@@ -64,7 +64,7 @@ export function secretGuard(options: SecretGuardOptions = {}): HookSpec[] {
       ...(matcher ? { matcher } : {}),
       priority,
       onError: 'continue',
-      handler: (input) => {
+      handler: (input: HookInput) => {
         const output = input.tool_response;
         if (output === undefined) return undefined;
         const redacted = mapStrings(output, (s) => scanner.redact(s));

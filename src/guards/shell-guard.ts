@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
-import type { HookSpec } from '../core/spec.js';
+import type { Hook } from '../core/hook.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, toHookResult, type CommonGuardOptions, type GuardDecision } from './common.js';
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
@@ -56,7 +56,7 @@ export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<S
  * A PreToolUse hook that parses shell commands with a real bash grammar and
  * refuses what it cannot prove safe.
  */
-export function shellGuard(options: ShellGuardOptions = {}): HookSpec {
+export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> {
   const { judgeOptions, interactive } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
   let judge: ShellJudge | undefined;

@@ -1,6 +1,6 @@
 import { hooksOf, type HookwiseConfig } from '../config/define.js';
 import { HookEngine } from '../core/engine.js';
-import type { HookSpec } from '../core/spec.js';
+import { asHook } from '../core/hook.js';
 import { loadCheckpoint } from './checkpoint.js';
 import { Observer } from './observer.js';
 import { runSession } from './session.js';
@@ -44,11 +44,11 @@ export function createAgent(options: AgentOptions): Agent {
 function engineOf(hooks: AgentOptions['hooks']): HookEngine {
   if (hooks instanceof HookEngine) return hooks;
   if (hooks === undefined) return new HookEngine();
-  const config: HookwiseConfig = Array.isArray(hooks) ? { hooks: hooks as HookSpec<any>[] } : hooks;
+  const config: HookwiseConfig = Array.isArray(hooks) ? { hooks } : hooks;
   if (!config || !Array.isArray(config.hooks)) {
     throw new TypeError('createAgent: `hooks` must be a HookEngine, an array of hooks, or a config ({ hooks: [...] })');
   }
   const engine = new HookEngine({ parallel: config.parallel === true });
-  for (const spec of hooksOf(config)) engine.register(spec);
+  for (const spec of hooksOf(config)) engine.register(asHook(spec));
   return engine;
 }

@@ -3,7 +3,7 @@ import type { HookwiseConfig } from '../config/define.js';
 import type { HookEngine } from '../core/engine.js';
 import type { HookInput } from '../core/input.js';
 import type { HookRecord, Outcome } from '../core/outcome.js';
-import type { HookSpec } from '../core/spec.js';
+import type { AnyHook } from '../core/hook.js';
 import type { ChatMessage, ModelProvider } from '../providers/types.js';
 import type { Tool } from './tool.js';
 
@@ -33,7 +33,7 @@ export interface AgentOptions {
   provider: ModelProvider;
   tools?: Tool[];
   /** An engine, or hooks / a config to register in a new engine. */
-  hooks?: HookEngine | HookSpec<any>[] | HookwiseConfig;
+  hooks?: HookEngine | AnyHook[] | HookwiseConfig;
   /** Sent first, as a system message. */
   systemPrompt?: string;
   /** Model turns per run (subagents count their own). Default 50. */

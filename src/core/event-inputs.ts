@@ -1,0 +1,165 @@
+/**
+ * What each event's input holds, typed: Claude Code's field names and types per
+ * event (https://docs.anthropic.com/en/docs/claude-code/hooks), plus the fields the
+ * hookwise runtime adds. A handler registered for one event gets that event's
+ * input; a misspelt field or event name is a compile error.
+ *
+ * These are type aliases, not interfaces, on purpose: aliases are assignable to the
+ * engine's open `HookInput`, so typed handlers and the untyped engine meet without casts.
+ */
+
+/** Fields every input carries (the engine adds the first three when the host did not). */
+export type CommonInput = {
+  hook_event_name: string;
+  session_id: string;
+  cwd: string;
+  transcript_path?: string;
+  /** ISO time, stamped by the host. */
+  timestamp?: string;
+  /** Claude Code's permission mode: `default`, `plan`, `acceptEdits`, `bypassPermissions`, ... */
+  permission_mode?: string;
+  /** Inside a subagent. */
+  agent_id?: string;
+  agent_type?: string;
+  /** The step of the agent loop (hookwise's runtime). */
+  step?: { index?: number; name?: string };
+  /** The host's own data for hooks (hookwise's runtime: the agent's `metadata` option). */
+  metadata?: Record<string, unknown>;
+};
+
+/**
+ * The arguments of a tool call. The built-in tools' fields are typed (Bash's
+ * `command`, Write's `file_path` and `content`, ...); any other tool's arguments
+ * are there too, as `unknown`, to be checked before use.
+ */
+export type ToolInput = {
+  /** Bash */
+  command?: string;
+  description?: string;
+  timeout?: number;
+  run_in_background?: boolean;
+  /** Read, Write, Edit, MultiEdit */
+  file_path?: string;
+  content?: string;
+  old_string?: string;
+  new_string?: string;
+  replace_all?: boolean;
+  offset?: number;
+  limit?: number;
+  edits?: Array<{ old_string: string; new_string: string; replace_all?: boolean }>;
+  /** NotebookEdit */
+  notebook_path?: string;
+  new_source?: string;
+  /** Glob, Grep, LS */
+  pattern?: string;
+  path?: string;
+  glob?: string;
+  /** WebFetch, WebSearch */
+  url?: string;
+  prompt?: string;
+  query?: string;
+  /** Task (subagents) */
+  subagent_type?: string;
+  [argument: string]: unknown;
+};
+
+type ToolCall = { tool_name: string; tool_input: ToolInput; tool_use_id?: string };
+
+/** The input of each event, by canonical name. */
+export type EventInputs = {
+  SessionStart: { source?: 'startup' | 'resume' | 'clear' | 'compact' | (string & {}); model?: string };
+  SessionEnd: { reason?: string; total_tokens?: number; total_tool_calls?: number; duration_ms?: number };
+  UserPromptSubmit: { prompt: string; prompt_id?: string };
+  PreModelCall: { messages?: unknown[]; prompt?: string; system_prompt?: string; available_tools?: string[]; message_count?: number };
+  PostModelCall: { response?: unknown; usage?: Record<string, number>; duration_ms?: number };
+  StepStart: { step_name?: string; state?: Record<string, unknown> };
+  StepEnd: { step_name?: string; state?: Record<string, unknown> };
+  PreToolUse: ToolCall;
+  PermissionRequest: ToolCall & { permission_suggestions?: unknown[] };
+  PostToolUse: ToolCall & { tool_response: unknown; duration_ms?: number };
+  PostToolUseFailure: ToolCall & { error: string; is_interrupt?: boolean; duration_ms?: number };
+  PostToolBatch: { tool_calls?: unknown[] };
+  Stop: { stop_hook_active: boolean; last_assistant_message?: string; background_tasks?: unknown[]; session_crons?: unknown[] };
+  StopFailure: { error: string; error_details?: string; last_assistant_message?: string };
+  SubagentStart: { agent_id?: string; agent_type: string };
+  SubagentStop: { stop_hook_active: boolean; agent_id?: string; agent_type: string; agent_transcript_path?: string; last_assistant_message?: string; success?: boolean; error?: string };
+  PreCompact: { trigger: 'manual' | 'auto' | (string & {}); custom_instructions?: string | null };
+  PostCompact: { trigger: 'manual' | 'auto' | (string & {}); compact_summary?: string };
+  Checkpoint: { checkpoint_path?: string };
+  Notification: { message: string; title?: string; notification_type?: string };
+  Setup: { trigger?: string };
+  InstructionsLoaded: { file_path?: string; load_reason?: string };
+  PermissionDenied: ToolCall & { reason?: string };
+  TaskCreated: { task_id?: string; task_subject?: string; task_description?: string };
+  TaskCompleted: { task_id?: string; task_subject?: string; task_description?: string };
+  TeammateIdle: { teammate_name?: string; team_name?: string };
+  ConfigChange: { source?: string; file_path?: string };
+  CwdChanged: { old_cwd?: string; new_cwd?: string };
+  FileChanged: { file_path: string; event?: string };
+  WorktreeCreate: { name?: string };
+  WorktreeRemove: { worktree_path?: string };
+  Elicitation: { mcp_server_name: string; message?: string; requested_schema?: unknown };
+  ElicitationResult: { mcp_server_name: string; action?: string; content?: unknown };
+  PreModelSwitch: { from_model?: string; to_model: string };
+};
+
+/**
+ * Events of your own: declare them, with their input, and they type-check
+ * like the built-in ones:
+ *
+ * ```ts
+ * declare module 'hookwise' {
+ *   interface CustomEvents {
+ *     DeployRequested: { environment: string };
+ *   }
+ * }
+ * ```
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in users' code
+export interface CustomEvents {}
+
+/** The seed designs' names for the canonical events (docs/model.md, "Events"). */
+export type EventAliases = {
+  WorkflowStarting: 'SessionStart';
+  session_start: 'SessionStart';
+  ExecutionStart: 'SessionStart';
+  WorkflowCompleted: 'SessionEnd';
+  session_end: 'SessionEnd';
+  user_prompt_submit: 'UserPromptSubmit';
+  PreAgentPrompt: 'PreModelCall';
+  GenerateStart: 'PreModelCall';
+  generate_start: 'PreModelCall';
+  GenerateEnd: 'PostModelCall';
+  generate_end: 'PostModelCall';
+  StepCompleted: 'StepEnd';
+  PreToolCall: 'PreToolUse';
+  pre_tool_use: 'PreToolUse';
+  PostToolCall: 'PostToolUse';
+  post_tool_use: 'PostToolUse';
+  PostToolCallFailure: 'PostToolUseFailure';
+  post_tool_use_failure: 'PostToolUseFailure';
+  AgentFailed: 'StopFailure';
+  SubWorkflowStarting: 'SubagentStart';
+  subagent_start: 'SubagentStart';
+  SubWorkflowCompleted: 'SubagentStop';
+  subagent_stop: 'SubagentStop';
+  pre_compact: 'PreCompact';
+  post_compact: 'PostCompact';
+  notification: 'Notification';
+};
+
+export type CanonicalEventName = keyof EventInputs;
+/** Every name an event can be registered or fired under: canonical, alias, or declared in `CustomEvents`. */
+export type EventName = CanonicalEventName | keyof EventAliases | (keyof CustomEvents & string);
+
+/** The input a handler of event `E` receives. */
+export type InputOf<E extends string> = E extends CanonicalEventName
+  ? CommonInput & { hook_event_name: E } & EventInputs[E]
+  : E extends keyof EventAliases
+    ? CommonInput & { hook_event_name: EventAliases[E] } & EventInputs[EventAliases[E]]
+    : E extends keyof CustomEvents
+      ? CommonInput & { hook_event_name: E } & CustomEvents[E]
+      : never;
+
+/** The input of event `E`; of any known event by default (narrow it on `hook_event_name`). */
+export type HookInput<E extends EventName = EventName> = InputOf<E>;
