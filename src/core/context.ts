@@ -1,3 +1,4 @@
+import type { HookInput } from './input.js';
 import type { HookContext, HookLogger } from './spec.js';
 import type { Session, SessionState } from './state.js';
 
@@ -28,7 +29,16 @@ export class Context implements HookContext {
   constructor(
     readonly hookName: string,
     private readonly scope: FireScope,
+    private readonly input: HookInput,
   ) {}
+
+  /**
+   * Seed 004's `ctx.tool_input`: the same sealed object as `input.tool_input`.
+   * Writing to it throws (the hook fails); return `modify(...)` to rewrite.
+   */
+  get tool_input(): Readonly<Record<string, unknown>> | undefined {
+    return this.input.tool_input;
+  }
 
   get signal(): AbortSignal {
     if (!this.controller) {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { checkEvent, EVENTS, type EventInfo } from './events.js';
-import { sealInput, sealValue, thawValue, type HookInput } from './input.js';
+import { sealInput, sealValue, sealWith, thawValue, type HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type RegisteredHook } from './registry.js';
 import { toVerdict, type Verdict } from './results.js';
@@ -77,6 +77,15 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
+}
+
+/** A write to the sealed input says how to rewrite instead. */
+function describeHandlerError(error: unknown): string {
+  const why = describe(error);
+  if (error instanceof TypeError && /read[- ]only|not extensible|Cannot (add|delete|assign|define) property/i.test(why)) {
+    return `${why} (hook inputs are read-only: return modify(...) to rewrite the input)`;
+  }
+  return why;
 }
 
 
@@ -378,8 +387,7 @@ export class HookEngine {
         if (attempt === undefined || fire.ended) return;
         this.apply(fire, hook, attempt);
       });
-      const finished = this.finish(fire);
-      return finished;
+      return this.finish(fire);
     });
   }
 
@@ -387,7 +395,7 @@ export class HookEngine {
   private invoke(fire: Fire, hook: RegisteredHook, input: HookInput): HookRecord | Promise<HookRecord> {
     const started = this.emitStart(fire, hook);
     const t0 = fire.clock;
-    const ctx = new Context(hook.name, fire.scope);
+    const ctx = new Context(hook.name, fire.scope, input);
     const first = this.call(fire, hook, input, ctx);
     if (!(first instanceof Promise) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
       return this.settle(fire, hook, first as Attempt, ctx, t0, started);
@@ -399,7 +407,7 @@ export class HookEngine {
   private attempt(fire: Fire, hook: RegisteredHook, input: HookInput): Promise<{ record: HookRecord; attempt: Attempt }> {
     const started = this.emitStart(fire, hook);
     const t0 = now();
-    const ctx = new Context(hook.name, fire.scope);
+    const ctx = new Context(hook.name, fire.scope, input);
     return this.retrying(fire, hook, input, ctx, this.call(fire, hook, input, ctx)).then(([attempt, last]) => {
       const record = this.record(hook, attempt, last, t0);
       if (started) this.emitEnd(fire, hook, record);
@@ -411,7 +419,7 @@ export class HookEngine {
   private async retrying(fire: Fire, hook: RegisteredHook, input: HookInput, ctx: Context, first: Attempt | Promise<Attempt>): Promise<[Attempt, Context]> {
     let attempt = await first;
     for (let tries = 0; attempt instanceof Failure && tries < hook.maxRetries && !fire.signal?.aborted; tries++) {
-      ctx = new Context(hook.name, fire.scope);
+      ctx = new Context(hook.name, fire.scope, input);
       attempt = await this.call(fire, hook, input, ctx);
     }
     return [attempt, ctx];
@@ -426,7 +434,7 @@ export class HookEngine {
     try {
       returned = hook.spec.handler(input, ctx);
     } catch (error) {
-      return new Failure(describe(error));
+      return new Failure(describeHandlerError(error));
     }
     if (!isThenable(returned)) return this.verdictOf(returned);
     return this.withTimeout(hook, ctx, returned as Promise<unknown>);
@@ -463,7 +471,7 @@ export class HookEngine {
       // A handler that ignores its signal keeps running; its late result or rejection is dropped here.
       promise.then(
         (value) => finish(this.verdictOf(value)),
-        (error) => finish(new Failure(describe(error))),
+        (error) => finish(new Failure(describeHandlerError(error))),
       );
     });
   }
@@ -509,7 +517,7 @@ export class HookEngine {
 
   /** Async hooks run in the background; what they return reaches the session's next outcome. */
   private startAsync(fire: Fire, hook: RegisteredHook): HookRecord {
-    const ctx = new Context(hook.name, fire.scope);
+    const ctx = new Context(hook.name, fire.scope, fire.input);
     const run = this.retrying(fire, hook, fire.input, ctx, this.call(fire, hook, fire.input, ctx)).then(([attempt]) => {
       if (attempt instanceof Failure) this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
       else this.sessions.deliverLater(fire.sessionId, attempt.additionalContext, attempt.systemMessage);
@@ -619,5 +627,5 @@ export class HookEngine {
 
 /** The sealed input after a rewrite: tool events replace `tool_input`, other events patch the input. */
 function rewritten(input: HookInput, sealed: Record<string, unknown>, toolEvent: boolean): HookInput {
-  return Object.freeze(toolEvent ? { ...input, tool_input: sealed } : { ...input, ...sealed });
+  return sealWith(input, toolEvent ? { tool_input: sealed } : sealed);
 }

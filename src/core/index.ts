@@ -8,3 +8,6 @@ export type { HookInput } from './input.js';
 export type { SessionState } from './state.js';
 export { HookSpecError } from './registry.js';
 export { MatcherError } from './regex.js';
+export { EventNameError } from './events.js';
+export { MatcherResultError } from './matchers.js';
+export { InputError } from './input.js';

@@ -71,6 +71,10 @@ export function thawValue<T>(value: T): T {
   return copyData(value, false, 0);
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
+// Copies are built key by key into a literal, never with spread: V8 freezes a spread
+// clone about 20x slower than an object built this way.
 function copyData<T>(value: T, freeze: boolean, depth: number): T {
   if (typeof value !== 'object' || value === null) return value;
   if (depth > MAX_DEPTH) throw new InputError(`input is nested deeper than ${MAX_DEPTH} levels (or is cyclic)`);
@@ -80,10 +84,19 @@ function copyData<T>(value: T, freeze: boolean, depth: number): T {
     for (let i = 0; i < value.length; i++) copy[i] = copyData(value[i], freeze, depth + 1);
   } else {
     if (!isPlain(value)) return value;
-    copy = {};
-    for (const key of Object.keys(value)) copy[key] = copyData((value as Record<string, unknown>)[key], freeze, depth + 1);
+    copy = copyFields(value as Record<string, unknown>, freeze, depth);
   }
   return (freeze ? Object.freeze(copy) : copy) as T;
+}
+
+function copyFields(value: Record<string, unknown>, freeze: boolean, depth: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
+    const field = value[key];
+    copy[key] = typeof field === 'object' && field !== null ? copyData(field, freeze, depth + 1) : field;
+  }
+  return copy;
 }
 
 /**
@@ -93,17 +106,17 @@ function copyData<T>(value: T, freeze: boolean, depth: number): T {
  * changed or frozen.
  */
 export function sealInput(input: HookInput, event: string, sessionId: string, cwd: string | undefined): HookInput {
+  const copy: HookInput = copyFields(input, true, 0);
+  if (copy.hook_event_name !== event) copy.hook_event_name = event;
+  if (copy.session_id === undefined) copy.session_id = sessionId;
+  if (copy.cwd === undefined && cwd !== undefined) copy.cwd = cwd;
+  return Object.freeze(copy);
+}
+
+/** A sealed input with some fields replaced (a rewrite); `fields` must be sealed already. */
+export function sealWith(input: HookInput, fields: Record<string, unknown>): HookInput {
   const copy: HookInput = {};
-  let hasSession = false;
-  let hasCwd = false;
-  for (const key of Object.keys(input)) {
-    const value = input[key];
-    if (key === 'session_id') hasSession = value !== undefined;
-    else if (key === 'cwd') hasCwd = value !== undefined;
-    copy[key] = sealValue(value, 1);
-  }
-  copy.hook_event_name = event;
-  if (!hasSession) copy.session_id = sessionId;
-  if (!hasCwd && cwd !== undefined) copy.cwd = cwd;
+  for (const key in input) if (hasOwn.call(input, key)) copy[key] = input[key];
+  for (const key in fields) if (hasOwn.call(fields, key)) copy[key] = fields[key];
   return Object.freeze(copy);
 }
