@@ -156,31 +156,34 @@ export class HookEngine {
     const hook = prepareHook(spec, this.seq++);
     this.unregister(hook.name);
     this.registered.set(hook.name, hook);
-    if (hook.everyEvent) {
-      this.everyEvent.push(hook);
-      for (const event of new Set([...EVENTS, ...this.index.keys()])) this.attach(hook, event);
-    } else {
-      for (const event of [...hook.events]) this.attach(hook, event);
-    }
+    const events = hook.everyEvent ? new Set([...EVENTS, ...this.index.keys()]) : [...hook.events];
+    for (const event of events) this.attach(hook, this.indexFor(event));
+    if (hook.everyEvent) this.everyEvent.push(hook);
     return this;
   }
 
-  /** Put a hook in an event's index (creating it), and start whatever its matcher must load first. */
-  private attach(hook: RegisteredHook, event: string): EventIndex {
-    const matcher = bindEvent(hook, event);
-    let idx = this.index.get(event);
-    if (!idx) this.index.set(event, (idx = new EventIndex(event)));
+  /** Put a hook in an event's index, and start whatever its matcher must load first. */
+  private attach(hook: RegisteredHook, idx: EventIndex): void {
+    const matcher = bindEvent(hook, idx.event);
     idx.add(hook);
     for (const ready of matcher.ready ?? []) this.track(ready());
+  }
+
+  /** The index of an event, made on first use with the `'*'` hooks in it. */
+  private indexFor(event: string): EventIndex {
+    let idx = this.index.get(event);
+    if (idx === undefined) {
+      this.index.set(event, (idx = new EventIndex(event)));
+      for (const hook of this.everyEvent) this.attach(hook, idx);
+    }
     return idx;
   }
 
-  /** The index of an event; for an event seen the first time, one holding the `'*'` hooks. */
+  /** The index of an event, if any hook listens to it. */
   private indexOf(event: string): EventIndex | undefined {
     const idx = this.index.get(event);
     if (idx !== undefined || this.everyEvent.length === 0) return idx;
-    for (const hook of this.everyEvent) this.attach(hook, event);
-    return this.index.get(event);
+    return this.indexFor(event);
   }
 
   private track(ready: Promise<void>): void {

@@ -64,6 +64,14 @@ describe("events: '*' and null matchers (seed 000)", () => {
     expect(engine.hookCount('PreToolUse')).toBe(0);
   });
 
+  it("a '*' hook also runs beside hooks of a custom event registered after it", async () => {
+    const engine = new HookEngine();
+    engine.register({ name: 'audit', events: '*', handler: () => context('audit') });
+    engine.register({ name: 'deploys', events: 'DeployFinished', handler: () => context('deploys') });
+    expect((await engine.fire('DeployFinished', {})).additionalContext).toBe('audit\ndeploys');
+    expect(engine.hookCount('DeployFinished')).toBe(2);
+  });
+
   it("a '*' hook follows each event's failure policy and matcher field", async () => {
     const engine = new HookEngine();
     engine.register({ name: 'bash-only', events: '*', matcher: 'Bash', handler: () => { throw new Error('down'); } });
