@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { benchEngine } from './engine.mjs';
+import { benchEngine, benchScale } from './engine.mjs';
 import { formatNs, table } from './harness.mjs';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
@@ -17,6 +17,15 @@ const engineRows = await benchEngine();
 const base = engineRows[0].ns;
 console.log('## Engine\n');
 console.log(table(['case', 'time per op', 'vs 0 hooks'], engineRows.map((r) => [r.name, formatNs(r.ns), `${(r.ns / base).toFixed(2)}x`])));
+const ns = (prefix) => engineRows.find((r) => r.name.startsWith(prefix)).ns;
+const mine = ns('hookwise fire(), 3 matching function hooks');
+console.log(`\nwith the same 3 handlers, inputs as a direct engine user passes them: hookwise / tapable ${(mine / ns('tapable')).toFixed(2)}x (target <= 2.5x), hookwise / hookable ${(mine / ns('hookable')).toFixed(2)}x, hookwise / emittery ${(mine / ns('emittery')).toFixed(2)}x (targets < 1x)`);
+
+console.log('\n## Engine: scale sweep (PreToolUse for Bash, direct-user input)\n');
+const sweep = await benchScale();
+const sizes = [...new Set(sweep.map((r) => r.size))];
+const cell = (kind, size, matching) => formatNs(sweep.find((r) => r.kind === kind && r.size === size && r.matching === matching).ns);
+console.log(table(['hooks', 'exact, none match', 'exact, one matches', 'regex, none match', 'regex, one matches'], sizes.map((size) => [size.toLocaleString('en-US'), cell('exact', size, 'none'), cell('exact', size, 'one'), cell('regex', size, 'none'), cell('regex', size, 'one')])));
 
 // Benchmarks of other parts live beside this file; each exports one function returning rows.
 const parts = [

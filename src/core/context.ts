@@ -1,37 +1,85 @@
+import type { HookInput } from './input.js';
 import type { HookContext, HookLogger } from './spec.js';
 import type { Session, SessionState } from './state.js';
 
-/** The `ctx` a handler gets. The AbortController is made only if the handler asks for the signal. */
+/** What every hook of one fire shares: made once per fire, read by each hook's Context. */
+export interface FireScope {
+  readonly sessionId: string;
+  readonly session: Session;
+  readonly cwd: string | undefined;
+  readonly projectDir: string | undefined;
+  readonly logger: HookLogger;
+  readonly outer: AbortSignal | undefined;
+  /** What the host passed as `env`; frozen into `frozenEnv` on first read. */
+  readonly hostEnv: Readonly<Record<string, string | undefined>> | undefined;
+  frozenEnv: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+const NO_ENV: Readonly<Record<string, string | undefined>> = Object.freeze({});
+
+/**
+ * The `ctx` a handler gets; a new one for every hook call, so a hook that keeps its
+ * ctx never sees or annotates another hook's run. The AbortController is made only
+ * if the handler asks for the signal.
+ */
 export class Context implements HookContext {
   private controller: AbortController | undefined;
   annotations: Record<string, unknown> | undefined;
 
   constructor(
-    public hookName: string,
-    readonly sessionId: string,
-    private readonly session: Session,
-    private readonly cwdOption: string | undefined,
-    readonly logger: HookLogger,
-    readonly outer: AbortSignal | undefined,
+    readonly hookName: string,
+    private readonly scope: FireScope,
+    private readonly input: HookInput,
   ) {}
+
+  /**
+   * Seed 004's `ctx.tool_input`: the same sealed object as `input.tool_input`.
+   * Writing to it throws (the hook fails); return `modify(...)` to rewrite.
+   */
+  get tool_input(): Readonly<Record<string, unknown>> | undefined {
+    return this.input.tool_input;
+  }
 
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
-      if (this.outer) {
-        if (this.outer.aborted) this.controller.abort(this.outer.reason);
-        else this.outer.addEventListener('abort', () => this.controller!.abort(this.outer!.reason), { once: true });
+      const outer = this.scope.outer;
+      if (outer) {
+        if (outer.aborted) this.controller.abort(outer.reason);
+        else outer.addEventListener('abort', () => this.controller!.abort(outer.reason), { once: true });
       }
     }
     return this.controller.signal;
   }
 
-  get cwd(): string {
-    return this.cwdOption ?? process.cwd();
+  get outer(): AbortSignal | undefined {
+    return this.scope.outer;
+  }
+
+  get sessionId(): string {
+    return this.scope.sessionId;
+  }
+
+  get cwd(): string | undefined {
+    return this.scope.cwd;
+  }
+
+  get projectDir(): string | undefined {
+    return this.scope.projectDir;
+  }
+
+  get env(): Readonly<Record<string, string | undefined>> {
+    const scope = this.scope;
+    if (scope.frozenEnv === undefined) scope.frozenEnv = scope.hostEnv ? Object.freeze({ ...scope.hostEnv }) : NO_ENV;
+    return scope.frozenEnv;
+  }
+
+  get logger(): HookLogger {
+    return this.scope.logger;
   }
 
   get state(): SessionState {
-    return this.session.state;
+    return this.scope.session.state;
   }
 
   annotate(fields: Record<string, unknown>): void {
@@ -40,13 +88,5 @@ export class Context implements HookContext {
 
   abort(reason: string): void {
     if (this.controller && !this.controller.signal.aborted) this.controller.abort(new Error(reason));
-  }
-
-  /** Ready the context for the next hook of the same sequential fire. */
-  reuse(hookName: string): this {
-    this.hookName = hookName;
-    this.controller = undefined;
-    this.annotations = undefined;
-    return this;
   }
 }

@@ -1,19 +1,24 @@
 import { performance } from 'node:perf_hooks';
-import { canonicalEvent, eventInfo, type EventInfo } from './events.js';
-import type { HookInput } from './input.js';
+import { checkEvent, EVENTS, type EventInfo } from './events.js';
+import { sealInput, sealValue, sealWith, thawValue, type HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
-import { EventIndex, filterValueOf, prepareHook, type RegisteredHook } from './registry.js';
+import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type RegisteredHook } from './registry.js';
 import { toVerdict, type Verdict } from './results.js';
 import type { AnyHook } from './hook.js';
 import type { HookLogger, HookSpec } from './spec.js';
-import { Context } from './context.js';
-import { Sessions, type Session } from './state.js';
+import { Context, type FireScope } from './context.js';
+import { Sessions } from './state.js';
+import { sameData } from './same-data.js';
 
 export interface FireOptions {
   /** Defaults to `input.session_id`, else `"default"`. */
   sessionId?: string;
-  /** Defaults to `input.cwd`, else the process's cwd. */
+  /** Defaults to `input.cwd`; without either, `ctx.cwd` is undefined (the engine never reads the process's cwd). */
   cwd?: string;
+  /** The project the agent works on (`ctx.projectDir`, the guards' workspace). Defaults to the fire's cwd. */
+  projectDir?: string;
+  /** The environment hooks run with (`ctx.env`, frozen). Defaults to an empty object: the host decides what hooks see. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Aborting it aborts the running hook; the rest of the chain is skipped. */
   signal?: AbortSignal;
 }
@@ -65,19 +70,6 @@ const NO_HOOKS: RegisteredHook[] = [];
 // Bound once: the global `performance` is a lazy accessor, and the clock is read once per hook.
 const now = performance.now.bind(performance);
 
-/**
- * The input with the canonical hook_event_name, the fire's session_id and (when
- * known) its cwd. What the host sent wins; the caller's object is copied, never
- * changed, and only when something is missing.
- */
-function withCommonFields(input: HookInput, event: string, sessionId: string, cwd: string | undefined): HookInput {
-  if (input.hook_event_name === event && input.session_id !== undefined && (input.cwd !== undefined || cwd === undefined)) return input;
-  const seen: HookInput = { ...input, hook_event_name: event };
-  if (seen.session_id === undefined) seen.session_id = sessionId;
-  if (seen.cwd === undefined && cwd !== undefined) seen.cwd = cwd;
-  return seen;
-}
-
 /** Handlers may return any thenable; the engine's own promises are native (checked with instanceof). */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
@@ -88,14 +80,26 @@ function describe(error: unknown): string {
   return String(error);
 }
 
+/** A write to the sealed input says how to rewrite instead. */
+function describeHandlerError(error: unknown): string {
+  const why = describe(error);
+  if (error instanceof TypeError && /read[- ]only|not extensible|Cannot (add|delete|assign|define) property/i.test(why)) {
+    return `${why} (hook inputs are read-only: return modify(...) to rewrite the input)`;
+  }
+  return why;
+}
+
 
 /** One fire in progress. */
 interface Fire {
   event: string;
+  index: EventIndex;
+  /** The sealed input the next hook sees (rewrites applied, in sequential mode). */
   input: HookInput;
+  /** The sealed input the fire started with. */
+  original: HookInput;
   sessionId: string;
-  session: Session;
-  cwd: string | undefined;
+  scope: FireScope;
   signal: AbortSignal | undefined;
   hooks: RegisteredHook[];
   records: HookRecord[];
@@ -104,11 +108,10 @@ interface Fire {
   ended: boolean;
   /** When the previous sequential hook ended: the clock is read once per hook, not twice. */
   clock: number;
-  /**
-   * A context a finished hook no longer uses, handed to the next one: sequential hooks
-   * run one at a time. A hook that timed out keeps its own (it may still be running).
-   */
-  spare: Context | undefined;
+  /** Hooks whose matcher failed (threw, or answered something not boolean): they fail without running. */
+  matcherFailed: Map<RegisteredHook, string> | undefined;
+  /** What each `recheck` hook judged, to tell whether the final input is new to it. */
+  judged: Map<RegisteredHook, HookInput> | undefined;
 }
 
 /**
@@ -118,12 +121,16 @@ interface Fire {
 export class HookEngine {
   private readonly registered = new Map<string, RegisteredHook>();
   private readonly index = new Map<string, EventIndex>();
+  /** Hooks registered with `events: '*'`, bound to each event's index as it appears. */
+  private readonly everyEvent: RegisteredHook[] = [];
   private readonly sessions = new Sessions();
   private readonly inflight = new Set<Promise<void>>();
   private readonly listeners: { [K in keyof Listeners]: Array<Listeners[K]> } = { outcome: [], hookStart: [], hookEnd: [] };
   private readonly pendingReady = new Set<Promise<void>>();
   private readonly logger: HookLogger;
   private seq = 0;
+  /** Set by select() for the fire it selects for, read by startFire() right after. */
+  private failedMatchers: Map<RegisteredHook, string> | undefined;
   readonly parallel: boolean;
 
   constructor(options: EngineOptions = {}) {
@@ -131,19 +138,54 @@ export class HookEngine {
     this.logger = options.logger ?? stderrLogger;
   }
 
-  /** Add a hook. A name registered again replaces the old hook, at the end of registration order. */
+  /** Add a hook. Its name must be new: a name already registered is an error (`replace()` swaps a hook). */
   register(typed: AnyHook): this {
-    const spec = typed as unknown as HookSpec<HookInput>;
+    const spec = typed as unknown as HookSpec;
+    if (spec && typeof spec === 'object' && typeof spec.name === 'string' && this.registered.has(spec.name)) {
+      const from = spec.source ? ` (${spec.source})` : '';
+      const first = this.registered.get(spec.name)!.spec.source;
+      throw new HookSpecError(`hook "${spec.name}"${from}: name: a hook named "${spec.name}" is already registered${first ? ` (${first})` : ''}; give each hook its own name, or call replace() to swap it`);
+    }
+    return this.add(spec);
+  }
+
+  /** Add a hook, or swap the hook of the same name (the new one goes to the end of registration order). */
+  replace(typed: AnyHook): this {
+    return this.add(typed as unknown as HookSpec);
+  }
+
+  private add(spec: HookSpec): this {
     const hook = prepareHook(spec, this.seq++);
     this.unregister(hook.name);
     this.registered.set(hook.name, hook);
-    for (const event of hook.events) {
-      let idx = this.index.get(event);
-      if (!idx) this.index.set(event, (idx = new EventIndex(event)));
-      idx.add(hook);
-      for (const ready of hook.matchers.get(event)?.ready ?? []) this.track(ready());
-    }
+    const events = hook.everyEvent ? new Set([...EVENTS, ...this.index.keys()]) : [...hook.events];
+    for (const event of events) this.attach(hook, this.indexFor(event));
+    if (hook.everyEvent) this.everyEvent.push(hook);
     return this;
+  }
+
+  /** Put a hook in an event's index, and start whatever its matcher must load first. */
+  private attach(hook: RegisteredHook, idx: EventIndex): void {
+    const matcher = bindEvent(hook, idx.event);
+    idx.add(hook);
+    for (const ready of matcher.ready ?? []) this.track(ready());
+  }
+
+  /** The index of an event, made on first use with the `'*'` hooks in it. */
+  private indexFor(event: string): EventIndex {
+    let idx = this.index.get(event);
+    if (idx === undefined) {
+      this.index.set(event, (idx = new EventIndex(event)));
+      for (const hook of this.everyEvent) this.attach(hook, idx);
+    }
+    return idx;
+  }
+
+  /** The index of an event, if any hook listens to it. */
+  private indexOf(event: string): EventIndex | undefined {
+    const idx = this.index.get(event);
+    if (idx !== undefined || this.everyEvent.length === 0) return idx;
+    return this.indexFor(event);
   }
 
   private track(ready: Promise<void>): void {
@@ -158,6 +200,7 @@ export class HookEngine {
     const hook = this.registered.get(name);
     if (!hook) return false;
     this.registered.delete(name);
+    if (hook.everyEvent) this.everyEvent.splice(this.everyEvent.indexOf(hook), 1);
     for (const event of hook.events) {
       const idx = this.index.get(event);
       if (!idx) continue;
@@ -170,7 +213,18 @@ export class HookEngine {
   /** The registered hooks, for one event in run order, or all in registration order. */
   hooks(event?: string): HookSpec[] {
     if (event === undefined) return [...this.registered.values()].sort((a, b) => a.seq - b.seq).map((h) => h.spec);
-    return (this.index.get(canonicalEvent(event))?.all() ?? []).map((h) => h.spec);
+    return (this.indexOf(checkEvent(event))?.all() ?? []).map((h) => h.spec);
+  }
+
+  /** How many hooks are registered, for one event (aliases accepted) or in all. */
+  hookCount(event?: string): number {
+    if (event === undefined) return this.registered.size;
+    return this.indexOf(checkEvent(event))?.size ?? 0;
+  }
+
+  /** The hook registered under `name`, as it was registered. */
+  getHook(name: string): HookSpec | undefined {
+    return this.registered.get(name)?.spec;
   }
 
   /** Subscribe; returns the function that unsubscribes. */
@@ -189,55 +243,92 @@ export class HookEngine {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
-  /** Fire an event; resolves to the merged Outcome. Never rejects because of a hook. */
+  /**
+   * Fire an event; resolves to the merged Outcome. Never rejects because of a hook;
+   * rejects for a mistake of the caller (an unknown-looking event name, an input
+   * that is not an object or cannot be sealed).
+   */
   fire(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Promise<Outcome> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return Promise.reject(new TypeError(`fire(${event}): input must be a JSON object`));
     }
     if (this.pendingReady.size > 0) return Promise.all(this.pendingReady).then(() => this.fire(event, input, options));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));
-    const canonical = canonicalEvent(event);
+    try {
+      return this.start(checkEvent(event), input, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private start(canonical: string, input: HookInput, options: FireOptions): Promise<Outcome> {
     const sessionId = options.sessionId ?? (typeof input.session_id === 'string' ? input.session_id : 'default');
     const cwd = options.cwd ?? (typeof input.cwd === 'string' ? input.cwd : undefined);
-    const idx = this.index.get(canonical);
-    // Matchers see what handlers see: `path` needs the fire's cwd, `session` its session.
-    const seen = idx === undefined ? input : withCommonFields(input, canonical, sessionId, cwd);
-    const selected = idx === undefined ? NO_HOOKS : this.select(idx, seen, sessionId);
+    const idx = this.indexOf(canonical);
+    const candidates = idx === undefined ? NO_HOOKS : idx.candidates(filterValueOf(input, idx.info.filterField));
+    // Matchers see what handlers see (a sealed copy): `path` needs the fire's cwd, `session` its session.
+    const seen = candidates.length === 0 ? undefined : sealInput(input, canonical, sessionId, cwd);
+    const selected = seen === undefined ? NO_HOOKS : this.select(idx!, candidates, seen, sessionId);
     if (selected.length === 0 && !this.sessions.anyUndelivered) {
       const outcome = emptyOutcome(canonical);
-      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, withCommonFields(input, canonical, sessionId, cwd), sessionId);
+      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, seen ?? sealInput(input, canonical, sessionId, cwd), sessionId);
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
       return Promise.resolve(outcome);
     }
-    const result = this.run(this.startFire(idx?.info ?? eventInfo(canonical), seen, sessionId, cwd, options, selected), 0);
+    const fire = this.startFire(idx ?? new EventIndex(canonical), seen ?? sealInput(input, canonical, sessionId, cwd), sessionId, cwd, options, selected);
+    const result = this.run(fire, 0);
     return result instanceof Promise ? result : Promise.resolve(result);
   }
 
-  private select(idx: EventIndex, input: HookInput, sessionId: string): RegisteredHook[] {
+  /**
+   * The candidates whose matcher accepts the input. A matcher that throws or answers
+   * anything but a boolean selects its hook, which then fails without running.
+   */
+  private select(idx: EventIndex, candidates: RegisteredHook[], input: HookInput, sessionId: string): RegisteredHook[] {
     const event = idx.event;
-    const candidates = idx.candidates(filterValueOf(input, idx.info.filterField));
+    this.failedMatchers = undefined;
     // Copy only once a candidate fails to match; usually every candidate matches.
     let selected: RegisteredHook[] | undefined;
     for (let i = 0; i < candidates.length; i++) {
       const hook = candidates[i]!;
       const matcher = hook.onlyMatcher ?? hook.matchers.get(event)!;
-      const ok = (matcher.trivial === true || matcher.test(input)) && !(hook.once && this.sessions.peek(sessionId)?.onceRan.has(hook.name));
+      let ok: boolean;
+      try {
+        ok = matcher.trivial === true || matcher.test(input);
+      } catch (error) {
+        (this.failedMatchers ??= new Map()).set(hook, `matcher failed: ${describe(error)}`);
+        ok = true;
+      }
+      if (ok && hook.once && this.sessions.peek(sessionId)?.onceRan.has(hook.name)) ok = false;
       if (!ok) selected ??= candidates.slice(0, i);
       else if (selected) selected.push(hook);
     }
     return selected ?? candidates;
   }
 
-  private startFire(info: EventInfo, input: HookInput, sessionId: string, cwd: string | undefined, options: FireOptions, hooks: RegisteredHook[]): Fire {
+  private startFire(idx: EventIndex, input: HookInput, sessionId: string, cwd: string | undefined, options: FireOptions, hooks: RegisteredHook[]): Fire {
+    const info: EventInfo = idx.info;
     const builder = new OutcomeBuilder(info.name, info.permission === true, info.tool === true);
     const waiting = this.sessions.anyUndelivered ? this.sessions.takeUndelivered(sessionId) : undefined;
     if (waiting) builder.prepend(waiting.context, waiting.messages);
+    const matcherFailed = this.failedMatchers;
+    this.failedMatchers = undefined;
     return {
       event: info.name,
+      index: idx,
       input,
+      original: input,
       sessionId,
-      session: this.sessions.get(sessionId),
-      cwd,
+      scope: {
+        sessionId,
+        session: this.sessions.get(sessionId),
+        cwd,
+        projectDir: options.projectDir ?? cwd,
+        logger: this.logger,
+        outer: options.signal,
+        hostEnv: options.env,
+        frozenEnv: undefined,
+      },
       signal: options.signal,
       hooks,
       records: new Array(hooks.length),
@@ -245,7 +336,8 @@ export class HookEngine {
       toolEvent: info.tool === true,
       ended: false,
       clock: now(),
-      spare: undefined,
+      matcherFailed,
+      judged: undefined,
     };
   }
 
@@ -255,11 +347,11 @@ export class HookEngine {
     for (; i < fire.hooks.length; i++) {
       const hook = fire.hooks[i]!;
       // After the chain ended, or a `once` hook an overlapping fire of the session ran while this one waited.
-      if (fire.ended || (hook.once && fire.session.onceRan.has(hook.name))) {
+      if (fire.ended || (hook.once && fire.scope.session.onceRan.has(hook.name))) {
         fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
         continue;
       }
-      if (hook.once) fire.session.onceRan.add(hook.name);
+      if (hook.once) fire.scope.session.onceRan.add(hook.name);
       if (hook.async) {
         fire.records[i] = this.startAsync(fire, hook);
         continue;
@@ -281,7 +373,7 @@ export class HookEngine {
     const pending: Array<Promise<void>> = [];
     const verdicts: Array<Attempt | undefined> = new Array(fire.hooks.length);
     fire.hooks.forEach((hook, i) => {
-      if (hook.once) fire.session.onceRan.add(hook.name);
+      if (hook.once) fire.scope.session.onceRan.add(hook.name);
       if (hook.async) {
         fire.records[i] = this.startAsync(fire, hook);
         return;
@@ -308,48 +400,46 @@ export class HookEngine {
   private invoke(fire: Fire, hook: RegisteredHook, input: HookInput): HookRecord | Promise<HookRecord> {
     const started = this.emitStart(fire, hook);
     const t0 = fire.clock;
-    const ctx = fire.spare?.reuse(hook.name) ?? this.context(fire, hook);
-    fire.spare = undefined;
-    const first = this.call(hook, input, ctx);
+    const ctx = new Context(hook.name, fire.scope, input);
+    const first = this.call(fire, hook, input, ctx);
     if (!(first instanceof Promise) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
       return this.settle(fire, hook, first as Attempt, ctx, t0, started);
     }
     return this.retrying(fire, hook, input, ctx, first).then(([attempt, last]) => this.settle(fire, hook, attempt, last, t0, started));
   }
 
-  /** Like invoke, without folding into the outcome (parallel mode folds later, in order). */
+  /** Like invoke, without folding into the outcome (parallel mode and rechecks fold later, in order). */
   private attempt(fire: Fire, hook: RegisteredHook, input: HookInput): Promise<{ record: HookRecord; attempt: Attempt }> {
     const started = this.emitStart(fire, hook);
     const t0 = now();
-    const ctx = this.context(fire, hook);
-    return this.retrying(fire, hook, input, ctx, this.call(hook, input, ctx)).then(([attempt, last]) => {
+    const ctx = new Context(hook.name, fire.scope, input);
+    return this.retrying(fire, hook, input, ctx, this.call(fire, hook, input, ctx)).then(([attempt, last]) => {
       const record = this.record(hook, attempt, last, t0);
       if (started) this.emitEnd(fire, hook, record);
       return { record, attempt };
     });
   }
 
-  private context(fire: Fire, hook: RegisteredHook): Context {
-    return new Context(hook.name, fire.sessionId, fire.session, fire.cwd, this.logger, fire.signal);
-  }
-
   /** Re-invoke a failing handler up to `maxRetries` times, each time with a fresh context. */
   private async retrying(fire: Fire, hook: RegisteredHook, input: HookInput, ctx: Context, first: Attempt | Promise<Attempt>): Promise<[Attempt, Context]> {
     let attempt = await first;
     for (let tries = 0; attempt instanceof Failure && tries < hook.maxRetries && !fire.signal?.aborted; tries++) {
-      ctx = this.context(fire, hook);
-      attempt = await this.call(hook, input, ctx);
+      ctx = new Context(hook.name, fire.scope, input);
+      attempt = await this.call(fire, hook, input, ctx);
     }
     return [attempt, ctx];
   }
 
   /** Call the handler once. Synchronous results stay synchronous; promises get a timeout. */
-  private call(hook: RegisteredHook, input: HookInput, ctx: Context): Attempt | Promise<Attempt> {
+  private call(fire: Fire, hook: RegisteredHook, input: HookInput, ctx: Context): Attempt | Promise<Attempt> {
+    const matcherFailure = fire.matcherFailed?.get(hook);
+    if (matcherFailure !== undefined) return new Failure(matcherFailure);
+    if (hook.recheck) (fire.judged ??= new Map()).set(hook, input);
     let returned: unknown;
     try {
       returned = hook.spec.handler(input, ctx);
     } catch (error) {
-      return new Failure(describe(error));
+      return new Failure(describeHandlerError(error));
     }
     if (!isThenable(returned)) return this.verdictOf(returned);
     return this.withTimeout(hook, ctx, returned as Promise<unknown>);
@@ -386,7 +476,7 @@ export class HookEngine {
       // A handler that ignores its signal keeps running; its late result or rejection is dropped here.
       promise.then(
         (value) => finish(this.verdictOf(value)),
-        (error) => finish(new Failure(describe(error))),
+        (error) => finish(new Failure(describeHandlerError(error))),
       );
     });
   }
@@ -405,7 +495,6 @@ export class HookEngine {
 
   private settle(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, started: boolean): HookRecord {
     const record = this.record(hook, attempt, ctx, t0, fire);
-    if (!(attempt instanceof Failure)) fire.spare = ctx;
     this.apply(fire, hook, attempt);
     if (started) this.emitEnd(fire, hook, record);
     return record;
@@ -420,17 +509,21 @@ export class HookEngine {
       }
       return;
     }
-    fire.builder.add(attempt);
-    if (attempt.ends) fire.ended = true;
-    if (attempt.updatedInput !== undefined && !fire.ended && !this.parallel) {
-      fire.input = fire.toolEvent ? { ...fire.input, tool_input: attempt.updatedInput } : { ...fire.input, ...attempt.updatedInput };
+    if (attempt.updatedInput === undefined) {
+      fire.builder.add(attempt);
+    } else {
+      // Hooks see a sealed copy; the Outcome gets a copy of its own, so neither the hook nor the host can change the other's.
+      const sealed = sealValue(attempt.updatedInput);
+      fire.builder.add({ ...attempt, updatedInput: thawValue(sealed) });
+      if (!this.parallel && !fire.ended && !attempt.ends) fire.input = rewritten(fire.input, sealed, fire.toolEvent);
     }
+    if (attempt.ends) fire.ended = true;
   }
 
   /** Async hooks run in the background; what they return reaches the session's next outcome. */
   private startAsync(fire: Fire, hook: RegisteredHook): HookRecord {
-    const ctx = this.context(fire, hook);
-    const run = this.retrying(fire, hook, fire.input, ctx, this.call(hook, fire.input, ctx)).then(([attempt]) => {
+    const ctx = new Context(hook.name, fire.scope, fire.input);
+    const run = this.retrying(fire, hook, fire.input, ctx, this.call(fire, hook, fire.input, ctx)).then(([attempt]) => {
       if (attempt instanceof Failure) this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
       else this.sessions.deliverLater(fire.sessionId, attempt.additionalContext, attempt.systemMessage);
     });
@@ -440,11 +533,67 @@ export class HookEngine {
   }
 
   private finish(fire: Fire): Outcome | Promise<Outcome> {
+    if (fire.index.rechecks > 0 && fire.builder.outcome.updatedInput !== null && !fire.builder.outcome.blocked) {
+      const rechecked = this.recheck(fire);
+      if (rechecked instanceof Promise) return rechecked.then(() => this.finishOutcome(fire));
+    }
+    return this.finishOutcome(fire);
+  }
+
+  private finishOutcome(fire: Fire): Outcome | Promise<Outcome> {
     const outcome = fire.builder.finish();
     outcome.hooks = fire.records;
     if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, fire.input, fire.sessionId);
     if (fire.event === 'SessionEnd') return this.endSession(fire.sessionId).then(() => outcome);
     return outcome;
+  }
+
+  /**
+   * The input was rewritten after (or, in parallel mode, beside) a `recheck` hook:
+   * run every `recheck` hook that matches the final input and has not judged it, one
+   * after another, and let a deny, block or stop of theirs decide (docs/model.md, "Rechecks").
+   */
+  private recheck(fire: Fire): Promise<void> | void {
+    const final = this.parallel ? rewritten(fire.original, sealValue(fire.builder.outcome.updatedInput!), fire.toolEvent) : fire.input;
+    fire.input = final;
+    const idx = fire.index;
+    const todo = idx.candidates(filterValueOf(final, idx.info.filterField)).filter((hook) => {
+      if (!hook.recheck || hook.async) return false;
+      const judged = fire.judged?.get(hook);
+      if (judged !== undefined && (judged === final || sameData(judged, final))) return false;
+      const matcher = hook.onlyMatcher ?? hook.matchers.get(fire.event)!;
+      try {
+        return matcher.trivial === true || matcher.test(final);
+      } catch (error) {
+        (fire.matcherFailed ??= new Map()).set(hook, `matcher failed: ${describe(error)}`);
+        return true;
+      }
+    });
+    if (todo.length === 0) return;
+    return (async () => {
+      for (const hook of todo) {
+        const { record, attempt } = await this.attempt(fire, hook, final);
+        record.recheck = true;
+        fire.records.push(record);
+        if (this.applyRecheck(fire, hook, attempt)) return;
+      }
+    })();
+  }
+
+  /** Only what can stop the rewritten call counts in a recheck; true when it did. */
+  private applyRecheck(fire: Fire, hook: RegisteredHook, attempt: Attempt): boolean {
+    if (attempt instanceof Failure) {
+      if (hook.onError.get(fire.event) !== 'block') return false;
+      fire.builder.addFailure(hook.name, `${attempt.why} (judging the rewritten input)`);
+      return true;
+    }
+    const { result, decision, block, stop, reason, stopReason } = attempt;
+    if (block || stop) {
+      fire.builder.add({ result, decision, block, stop, reason, stopReason });
+      return true;
+    }
+    if (decision === 'ask' || decision === 'defer') fire.builder.add({ result, decision, reason });
+    return false;
   }
 
   /** Ending a session drains its async hooks, then forgets its state. */
@@ -479,4 +628,9 @@ export class HookEngine {
   private emitEnd(fire: Fire, hook: RegisteredHook, record: HookRecord): void {
     this.emit('hookEnd', { event: fire.event, name: hook.name, sessionId: fire.sessionId, record });
   }
+}
+
+/** The sealed input after a rewrite: tool events replace `tool_input`, other events patch the input. */
+function rewritten(input: HookInput, sealed: Record<string, unknown>, toolEvent: boolean): HookInput {
+  return sealWith(input, toolEvent ? { tool_input: sealed } : sealed);
 }

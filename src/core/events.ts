@@ -57,11 +57,15 @@ const table: Array<[string, Omit<EventInfo, 'name'>, string[]]> = [
 const byName = new Map<string, EventInfo>();
 const aliasToCanonical = new Map<string, string>();
 
+// Seed 003 (claude-agent-rs) writes the events of its settings file in camelCase (`preToolUse`).
+const CAMEL_CASE_SEED = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd'];
+
 for (const [name, info, aliases] of table) {
   byName.set(name, { name, ...info });
   aliasToCanonical.set(name, name);
   for (const alias of aliases) aliasToCanonical.set(alias, name);
 }
+for (const name of CAMEL_CASE_SEED) aliasToCanonical.set(name[0]!.toLowerCase() + name.slice(1), name);
 
 /** The canonical event names, in lifecycle order. */
 export const EVENTS: readonly string[] = table.map(([name]) => name);
@@ -75,6 +79,12 @@ export const CORE_EVENTS: readonly string[] = EVENTS.slice(0, 20);
  */
 export function canonicalEvent(name: string): string {
   return aliasToCanonical.get(name) ?? name;
+}
+
+/** Every name of an event: the canonical one first, then its aliases. */
+export function namesOf(event: string): string[] {
+  const canonical = canonicalEvent(event);
+  return [canonical, ...[...aliasToCanonical].filter(([alias, name]) => name === canonical && alias !== canonical).map(([alias]) => alias)];
 }
 
 /** Whether hookwise knows the name, canonical or alias. */
@@ -93,4 +103,86 @@ export function eventInfo(name: string): EventInfo {
 /** All names (canonical and aliases) that resolve to a known event. */
 export function knownEventNames(): string[] {
   return [...aliasToCanonical.keys()];
+}
+
+/** An event name that is empty, not a string, or a near miss of a known name. */
+export class EventNameError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EventNameError';
+  }
+}
+
+/** `PreToolUse`, `pre_tool_use` and `pre-tool-use` all fold to `pretooluse`. */
+const fold = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
+const folded = new Map<string, string>();
+for (const [name] of table) folded.set(fold(name), name);
+for (const [alias, name] of aliasToCanonical) if (!folded.has(fold(alias))) folded.set(fold(alias), name);
+
+/** Edit distance with transpositions, stopping early past `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      row.push(d);
+      if (d < best) best = d;
+    }
+    if (best > limit) return limit + 1;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The known event a custom name is mistaken for, if any (see docs/model.md, "Event names"). */
+export function nearMissOf(name: string): string | undefined {
+  const f = fold(name);
+  const exact = folded.get(f);
+  if (exact) return exact;
+  const limit = f.length >= 8 ? 2 : 1;
+  let found: string | undefined;
+  let best = limit + 1;
+  for (const [known, canonical] of folded) {
+    const d = distance(f, known, limit);
+    if (d < best) {
+      best = d;
+      found = canonical;
+    }
+  }
+  return found;
+}
+
+const CUSTOM_CACHE_LIMIT = 1024;
+const acceptedCustom = new Set<string>();
+
+/**
+ * The canonical name of an event, or an EventNameError: empty names, names that are
+ * not strings, and custom names that are a near miss of a known name (`pretooluse`,
+ * `PreToolUs`) are mistakes, not new events.
+ */
+export function checkEvent(name: unknown): string {
+  if (typeof name === 'string') {
+    const known = aliasToCanonical.get(name);
+    if (known !== undefined) return known;
+    if (acceptedCustom.has(name)) return name;
+  }
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new EventNameError(`event name must be a non-empty string, got ${JSON.stringify(name) ?? String(name)}`);
+  }
+  if (name === '*') throw new EventNameError('"*" means every event: it is valid in a hook\'s `events`, not as the name of one event');
+  if (name !== name.trim()) throw new EventNameError(`event name ${JSON.stringify(name)} has surrounding spaces; did you mean "${name.trim()}"?`);
+  const meant = nearMissOf(name);
+  if (meant !== undefined) {
+    throw new EventNameError(`unknown event "${name}"; did you mean "${meant}"? (event names are case-sensitive; a custom event must not look like a known one)`);
+  }
+  if (acceptedCustom.size >= CUSTOM_CACHE_LIMIT) acceptedCustom.clear();
+  acceptedCustom.add(name);
+  return name;
 }

@@ -24,7 +24,10 @@ export type MultiEventHook<E extends EventName = EventName> = Omit<HookFor<E>, '
  * union discriminated, so an object literal with `events: 'PreToolUse'` gets a
  * PreToolUse input without annotations.
  */
-export type AnyHook = { [E in EventName]: Hook<E> }[EventName] | MultiEventHook<EventName>;
+export type AnyHook = { [E in EventName]: Hook<E> }[EventName] | MultiEventHook<EventName> | EveryEventHook;
+
+/** `events: '*'`: every event, known or custom; the input is any event's. */
+export type EveryEventHook = Omit<HookFor<EventName>, 'events'> & { events: '*' };
 
 /**
  * Types a hook by its events and returns it with `events` as an array. Needed

@@ -10,3 +10,6 @@ export type { HookInput as RawHookInput } from './input.js';
 export type { SessionState } from './state.js';
 export { HookSpecError } from './registry.js';
 export { MatcherError } from './regex.js';
+export { EventNameError } from './events.js';
+export { MatcherResultError } from './matchers.js';
+export { InputError } from './input.js';

@@ -40,3 +40,83 @@ export function stepNameOf(input: HookInput): string {
   if (typeof input.step_name === 'string') return input.step_name;
   return typeof input.step?.name === 'string' ? input.step.name : '';
 }
+
+/** Deeper than this, or cyclic: refused rather than walked forever. */
+const MAX_DEPTH = 512;
+
+/** Thrown when a fire's input cannot be sealed: cyclic or absurdly deep. */
+export class InputError extends TypeError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A deep-frozen copy of JSON-like data: plain objects and arrays are copied and
+ * frozen, anything else (primitives, class instances, typed arrays) is kept as is.
+ * Always a copy, even of frozen data: a shallow-frozen object may hold mutable ones.
+ */
+export function sealValue<T>(value: T, depth = 0): T {
+  return copyData(value, true, depth);
+}
+
+/** A deep copy the host may change: what the Outcome hands over (never the engine's sealed data). */
+export function thawValue<T>(value: T): T {
+  return copyData(value, false, 0);
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+// Copies are built key by key into a literal, never with spread: V8 freezes a spread
+// clone about 20x slower than an object built this way.
+function copyData<T>(value: T, freeze: boolean, depth: number): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_DEPTH) throw new InputError(`input is nested deeper than ${MAX_DEPTH} levels (or is cyclic)`);
+  let copy: unknown[] | Record<string, unknown>;
+  if (Array.isArray(value)) {
+    copy = new Array(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = copyData(value[i], freeze, depth + 1);
+  } else {
+    if (!isPlain(value)) return value;
+    copy = copyFields(value as Record<string, unknown>, freeze, depth);
+  }
+  return (freeze ? Object.freeze(copy) : copy) as T;
+}
+
+function copyFields(value: Record<string, unknown>, freeze: boolean, depth: number): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key in value) {
+    if (!hasOwn.call(value, key)) continue;
+    const field = value[key];
+    copy[key] = typeof field === 'object' && field !== null ? copyData(field, freeze, depth + 1) : field;
+  }
+  return copy;
+}
+
+/**
+ * The input handlers and matchers see: a deep-frozen copy of the host's input with
+ * the canonical `hook_event_name`, the fire's `session_id` and (when known) its
+ * `cwd`. What the host sent wins for session_id and cwd; the host's object is never
+ * changed or frozen.
+ */
+export function sealInput(input: HookInput, event: string, sessionId: string, cwd: string | undefined): HookInput {
+  const copy: HookInput = copyFields(input, true, 0);
+  if (copy.hook_event_name !== event) copy.hook_event_name = event;
+  if (copy.session_id === undefined) copy.session_id = sessionId;
+  if (copy.cwd === undefined && cwd !== undefined) copy.cwd = cwd;
+  return Object.freeze(copy);
+}
+
+/** A sealed input with some fields replaced (a rewrite); `fields` must be sealed already. */
+export function sealWith(input: HookInput, fields: Record<string, unknown>): HookInput {
+  const copy: HookInput = {};
+  for (const key in input) if (hasOwn.call(input, key)) copy[key] = input[key];
+  for (const key in fields) if (hasOwn.call(fields, key)) copy[key] = fields[key];
+  return Object.freeze(copy);
+}

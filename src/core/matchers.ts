@@ -1,5 +1,5 @@
 import { picomatch } from './lazy-deps.js';
-import { eventInfo } from './events.js';
+import { eventInfo, namesOf } from './events.js';
 import { stepNameOf, type HookInput } from './input.js';
 import { lazyGlob, toolPathGlob } from './path-glob.js';
 import { parsePermissionRule } from './permission-rule.js';
@@ -49,7 +49,12 @@ export interface CompiledMatcher {
   test(input: HookInput): boolean;
   /** When set, the matcher accepts exactly these filter values: the engine indexes by them. */
   exactValues?: string[];
-  /** The test adds nothing once the index has picked the hook (match-all, or exact names only). */
+  /**
+   * When set, the matcher is a function of the filter value alone (a regex on the
+   * tool name): the engine tests it once per distinct value and caches the answer.
+   */
+  keyTest?: (value: string) => boolean;
+  /** The test adds nothing once the index has picked the hook (match-all, exact names, or a keyTest). */
   trivial?: boolean;
   /** Work to await before the first test (a parser to load). */
   ready?: Array<() => Promise<void>>;
@@ -78,7 +83,7 @@ function compileString(pattern: string, event: string): CompiledMatcher {
   // Compiled even where the event ignores it: an invalid regex is an error, never a silent match-all.
   const re = delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(trimmed);
   if (!field) return MATCH_ALL;
-  return { test: (input) => re.test(filterValue(input, field)) };
+  return { test: (input) => re.test(filterValue(input, field)), keyTest: (value) => re.test(value), trivial: true };
 }
 
 function regexFrom(text: string): SafeRegex {
@@ -134,7 +139,13 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
   }
   if (m.target !== undefined) {
     const re = regexFrom(m.target);
-    tests.push((input) => re.test(`${event}:${stepNameOf(input)}:${typeof input.tool_name === 'string' ? input.tool_name : ''}`));
+    // Seed 000 wrote targets with its own event names (`PreToolCall:.*:delete_.*`): any name of the event counts.
+    const names = namesOf(event);
+    tests.push((input) => {
+      const rest = `:${stepNameOf(input)}:${typeof input.tool_name === 'string' ? input.tool_name : ''}`;
+      for (const name of names) if (re.test(name + rest)) return true;
+      return false;
+    });
   }
   if (m.if !== undefined) {
     const rule = parsePermissionRule(m.if);
@@ -153,6 +164,23 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
   return compiled;
 }
 
+/** Thrown when a function matcher answers anything but true or false: the hook fails (its `onError` applies). */
+export class MatcherResultError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MatcherResultError';
+  }
+}
+
+function strictly(matcher: MatcherFunction): (input: HookInput) => boolean {
+  return (input) => {
+    const answer: unknown = matcher(input);
+    if (answer === true || answer === false) return answer;
+    const what = answer !== null && typeof answer === 'object' && typeof (answer as { then?: unknown }).then === 'function' ? 'a Promise' : JSON.stringify(answer) ?? typeof answer;
+    throw new MatcherResultError(`matcher returned ${what}; a matcher must return true or false synchronously`);
+  };
+}
+
 function combine(parts: CompiledMatcher[], test: CompiledMatcher['test']): CompiledMatcher {
   const ready = parts.flatMap((p) => p.ready ?? []);
   return ready.length ? { test, ready } : { test };
@@ -165,7 +193,7 @@ function combine(parts: CompiledMatcher[], test: CompiledMatcher['test']): Compi
 export function compileMatcher(matcher: Matcher | undefined | null, event: string): CompiledMatcher {
   if (matcher === undefined || matcher === null) return MATCH_ALL;
   if (typeof matcher === 'string') return compileString(matcher, event);
-  if (typeof matcher === 'function') return { test: (input) => matcher(input) === true };
+  if (typeof matcher === 'function') return { test: strictly(matcher) };
   if (typeof matcher !== 'object') throw new MatcherError(`matcher must be a string, an object or a function, got ${typeof matcher}`);
   if ('all' in matcher && Array.isArray(matcher.all)) {
     const parts = matcher.all.map((m) => compileMatcher(m, event));

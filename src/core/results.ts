@@ -133,6 +133,9 @@ export function toVerdict(value: unknown): Verdict {
     throw new InvalidResultError(`handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`);
   }
   if (isHookResult(value)) return fromHookResult(value);
+  if ('kind' in value) {
+    throw new InvalidResultError(`handler returned a result of unknown kind ${JSON.stringify((value as { kind: unknown }).kind)}; expected one of ${[...RESULT_KINDS].join(', ')}`);
+  }
   return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);
 }
 

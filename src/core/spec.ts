@@ -15,12 +15,25 @@ export interface HookContext {
   /** Fires when the hook times out or the fire is aborted. */
   readonly signal: AbortSignal;
   readonly sessionId: string;
-  readonly cwd: string;
+  /**
+   * The fire's working directory: the `cwd` fire option, else the input's `cwd`;
+   * undefined when the host gave neither (the engine never guesses from the process).
+   */
+  readonly cwd: string | undefined;
+  /**
+   * The project the agent works on, for hooks that judge paths (the built-in guards'
+   * workspace): the `projectDir` fire option, else the fire's cwd; undefined when unknown.
+   */
+  readonly projectDir: string | undefined;
+  /** The environment the hook runs with: a frozen copy of the `env` fire option, else empty. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** A store private to the session; it lives until SessionEnd. */
   readonly state: SessionState;
   readonly logger: HookLogger;
   /** The hook's name. */
   readonly hookName: string;
+  /** Seed 004's name for `input.tool_input` (the same read-only object). */
+  readonly tool_input?: Readonly<Record<string, unknown>>;
   /** Add fields to this hook's entry in the Outcome (e.g. `{ truncated: true }`). */
   annotate(fields: Record<string, unknown>): void;
 }
@@ -36,9 +49,9 @@ export type OnError = 'block' | 'continue';
 
 /** A hook as the engine stores it, its input untyped. Users write `Hook` (./hook.ts), typed by its events. */
 export interface HookSpec<I extends HookInput = HookInput> {
-  /** Unique. Registering the name again replaces the old hook. */
+  /** Unique within an engine: `register()` of a name already there throws; `replace()` swaps it. */
   name: string;
-  /** One event or several; aliases are accepted. */
+  /** One event or several; aliases are accepted; `'*'` means every event, custom ones included. */
   events: string | string[];
   matcher?: Matcher;
   /** Higher runs first; ties keep registration order. Default 0. */
@@ -53,6 +66,12 @@ export interface HookSpec<I extends HookInput = HookInput> {
   maxRetries?: number;
   /** At most once per session. */
   once?: boolean;
+  /**
+   * Judge the final input again: when a later hook rewrote the input this hook
+   * judged, the engine runs it once more on the input that will run, and its
+   * deny/block wins (see docs/model.md, "Rechecks"). The built-in guards set it.
+   */
+  recheck?: boolean;
   handler: HookHandler<I>;
   /** Where the hook came from (a file and JSON path); shown by `hookwise check`. */
   source?: string;

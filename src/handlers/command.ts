@@ -61,10 +61,10 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
 
   return async (input, ctx) => {
     const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
-    const cwd = options.cwd ?? ctx.cwd;
+    const cwd = options.cwd ?? ctx.cwd ?? process.cwd();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR ?? ctx.cwd,
+      CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR ?? cwd,
       ...options.env,
       HOOKWISE_EVENT: event,
       HOOKWISE_SESSION_ID: ctx.sessionId,

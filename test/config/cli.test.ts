@@ -113,10 +113,10 @@ describe('hookwise check', () => {
   });
 
   it('--json carries sources, hooks and warnings', () => {
-    const r = hookwise(['check', '--json', '--config', fixture('errors', 'unknown-event.json')]);
+    const r = hookwise(['check', '--json', '--config', fixture('errors', 'custom-event.json')]);
     const json = JSON.parse(r.stdout) as { sources: unknown[]; events: Array<{ event: string }>; warnings: string[] };
-    expect(json.sources).toEqual([{ file: fixture('errors', 'unknown-event.json'), kind: 'claude-settings', scope: 'project', hooks: 1 }]);
-    expect(json.events.map((e) => e.event)).toEqual(['PreToolUze']);
+    expect(json.sources).toEqual([{ file: fixture('errors', 'custom-event.json'), kind: 'claude-settings', scope: 'project', hooks: 1 }]);
+    expect(json.events.map((e) => e.event)).toEqual(['DeployFinished']);
     expect(json.warnings).toHaveLength(1);
   });
 

@@ -47,13 +47,19 @@ describe('configuration errors name the file and the JSON path, word for word', 
     );
   });
 
-  it('an unknown event is a warning naming it, and its hooks are still registered', async () => {
+  it('a misspelt event is an error naming the file and the event it looks like', async () => {
     const config = await loadConfig({ files: [err('unknown-event.json')] });
+    const { engineFor } = await import('../../src/config/load.js');
+    expect(() => engineFor(config)).toThrow(/unknown-event\.json: .*events: unknown event "PreToolUze"; did you mean "PreToolUse"\?/);
+  });
+
+  it('a custom event is a warning naming it, and its hooks are still registered', async () => {
+    const config = await loadConfig({ files: [err('custom-event.json')] });
     expect(config.warnings).toEqual([
-      `${err('unknown-event.json')}: hooks.PreToolUze: unknown event "PreToolUze" (did you mean "PreToolUse"?); registered anyway, hosts may fire custom events`,
+      `${err('custom-event.json')}: hooks.DeployFinished: unknown event "DeployFinished"; registered anyway, hosts may fire custom events`,
     ]);
     const { engineFor } = await import('../../src/config/load.js');
-    const outcome = await engineFor(config).fire('PreToolUze', { session_id: 's' });
+    const outcome = await engineFor(config).fire('DeployFinished', { session_id: 's' });
     expect(outcome.additionalContext).toBe('custom');
   });
 

@@ -62,7 +62,7 @@ describe('failure policy (SEMANTICS 6)', () => {
     expect(outcome).toMatchObject({ blocked: false, decision: 'allow', reason: 'third time' });
 
     let sync = 0;
-    engine.register({ name: 'flaky', events: 'PreToolUse', maxRetries: 1, handler: () => { sync++; throw new Error('always'); } });
+    engine.replace({ name: 'flaky', events: 'PreToolUse', maxRetries: 1, handler: () => { sync++; throw new Error('always'); } });
     const failed = await engine.fire('PreToolUse', bash);
     expect(sync).toBe(2);
     expect(failed.reason).toBe('hook flaky failed: always');

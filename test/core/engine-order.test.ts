@@ -31,12 +31,23 @@ describe('ordering (SEMANTICS 4.2)', () => {
     expect(log).toEqual(['security-check', 'audit-log']);
   });
 
-  it('registering a name again replaces the hook and moves it to the end of registration order', async () => {
+  it('registering a name again is an error naming both sources; the first hook stays', async () => {
+    const log: string[] = [];
+    const engine = new HookEngine();
+    engine.register({ ...hook(log, 'x'), source: 'a.ts' });
+    expect(() => engine.register({ ...hook(log, 'x'), source: 'b.ts' })).toThrow(
+      'hook "x" (b.ts): name: a hook named "x" is already registered (a.ts); give each hook its own name, or call replace() to swap it',
+    );
+    await engine.fire('PreToolUse', bash);
+    expect(log).toEqual(['x']);
+  });
+
+  it('replace() swaps the hook of that name and moves it to the end of registration order', async () => {
     const log: string[] = [];
     const engine = new HookEngine();
     engine.register(hook(log, 'x'));
     engine.register(hook(log, 'y'));
-    engine.register({ ...hook(log, 'x'), handler: () => void log.push('x2') });
+    engine.replace({ ...hook(log, 'x'), handler: () => void log.push('x2') });
     await engine.fire('PreToolUse', bash);
     expect(log).toEqual(['y', 'x2']);
     expect(engine.hooks('PreToolUse').map((h) => h.name)).toEqual(['y', 'x']);

@@ -248,10 +248,11 @@ describe('section 7: structured matcher fields', () => {
     expect(matches({ metadata: { any: '*' } }, 'Stop', {})).toBe(false);
   });
 
-  // Catches: `target` built from the alias name or with empty parts dropped.
-  it('target: canonical event name, step and tool, empty parts kept', () => {
+  // Catches: `target` knowing only the canonical name, or with empty parts dropped.
+  it('target: any name of the event (canonical or alias), step and tool, empty parts kept', () => {
     expect(matches({ target: '^StepStart:Agent:$' }, 'StepStart', { step: { name: 'Agent' } })).toBe(true);
-    expect(matches({ target: '^PreToolCall:' }, 'PreToolUse', { tool_name: 'delete_x' })).toBe(false);
+    expect(matches({ target: '^PreToolCall:' }, 'PreToolUse', { tool_name: 'delete_x' })).toBe(true);
+    expect(matches({ target: '^PostToolCall:' }, 'PreToolUse', { tool_name: 'delete_x' })).toBe(false);
     expect(matches({ target: '^PostToolUse::Bash$' }, 'PostToolUse', { tool_name: 'Bash' })).toBe(true);
   });
 
@@ -289,8 +290,9 @@ describe('section 7: composition', () => {
   });
 
   // Catches: a function matcher's truthy-but-not-true value taken as a match.
-  it('a function matches only when it returns true', () => {
-    expect(matches(() => 1 as unknown as boolean, 'PreToolUse', { tool_name: 'X' })).toBe(false);
+  it('a function matches only when it returns true; anything but a boolean is an error', () => {
+    expect(matches(() => false, 'PreToolUse', { tool_name: 'X' })).toBe(false);
+    expect(() => matches(() => 1 as unknown as boolean, 'PreToolUse', { tool_name: 'X' })).toThrow('matcher returned 1; a matcher must return true or false synchronously');
     expect(matches((i) => i.tool_name === 'X', 'PreToolUse', { tool_name: 'X' })).toBe(true);
   });
 

@@ -80,13 +80,13 @@ describe('section 1: every alias is the canonical event', () => {
     expect(engine.hooks(alias).map((h) => h.name)).toEqual(['by-alias', 'by-canonical']);
   });
 
-  // Catches: alias lookup made case-insensitive (aliases are case-sensitive PascalCase or snake_case).
-  it('aliases are case-sensitive: another spelling is a custom event of its own', async () => {
+  // Catches: alias lookup made case-insensitive, or a miscased name silently becoming a custom event that no hook listens to.
+  it('aliases are case-sensitive: another spelling is an error with a did-you-mean, never a silent custom event', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
     engine.register({ name: 'h', events: 'PreToolUse', handler: () => void ran.push('h') });
     for (const name of ['pretooluse', 'PRE_TOOL_USE', 'preToolCall', 'Pre_Tool_Use']) {
-      expect((await engine.fire(name, bash)).event).toBe(name);
+      await expect(engine.fire(name, bash)).rejects.toThrow(`unknown event "${name}"; did you mean "PreToolUse"?`);
     }
     expect(ran).toEqual([]);
   });
