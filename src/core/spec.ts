@@ -58,6 +58,8 @@ export interface HookSpec<I extends HookInput = HookInput> {
   source?: string;
   /** Shown by hosts while the hook runs (Claude Code's `statusMessage`). */
   statusMessage?: string;
+  /** Run again on the final input after any later hook rewrote it (the built-in guards set this). */
+  recheck?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -32,7 +32,7 @@ export interface Judgement {
 
 const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
-const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/\d+|full|random|urandom)$|^\/proc\/self\/fd\/\d+$/;
+const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|full|random|urandom)$|^\/proc\/self\/fd\/[0-2]$/;
 
 /** Judges one command line. One instance per judgement; cheap to make. */
 export class ShellJudgement implements JudgeApi {
@@ -328,7 +328,8 @@ export class ShellJudgement implements JudgeApi {
       for (const cwd of this.cwds ?? [this.policy.workspace]) {
         const v = this.policy.isSecret(candidate, cwd);
         if (v) {
-          this.deny(`${subject} ${v.shown}, ${v.why}`);
+          if (v.level === 'deny') this.deny(`${subject} ${v.shown}, ${v.why}`);
+          else this.unprovable(`${subject} ${v.shown}, ${v.why}`);
           return;
         }
       }
