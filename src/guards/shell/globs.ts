@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { PathPolicy } from '../paths/judge.js';
 
@@ -14,7 +15,7 @@ export function couldMatchDotDot(component: string): boolean {
   return re.test('..');
 }
 
-function globToRegExp(glob: string): RegExp {
+export function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -66,4 +67,51 @@ export function protectedMatch(policy: PathPolicy, dir: string, glob: string, re
     if (v.level === 'deny') return sampleParts.slice(0, n).join('/');
   }
   return undefined;
+}
+
+/** Names a secret path is made of: a glob that could match one is judged as if it did. */
+const SECRET_SAMPLES = ['.env', '.env.local', '.env.production', '.env.development', '.env.test', '.ssh', 'id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', '.aws', 'credentials', 'config', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', 'config.json', '.kube', '.config', 'gcloud', 'gh', 'hosts.yml', '.azure', 'shadow', 'gshadow', 'sudoers', 'environ', 'self', 'server.key', 'private.pem', 'key.pem'];
+const MAX_EXPANSION = 256;
+
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The concrete paths a read through a glob can reach: what it matches on disk
+ * now, and every secret-looking name it could match (a file created later in
+ * the same command is not on disk yet). A component needs two literal
+ * characters to be tested against the sample names, so `*` alone is only
+ * expanded, never assumed to be `id_rsa`.
+ */
+export function globReadCandidates(pattern: string, start: string, dotglob: boolean): string[] {
+  const parts = pattern.split('/');
+  let current = [pattern.startsWith('/') ? '/' : start];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (!/(^|[^\\])[*?[]/.test(part)) {
+      const literal = part.replace(/\\(.)/g, '$1');
+      current = current.map((c) => path.join(c, literal));
+      continue;
+    }
+    const re = globToRegExp(part);
+    const dots = dotglob || /^(\\?\.|\[)/.test(part);
+    const literals = part.replace(/\\(.)|[*?]|\[[^\]]*\]/g, '$1').length;
+    const next = new Set<string>();
+    for (const dir of current) {
+      const names = literals >= 2 ? [...listDir(dir), ...SECRET_SAMPLES] : listDir(dir);
+      for (const name of names) {
+        if (name.startsWith('.') && !dots) continue;
+        if (re.test(name)) next.add(path.join(dir, name));
+        if (next.size >= MAX_EXPANSION) break;
+      }
+    }
+    current = [...next];
+    if (current.length === 0) break;
+  }
+  return current;
 }

@@ -12,8 +12,9 @@ import { scanForeign, type Language } from './foreign-code.js';
 import type { CompiledRule } from './rules.js';
 import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
 import { pathCandidates, secretsInFile } from './file-contents.js';
-import { couldMatchDotDot, protectedMatch } from './globs.js';
-import type { Finding, Invocation, JudgeApi, Level, Stdin, WriteOptions } from './types.js';
+import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
+import fs from 'node:fs';
+import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -265,6 +266,38 @@ export class ShellJudgement implements JudgeApi {
 
   // ---- JudgeApi -------------------------------------------------------------
 
+  stdinText(inv: Invocation): StdinText {
+    const s = inv.stdin;
+    if (s.kind === 'none') return { kind: 'none' };
+    if (s.kind === 'heredoc') return s.expands && /[$`]/.test(s.body) ? { kind: 'unknown', what: 'a here-document with expansions' } : { kind: 'text', text: s.body };
+    if (s.kind === 'herestring') return s.arg.dynamic ? { kind: 'unknown', what: s.arg.text } : { kind: 'text', text: s.arg.value! };
+    if (s.kind === 'file') {
+      const text = s.arg.dynamic ? undefined : this.workspaceFileText(s.arg.value!);
+      return text === undefined ? { kind: 'unknown', what: s.arg.text } : { kind: 'text', text };
+    }
+    if (s.kind === 'runtime') return { kind: 'unknown', what: s.what };
+    const p = this.producer(inv);
+    if (p?.kind === 'text') return { kind: 'text', text: p.text };
+    if (p?.kind === 'file' && p.files.length === 1 && !p.files[0]!.dynamic) {
+      const text = this.workspaceFileText(p.files[0]!.value!);
+      if (text !== undefined) return { kind: 'text', text };
+    }
+    return { kind: 'unknown', what: `what ${p?.name ?? 'an earlier command'} prints` };
+  }
+
+  /** A small file in the workspace, read now; undefined when it is elsewhere, missing or large. */
+  private workspaceFileText(raw: string): string | undefined {
+    const cwd = this.cwds?.length === 1 ? this.cwds[0]! : undefined;
+    if (cwd === undefined || !this.policy.isInside(raw, cwd)) return undefined;
+    try {
+      const file = path.resolve(cwd, raw);
+      if (fs.statSync(file).size > 1 << 20) return undefined;
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
   write(arg: Arg, inv: Invocation, opts: WriteOptions = {}): void {
     this.checkWrite(arg, `\`${inv.label}\` ${opts.verb ?? 'writes'}`, opts);
   }
@@ -321,7 +354,11 @@ export class ShellJudgement implements JudgeApi {
   }
 
   private readAs(arg: Arg, subject: string): void {
-    if (arg.dynamic || arg.glob || !arg.value) return;
+    if (arg.glob && arg.pattern !== undefined) {
+      this.globRead(arg.pattern, arg.text, subject);
+      return;
+    }
+    if (arg.dynamic || !arg.value) return;
     // Plain flags name no file; `--file=x`, `-F@x` and `@x` may.
     if (arg.value.startsWith('-') && !/[=@]/.test(arg.value)) return;
     for (const candidate of pathCandidates(arg.value)) {
@@ -334,6 +371,28 @@ export class ShellJudgement implements JudgeApi {
         }
       }
     }
+  }
+
+  /** A read through a glob: every path it can reach now, and every secret name it could match. */
+  private globRead(pattern: string, shown: string, subject: string): void {
+    const expanded = this.policy.expandHome(pattern);
+    if (expanded === undefined) return;
+    for (const cwd of this.cwds ?? [this.policy.workspace]) {
+      for (const candidate of globReadCandidates(expanded, cwd, this.dotglob)) {
+        const v = this.policy.isSecret(candidate, cwd);
+        if (!v) continue;
+        const reason = `${subject} ${shown}, a glob that can match ${v.shown}: ${v.why}`;
+        if (v.level === 'deny') this.deny(reason);
+        else this.unprovable(reason);
+        return;
+      }
+    }
+  }
+
+  /** A git pathspec or other tool-side pattern (`'.en*'`): judged as a glob read. */
+  readPattern(value: string, inv: Invocation): void {
+    if (/[*?[]/.test(value)) this.globRead(value, value, `\`${inv.label}\` reads`);
+    else this.read({ text: value, value, glob: false, dynamic: false }, inv);
   }
 
   producer(inv: Invocation): StdinProducer | undefined {

@@ -126,14 +126,16 @@ def(['zip'], (inv, j) => {
   if (p.operands[0]) j.write(p.operands[0], inv);
 });
 
-def(['vi', 'vim', 'nvim', 'view', 'ex', 'gvim', 'emacs', 'nano', 'less', 'more', 'man'], (inv, j) => {
+def(['vi', 'vim', 'nvim', 'view', 'gvim', 'emacs', 'nano', 'man'], (inv, j) => {
   for (let i = 0; i < inv.args.length; i++) {
     const v = inv.args[i]!.value ?? '';
-    if (/^(-c|--cmd|-S|--eval|-l|--load|-P|--pager|-H|--html)$/.test(v) || /^\+.+/.test(v) || /^--(eval|load|pager|html)=/.test(v)) {
+    if (/^(-c|--cmd|-S|--eval|-l|--load|-P|--pager|-H|--html)$/.test(v) || (/^\+.+/.test(v) && !/^\+(\d+|\/[^!|]*)$/.test(v)) || /^--(eval|load|pager|html)=/.test(v)) {
       j.unprovable(`\`${inv.name} ${v}\` runs editor or pager commands hookwise does not follow`);
       return;
     }
   }
+  // Commands typed on stdin (vim -e/-s, emacs --batch) run too.
+  if (inv.name !== 'man' && j.stdinText(inv).kind !== 'none') j.unprovable(`\`${inv.label}\` reads editor commands from its input, which can run shell commands`);
   if (['vi', 'vim', 'nvim', 'ex', 'gvim', 'emacs', 'nano'].includes(inv.name)) {
     for (const f of inv.args.filter((a) => !a.value?.startsWith('-'))) j.write(f, inv, { verb: 'edits' });
   }
