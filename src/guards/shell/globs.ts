@@ -38,7 +38,7 @@ export function globToRegExp(glob: string): RegExp {
   }
 }
 
-const PROTECTED_SAMPLES = ['.git', '.git/config', '.git/hooks/pre-commit', '.claude', '.claude/settings.json', '.claude/settings.local.json', '.env', '.env.local', '.envrc', '.bashrc', '.zshrc', '.profile', 'hookwise.config.ts', 'hookwise.config.mjs'];
+const PROTECTED_SAMPLES = ['.mcp.json', '.cursor', '.cursor/mcp.json', '.vscode', '.vscode/tasks.json', '.vscode/launch.json', '.vscode/settings.json', '.husky', '.husky/pre-commit', '.npmrc', '.git', '.git/config', '.git/hooks/pre-commit', '.claude', '.claude/settings.json', '.claude/settings.local.json', '.env', '.env.local', '.envrc', '.bashrc', '.zshrc', '.profile', 'hookwise.config.ts', 'hookwise.config.mjs'];
 
 /** Which protected entry (if any) a glob inside `dir` could reach. */
 export function protectedMatch(policy: PathPolicy, dir: string, glob: string, recursive: boolean, dotglob: boolean): string | undefined {

@@ -11,7 +11,7 @@ import { envPoisoning } from './env-rules.js';
 import { scanForeign, type Language } from './foreign-code.js';
 import type { CompiledRule } from './rules.js';
 import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
-import { pathCandidates, secretsInFile } from './file-contents.js';
+import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js';
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
@@ -35,6 +35,29 @@ const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|full|random|urandom)$|^\/proc\/self\/fd\/[0-2]$/;
 
+/**
+ * Programs without a handler that only read (or print) what they are given:
+ * paths outside the workspace are fine for them (secrets are still refused).
+ */
+const READ_ONLY_PROGRAMS = new Set([
+  'cat', 'tac', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'zgrep', 'ls', 'll', 'dir', 'vdir', 'tree', 'wc', 'stat', 'file', 'du', 'df', 'diff', 'cmp', 'comm',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'jq', 'yq', 'cut', 'tr', 'nl', 'od', 'xxd', 'hexdump',
+  'strings', 'readlink', 'realpath', 'basename', 'dirname', 'echo', 'printf', 'test', '[', '[[', 'which', 'type', 'whereis', 'column', 'fold', 'fmt', 'paste',
+  'join', 'uniq', 'expand', 'unexpand', 'base64', 'base32', 'zcat', 'bzcat', 'xzcat', 'zless', 'pwd', 'id', 'whoami', 'date', 'uname', 'printenv', 'true',
+  'false', 'sleep', 'seq', 'locale', 'cd', 'pushd', 'popd', 'export', 'unset', 'shopt', 'set', 'read', 'wait', 'jobs', 'local', 'declare', 'typeset', 'return',
+  'exit', 'shift', 'break', 'continue', 'getopts', 'nm', 'objdump', 'readelf', 'getfacl', 'namei', 'locate', 'fd', 'fdfind', 'ag', 'ack', 'bat', 'batcat',
+  'glow', 'look', 'rev', 'shuf', 'tsort', 'numfmt', 'iconv', 'lsattr', 'ps', 'pgrep', 'free', 'uptime', 'hostname', 'nproc', 'lscpu', 'lsblk', 'lsof', 'env',
+  'command', 'hash', 'enable', 'ulimit', 'umask', 'history', 'fc', 'dirs', 'disown', 'let', 'times', 'caller', 'compgen', 'complete', 'mapfile', 'readarray',
+  'xdg-user-dir', 'getconf', 'tput', 'stty', 'tty', 'clear', 'reset', 'mountpoint', 'findmnt', 'vmstat', 'iostat', 'watch',
+]);
+
+/** An argument an unknown program could take as a path: absolute, home, or with a folder part (not a URL or `host:path`). */
+function looksLikePath(raw: string): boolean {
+  if (raw === '' || raw.length > 4096 || /\n/.test(raw)) return false;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) return false;
+  return raw.startsWith('/') || raw.startsWith('~') || raw === '..' || raw.includes('/');
+}
+
 /** Judges one command line. One instance per judgement; cheap to make. */
 export class ShellJudgement implements JudgeApi {
   readonly findings: Finding[] = [];
@@ -45,6 +68,8 @@ export class ShellJudgement implements JudgeApi {
   private readonly seen: string[] = [];
   cwds: string[] | undefined;
   dotglob = false;
+  /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
+  private readonly written = new Set<string>();
 
   constructor(
     private readonly parser: Parser,
@@ -259,8 +284,27 @@ export class ShellJudgement implements JudgeApi {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
       genericChecks(inv, this);
+      if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {
       if (allowed) this.muted--;
+    }
+  }
+
+  /**
+   * A program hookwise does not model may write, delete or run whatever it is
+   * given: a path argument that leads outside the workspace is unprovable.
+   */
+  private unknownProgram(inv: Invocation): void {
+    for (const a of inv.args) {
+      if (a.dynamic || a.glob || a.value === undefined) continue;
+      const eq = a.value.startsWith('-') ? a.value.indexOf('=') : -1;
+      const raw = eq >= 0 ? a.value.slice(eq + 1) : a.value;
+      if (!looksLikePath(raw) || HARMLESS_DEVICES.test(raw)) continue;
+      for (const cwd of this.cwds ?? [this.policy.workspace]) {
+        if (this.policy.isInside(raw, cwd)) continue;
+        this.unprovable(`\`${inv.name}\` is a program hookwise does not model, and it is given ${raw}, outside the workspace`);
+        return;
+      }
     }
   }
 
@@ -303,6 +347,7 @@ export class ShellJudgement implements JudgeApi {
   }
 
   private checkWrite(arg: Arg, subject: string, opts: WriteOptions): void {
+    if (arg.value !== undefined) this.written.add(path.normalize(arg.value));
     if (arg.dynamic) {
       this.unprovable(`${subject} ${arg.text}, a path only known when it runs`);
       return;
@@ -402,14 +447,61 @@ export class ShellJudgement implements JudgeApi {
 
   upload(arg: Arg, inv: Invocation): void {
     this.read(arg, inv);
-    if (arg.dynamic || arg.glob || !arg.value || arg.value === '-') return;
+    const subject = `\`${inv.label}\` sends`;
+    if (arg.value === '-') return;
+    if (arg.dynamic || arg.glob || !arg.value) {
+      this.unprovable(`${subject} ${arg.text} over the network, a file only known when it runs`);
+      return;
+    }
+    const value = arg.value;
+    if (this.written.has(path.normalize(value))) {
+      this.unprovable(`${subject} ${value} over the network, and an earlier command in this line writes it, so what it will hold cannot be read now`);
+      return;
+    }
     for (const cwd of this.cwds ?? [this.policy.workspace]) {
-      const found = secretsInFile(this.policy, arg.value, cwd);
+      const file = path.resolve(cwd, this.policy.expandHome(value) ?? value);
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.statSync(file);
+      } catch {
+        stat = undefined;
+      }
+      if (!stat?.isFile()) {
+        this.unprovable(`${subject} ${value} over the network, ${stat ? 'a folder, whose files hookwise does not read one by one' : 'which does not exist yet, so what it will hold cannot be read now'}`);
+        return;
+      }
+      if (!this.policy.isInside(value, cwd)) {
+        this.unprovable(`${subject} ${value} over the network, a file outside the workspace`);
+        return;
+      }
+      const found = secretsInFile(this.policy, value, cwd);
       if (found) {
-        this.deny(`\`${inv.label}\` sends ${arg.value} over the network, and it holds ${found}`);
+        this.deny(`${subject} ${value} over the network, and it holds ${found}`);
         return;
       }
     }
+  }
+
+  isInside(raw: string, cwd: string): boolean {
+    return this.policy.isInside(raw, cwd);
+  }
+
+  /** What a network command reads from stdin is sent: judge where it comes from. */
+  uploadStdin(inv: Invocation): void {
+    const s = inv.stdin;
+    if (s.kind === 'file') {
+      this.upload(s.arg, inv);
+      return;
+    }
+    if (s.kind === 'pipe') {
+      const p = this.producer(inv);
+      if (p?.kind === 'file') for (const f of p.files) this.upload(f, inv);
+      else if (p?.kind !== 'text') this.unprovable(`\`${inv.label}\` sends what ${p?.name ?? 'an earlier command'} prints over the network, which hookwise cannot read before it runs`);
+      return;
+    }
+    const text = this.stdinText(inv);
+    if (text.kind === 'unknown') this.unprovable(`\`${inv.label}\` sends ${text.what} over the network, only known when it runs`);
+    else if (text.kind === 'text' && secretsInText(text.text)) this.deny(`\`${inv.label}\` sends text that holds ${secretsInText(text.text)} over the network`);
   }
 
   runsScript(arg: Arg, inv: Invocation): void {

@@ -50,6 +50,10 @@ export interface JudgeApi {
   readPattern(value: string, inv: Invocation): void;
   /** A file the command sends over the network: refused if it is a secret or holds one. */
   upload(arg: Arg, inv: Invocation): void;
+  /** Whether a path really lies in the workspace (or an extra allowed root). */
+  isInside(raw: string, cwd: string): boolean;
+  /** The command sends its stdin over the network: judge where it comes from. */
+  uploadStdin(inv: Invocation): void;
   /** What feeds the command's stdin through a pipe, when it is a single command. */
   producer(inv: Invocation): import('./wrappers.js').StdinProducer | undefined;
   /** A script file the command runs: fine in the workspace, unprovable elsewhere. */

@@ -52,11 +52,12 @@ def(['cp', 'install', 'ln', 'link'], (inv, j) => {
   else if (inv.name === 'install' && has(p, '-d', '--directory')) [dests, sources] = [p.operands, []];
   else if ((inv.name === 'ln' || inv.name === 'link') && p.operands.length === 1) [dests, sources] = [[literalArg('.')], p.operands];
   else [dests, sources] = [p.operands.slice(-1), p.operands.slice(0, -1)];
-  const linking = inv.name === 'ln' || inv.name === 'link';
+  // `cp -s` and `cp -l` make links, as ln does: a link to an outside file lets later writes reach it.
+  const linking = inv.name === 'ln' || inv.name === 'link' || (inv.name === 'cp' && has(p, '-s', '-l', '--link', '--symbolic-link'));
   for (const d of dests) j.write(d, inv, { recursive, verb: linking ? 'creates a link at' : 'writes' });
   // A link to a place outside the workspace lets later commands write (or read) there through it.
   // A relative symlink target is relative to the folder the link is made in, not to the cwd.
-  const symbolic = has(p, '-s', '--symbolic');
+  const symbolic = has(p, '-s', '--symbolic', '--symbolic-link');
   const dest = dests[0];
   const folder = dest?.value === undefined ? undefined : target.length > 0 || sources.length > 1 || dest.value.endsWith('/') ? dest.value : posix.dirname(dest.value);
   for (const s of sources) {
