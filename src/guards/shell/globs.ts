@@ -70,7 +70,10 @@ export function protectedMatch(policy: PathPolicy, dir: string, glob: string, re
 }
 
 /** Names a secret path is made of: a glob that could match one is judged as if it did. */
-const SECRET_SAMPLES = ['.env', '.env.local', '.env.production', '.env.development', '.env.test', '.ssh', 'id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', '.aws', 'credentials', 'config', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', 'config.json', '.kube', '.config', 'gcloud', 'gh', 'hosts.yml', '.azure', 'shadow', 'gshadow', 'sudoers', 'environ', 'self', 'server.key', 'private.pem', 'key.pem'];
+/** Secret wherever they are: tested when the glob has two literal characters (`.en?`, `id_*`, `*.pem`). */
+const SECRET_NAMES = ['.env', '.env.local', '.env.production', '.env.development', '.env.test', 'id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', 'server.key', 'private.pem', 'key.pem'];
+/** Secret only in their place (`~/.aws/credentials`, `/etc/shadow`): always tested, the place decides. */
+const SECRET_PLACES = ['.ssh', '.aws', 'credentials', 'config', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', 'config.json', '.kube', '.config', 'gcloud', 'gh', 'hosts.yml', '.azure', 'shadow', 'gshadow', 'sudoers', 'environ', 'self'];
 const MAX_EXPANSION = 256;
 
 function listDir(dir: string): string[] {
@@ -85,8 +88,9 @@ function listDir(dir: string): string[] {
  * The concrete paths a read through a glob can reach: what it matches on disk
  * now, and every secret-looking name it could match (a file created later in
  * the same command is not on disk yet). A component needs two literal
- * characters to be tested against the sample names, so `*` alone is only
- * expanded, never assumed to be `id_rsa`.
+ * characters to be tested against names secret anywhere, so `*` alone is
+ * never assumed to be `id_rsa`; names secret only in their folder
+ * (`credentials`) are always tested, and the folder decides.
  */
 export function globReadCandidates(pattern: string, start: string, dotglob: boolean): string[] {
   const parts = pattern.split('/');
@@ -103,7 +107,7 @@ export function globReadCandidates(pattern: string, start: string, dotglob: bool
     const literals = part.replace(/\\(.)|[*?]|\[[^\]]*\]/g, '$1').length;
     const next = new Set<string>();
     for (const dir of current) {
-      const names = literals >= 2 ? [...listDir(dir), ...SECRET_SAMPLES] : listDir(dir);
+      const names = literals >= 2 ? [...listDir(dir), ...SECRET_PLACES, ...SECRET_NAMES] : [...listDir(dir), ...SECRET_PLACES];
       for (const name of names) {
         if (name.startsWith('.') && !dots) continue;
         if (re.test(name)) next.add(path.join(dir, name));

@@ -173,6 +173,9 @@ export function peelWrapper(argv: Arg[], judge: JudgeApi): Arg[] | undefined {
     if (command) judge.code(command, { name, argv0: argv[0]!, args: rest, label: 'flock -c', stdin: { kind: 'none' } }, 'the command');
     return [];
   }
+  if (name === 'strace' || name === 'ltrace') {
+    for (const o of parsed.options) if ((o.name === '-o' || o.name === '--output') && o.value) judge.write(o.value, { name, argv0: argv[0]!, args: rest, label: `${name} -o`, stdin: { kind: 'none' } });
+  }
   if (name === 'time') {
     const out = parsed.options.find((o) => (o.name === '-o' || o.name === '--output') && o.value);
     if (out?.value) judge.write(out.value, { name, argv0: argv[0]!, args: rest, label: 'time -o', stdin: { kind: 'none' } });
@@ -203,7 +206,8 @@ function peelCommandStrings(name: string, rest: Arg[], argv0: Arg, judge: JudgeA
     if (/^(-x|--exec|-s|--shell|--on-busy-update)$/.test(v) && rest[i + 1]) judge.code(rest[++i]!, inv, 'the command');
     else if (/^--exec=/.test(v)) judge.code(v.slice(7), inv, 'the command');
     else if (name === 'concurrently' && /^(-n|--names|-c|--prefix-colors|-p|--prefix)$/.test(v)) i++;
-    else if (name === 'concurrently' && !v.startsWith('-')) judge.code(a, inv, 'the command');
+    // `npm:watch-*` runs package.json scripts.
+    else if (name === 'concurrently' && !v.startsWith('-') && !/^(npm|yarn|pnpm|bun):/.test(v)) judge.code(a, inv, 'the command');
   }
   if (name === 'watchexec') {
     const ops = rest.filter((a) => !a.value?.startsWith('-'));

@@ -71,6 +71,8 @@ def(['rsync'], (inv, j) => {
   const p = operandsOf(inv, 'eBfT', ['rsh', 'rsync-path', 'exclude', 'include', 'filter', 'files-from', 'log-file', 'temp-dir', 'backup-dir', 'chown', 'chmod', 'password-file', 'compare-dest', 'link-dest', 'copy-dest']);
   for (const rsh of valuesOf(p, '-e', '--rsh')) j.code(rsh, inv, 'the remote-shell program');
   for (const log of valuesOf(p, '--log-file')) j.write(log, inv);
+  // --link-dest hard-links unchanged files from that folder: later writes to the copy change the original.
+  for (const d of valuesOf(p, '--link-dest')) j.write(d, inv, { verb: 'hard-links files from' });
   const dest = p.operands.at(-1);
   if (dest && !isRemote(dest)) j.write(dest, inv, { recursive: true, verb: 'syncs into' });
   for (const s of p.operands.slice(0, -1)) if (!isRemote(s)) (dest && isRemote(dest) ? j.upload(s, inv) : j.read(s, inv));
