@@ -31,6 +31,7 @@ export function createScanner(extra: SecretPattern[] = [], ignore: Array<string 
         const secret = p.group !== undefined ? m[p.group] : m[0];
         if (!secret || ignored(secret)) continue;
         if (p.minEntropy !== undefined && entropy(secret) < p.minEntropy) continue;
+        if (p.unless?.test(secret)) continue;
         const start = m.index! + (p.group !== undefined ? m[0].lastIndexOf(secret) : 0);
         onHit(p, secret, start, start + secret.length);
       }
