@@ -95,7 +95,7 @@ describe('/proc links are unprovable, not resolved against the guard process', (
 });
 
 describe('the path guard refuses what it cannot read', () => {
-  const guard = () => pathGuard({ home: f.home });
+  const guard = () => pathGuard({ workspace: f.ws, home: f.home });
   it.each([
     ['an array', ['src/a.ts', '/etc/passwd']],
     ['an object', { path: '/etc/passwd' }],
@@ -158,7 +158,7 @@ describe('the secret guard has no place a secret can hide', () => {
     expect(r).toMatchObject({ kind: 'deny' });
   });
 
-  it.each([33, 200, 5000])('finds a secret nested %i levels deep', async (levels) => {
+  it.each([40, 200, 5000])('finds a secret nested %i levels deep', async (levels) => {
     const [guard] = secretGuard();
     const r = await call(guard!, { tool_name: 'mcp__x__call', tool_input: deep(levels, KEY) as Record<string, unknown> });
     expect(r).toMatchObject({ kind: 'deny' });
