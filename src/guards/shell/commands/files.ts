@@ -91,6 +91,8 @@ def(['ssh'], (inv, j) => {
   const p = parseOptions(inv.args, { short: 'BbcDEeFIiJLlmOopQRSWw', stopAtOperand: true });
   sshOptions(valuesOf(p, '-o'), inv, j);
   for (const f of valuesOf(p, '-E')) j.write(f, inv);
+  // What ssh reads on stdin goes to the remote side.
+  if (inv.stdin.kind !== 'none') j.uploadStdin(inv);
 });
 
 function sshOptions(values: Arg[], inv: Invocation, j: JudgeApi): void {

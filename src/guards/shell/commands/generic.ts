@@ -25,7 +25,9 @@ const REVEALING_GIT = new Set(['add', 'show', 'diff', 'cat-file', 'log', 'whatch
  * itself, so `'.en*'` is a glob here).
  */
 function gitReads(inv: Invocation, j: JudgeApi): void {
-  const subAt = inv.args.findIndex((a) => !a.value?.startsWith('-'));
+  // git's own options before the subcommand; some take a value (`git -C dir show …`).
+  let subAt = 0;
+  while (subAt < inv.args.length && inv.args[subAt]!.value?.startsWith('-')) subAt += /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--super-prefix)$/.test(inv.args[subAt]!.value!) ? 2 : 1;
   const sub = inv.args[subAt]?.value;
   if (sub === undefined || !REVEALING_GIT.has(sub)) return;
   for (const a of inv.args.slice(subAt + 1)) {
