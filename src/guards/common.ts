@@ -1,8 +1,13 @@
+import path from 'node:path';
+import type { HookInput } from '../core/input.js';
 import { allow, ask, deny, type HookResult } from '../core/results.js';
 
 /** Options every guard takes. */
 export interface CommonGuardOptions {
-  /** The root folder. Default: process.cwd() when the guard is made. */
+  /**
+   * The root folder. Default: the host's project folder for each call
+   * (`ctx.projectDir`, else the input's `cwd`); never the process's cwd.
+   */
   workspace?: string;
   /** false (default): what cannot be proven safe is denied; true: it is asked. */
   interactive?: boolean;
@@ -58,4 +63,40 @@ export function assertStringArray(value: unknown, field: string, guard: string):
   if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))) {
     throw new TypeError(`${guard}: ${field} must be an array of strings`);
   }
+}
+
+/**
+ * The folder a guard protects on one call: the explicit option, else the host's
+ * project folder, else the input's cwd. The process's own cwd is never used: a
+ * hook process started from `/` must not judge `/` to be the workspace.
+ * undefined: no absolute folder is known, so nothing can be proven.
+ */
+export function workspaceOf(explicit: string | undefined, input: HookInput, ctx: unknown): string | undefined {
+  if (explicit !== undefined) return path.resolve(explicit);
+  // The core adds `projectDir` to the context; read it defensively.
+  const projectDir = (ctx as { projectDir?: unknown } | undefined)?.projectDir;
+  for (const candidate of [projectDir, input.cwd]) {
+    if (typeof candidate === 'string' && path.isAbsolute(candidate)) return path.normalize(candidate);
+  }
+  return undefined;
+}
+
+/** The answer when no workspace is known. */
+export function noWorkspace(guard: string, interactive: boolean): HookResult {
+  const reason = `hookwise cannot prove this safe: ${guard} has no workspace (no \`workspace\` option, no project folder from the host, no absolute cwd in the input)`;
+  return interactive ? ask(reason) : deny(reason);
+}
+
+/** One compiled value per workspace, the most recent few kept (a policy compiles its globs once). */
+export function perWorkspace<T>(make: (workspace: string) => T, keep = 16): (workspace: string) => T {
+  const cache = new Map<string, T>();
+  return (workspace) => {
+    let v = cache.get(workspace);
+    if (v === undefined) {
+      v = make(workspace);
+      if (cache.size >= keep) cache.delete(cache.keys().next().value!);
+      cache.set(workspace, v);
+    }
+    return v;
+  };
 }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
-import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, toHookResult, type CommonGuardOptions, type GuardDecision } from './common.js';
+import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, noWorkspace, perWorkspace, toHookResult, workspaceOf, type CommonGuardOptions, type GuardDecision } from './common.js';
+import { globBase, globCandidates } from './paths/glob-walk.js';
 import { PathPolicy, type Access, type PathPolicyOptions } from './paths/judge.js';
 
 export interface PathGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
@@ -23,22 +24,27 @@ export function judgePath(policy: PathPolicy, raw: string, access: Access, cwd: 
   return decide([{ level: v.level, reason: `${who} ${v.shown}: ${v.why}` }], interactive, '');
 }
 
-/** The paths a file tool's input names. */
-export function toolPaths(input: HookInput): string[] {
+const PATH_KEYS = ['file_path', 'path', 'notebook_path'];
+
+/** What a file tool's input names: paths to judge, and what cannot be read as a path. */
+export function toolPaths(input: HookInput): { paths: string[]; unreadable: string[] } {
   const args = input.tool_input ?? {};
-  const out: string[] = [];
-  for (const key of ['file_path', 'path', 'notebook_path']) {
+  const paths: string[] = [];
+  const unreadable: string[] = [];
+  for (const key of PATH_KEYS) {
     const v = args[key];
-    if (typeof v === 'string' && v !== '') out.push(v);
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' && v !== '') paths.push(v);
+    else unreadable.push(`${key} is ${typeof v === 'string' ? 'empty' : Array.isArray(v) ? 'an array' : typeof v}, not a path`);
   }
-  const pattern = args.pattern;
-  if (input.tool_name === 'Glob' && typeof pattern === 'string' && (/^(\/|~)/.test(pattern) || pattern.split('/').includes('..'))) {
-    // The folder the glob starts from: everything before the first wildcard.
-    const parts = pattern.split('/');
-    const stop = parts.findIndex((p) => /[*?[{]/.test(p));
-    out.push(parts.slice(0, stop < 0 ? parts.length : stop).join('/') || '/');
+  // Glob patterns (and Grep's file filter) start from a folder: everything before the first wildcard.
+  for (const key of input.tool_name === 'Glob' ? ['pattern'] : input.tool_name === 'Grep' ? ['glob'] : []) {
+    const v = args[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') unreadable.push(`${key} is ${Array.isArray(v) ? 'an array' : typeof v}, not a glob`);
+    else if (v !== '') paths.push(v);
   }
-  return out;
+  return { paths, unreadable };
 }
 
 /** A PreToolUse hook that keeps file tools inside the workspace and away from protected files. */
@@ -47,7 +53,9 @@ export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
   assertBoolean(options.interactive, 'interactive', guard);
   assertStringArray(options.readTools, 'readTools', guard);
   assertStringArray(options.writeTools, 'writeTools', guard);
-  const policy = new PathPolicy({ ...options, workspace: options.workspace ?? process.cwd() });
+  const policies = perWorkspace((workspace) => new PathPolicy({ ...options, workspace }));
+  // Bad options fail when the guard is made, not on its first call.
+  new PathPolicy({ ...options, workspace: options.workspace ?? path.sep });
   const interactive = options.interactive === true;
   const access = new Map<string, Access>();
   for (const t of [...READ_TOOLS, ...(options.readTools ?? [])]) access.set(t, 'read');
@@ -58,15 +66,30 @@ export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
     matcher: (input: HookInput) => typeof input.tool_name === 'string' && access.has(input.tool_name),
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
     onError: 'block',
-    handler: (input) => {
-      const kind = access.get(input.tool_name!)!;
-      const cwd = path.resolve(typeof input.cwd === 'string' ? input.cwd : policy.workspace);
-      const paths = toolPaths(input);
-      // Search tools without a path search the working folder.
-      if (paths.length === 0 && kind === 'read') paths.push(cwd);
+    recheck: true,
+    handler: (input, ctx) => {
+      const workspace = workspaceOf(options.workspace, input, ctx);
+      if (workspace === undefined) return noWorkspace('the path guard', interactive);
+      const policy = policies(workspace);
+      const tool = input.tool_name!;
+      const kind = access.get(tool)!;
+      const cwd = typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace;
+      const { paths, unreadable } = toolPaths(input);
+      if (unreadable.length > 0) return toHookResult(decide(unreadable.map((reason) => ({ level: 'unprovable' as const, reason: `\`${tool}\` input: ${reason}` })), interactive, ''));
+      if (paths.length === 0) {
+        // A writer must name its file; a search tool without a path searches the working folder.
+        if (kind === 'write') return toHookResult(decide([{ level: 'unprovable', reason: `\`${tool}\` names no file to write` }], interactive, ''));
+        paths.push(cwd);
+      }
+      const isGlob = (p: string) => (tool === 'Glob' && p === input.tool_input?.pattern) || (tool === 'Grep' && p === input.tool_input?.glob);
+      const base = typeof input.tool_input?.path === 'string' && input.tool_input.path !== '' ? path.resolve(cwd, policy.expandHome(input.tool_input.path) ?? input.tool_input.path) : cwd;
       for (const p of paths) {
-        const d = judgePath(policy, p, kind, cwd, interactive, input.tool_name);
-        if (d.decision !== 'allow') return toHookResult(d);
+        // A glob reads wherever its folders lead, symlinks included: judge each folder it can reach now.
+        const targets = isGlob(p) ? [globBase(p), ...globCandidates(p, base, policy.home)] : [p];
+        for (const t of targets) {
+          const d = judgePath(policy, t, kind, isGlob(p) ? base : cwd, interactive, tool);
+          if (d.decision !== 'allow') return toHookResult(d);
+        }
       }
       return undefined;
     },

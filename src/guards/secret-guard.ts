@@ -20,6 +20,8 @@ export interface SecretGuardOptions extends Omit<CommonGuardOptions, 'workspace'
   interactive?: boolean;
 }
 
+const WITHHELD = '[hookwise: output withheld: it could not be scanned for secrets]';
+
 function describe(hits: SecretHit[]): string {
   const kinds = [...new Map(hits.map((h) => [h.id, `${h.label} (${h.hint})`])).values()];
   return kinds.length > 3 ? `${kinds.slice(0, 3).join(', ')} and ${kinds.length - 3} more` : kinds.join(', ');
@@ -46,14 +48,18 @@ export function secretGuard(options: SecretGuardOptions = {}): Array<Hook<'PreTo
       ...(matcher ? { matcher } : {}),
       priority,
       onError: 'block',
+      recheck: true,
       handler: (input: HookInput) => {
         const args = input.tool_input;
-        if (!args) return undefined;
+        if (args === undefined || args === null) return undefined;
         const hits = stringsOf(args).flatMap((s) => scanner.find(s));
         if (hits.length === 0) return undefined;
         const what = `\`${input.tool_name ?? 'tool'}\` input contains ${describe(hits)}`;
         if (mode === 'block') return deny(`${what}; secrets must not be passed to tools (use an environment variable the tool reads instead)`);
-        return modify(mapStrings(args, (s) => scanner.redact(s)) as Record<string, unknown>, { reason: `${what}; replaced with a placeholder` });
+        const redacted = mapStrings(args, (s) => scanner.redact(s));
+        // What redaction cannot reach (a key that collides after redaction, say) is refused, not passed on.
+        if (stringsOf(redacted).some((s) => scanner.find(s).length > 0)) return deny(`${what}; it could not be fully replaced, so the call is refused`);
+        return modify(redacted as Record<string, unknown>, { reason: `${what}; replaced with a placeholder` });
       },
     },
   ];
@@ -67,10 +73,19 @@ export function secretGuard(options: SecretGuardOptions = {}): Array<Hook<'PreTo
       handler: (input: HookInput) => {
         const output = input.tool_response;
         if (output === undefined) return undefined;
-        const redacted = mapStrings(output, (s) => scanner.redact(s));
+        const tool = `\`${input.tool_name ?? 'tool'}\``;
+        let redacted: unknown;
+        try {
+          redacted = mapStrings(output, (s) => scanner.redact(s));
+        } catch {
+          redacted = undefined; // nested deeper than the stack: withheld below
+        }
         if (redacted === output) return undefined;
+        if (redacted === undefined || stringsOf(redacted).some((s) => scanner.find(s).length > 0)) {
+          return replaceOutput(WITHHELD, { reason: `${tool} output could not be fully scanned or redacted; the model sees a placeholder` });
+        }
         const hits = stringsOf(output).flatMap((s) => scanner.find(s));
-        return replaceOutput(redacted, { reason: `\`${input.tool_name ?? 'tool'}\` output contained ${describe(hits)}; the model sees a redacted copy` });
+        return replaceOutput(redacted, { reason: `${tool} output contained ${describe(hits)}; the model sees a redacted copy` });
       },
     });
   }

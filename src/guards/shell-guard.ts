@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
-import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, toHookResult, type CommonGuardOptions, type GuardDecision } from './common.js';
+import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, noWorkspace, perWorkspace, toHookResult, workspaceOf, type CommonGuardOptions, type GuardDecision } from './common.js';
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
 import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
@@ -24,14 +24,22 @@ export interface ShellJudge {
   readonly policy: PathPolicy;
 }
 
-function compile(options: ShellGuardOptions): { judgeOptions: ShellJudgeOptions; interactive: boolean } {
+interface Compiled {
+  interactive: boolean;
+  /** Judge options for one workspace (policies are cached per workspace). */
+  forWorkspace: (workspace: string) => ShellJudgeOptions;
+}
+
+function compile(options: ShellGuardOptions): Compiled {
   const guard = 'shellGuard';
   assertBoolean(options.interactive, 'interactive', guard);
   assertStringArray(options.tools, 'tools', guard);
-  const policy = new PathPolicy({ ...options, workspace: options.workspace ?? process.cwd() });
+  // Bad options fail when the guard is made, not on its first call.
+  new PathPolicy({ ...options, workspace: options.workspace ?? path.sep });
+  const rules = { allow: compileRules(options.allow, 'allow'), ask: compileRules(options.ask, 'ask'), deny: compileRules(options.deny, 'deny') };
   return {
     interactive: options.interactive === true,
-    judgeOptions: { policy, allow: compileRules(options.allow, 'allow'), ask: compileRules(options.ask, 'ask'), deny: compileRules(options.deny, 'deny') },
+    forWorkspace: perWorkspace((workspace) => ({ policy: new PathPolicy({ ...options, workspace }), ...rules })),
   };
 }
 
@@ -46,34 +54,48 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
   };
 }
 
-/** Load the parser (once per process) and return a synchronous judge. */
+/**
+ * Load the parser (once per process) and return a synchronous judge. The
+ * workspace is the `workspace` option, else the process's cwd when the judge
+ * is made (for the CLI and scripts; the hook never uses the process's cwd).
+ */
 export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<ShellJudge> {
-  const { judgeOptions, interactive } = compile(options);
-  return makeJudge(await loadBashParser(), judgeOptions, interactive);
+  const { forWorkspace, interactive } = compile(options);
+  return makeJudge(await loadBashParser(), forWorkspace(path.resolve(options.workspace ?? process.cwd())), interactive);
 }
 
 /**
  * A PreToolUse hook that parses shell commands with a real bash grammar and
- * refuses what it cannot prove safe.
+ * refuses what it cannot prove safe. The workspace is the `workspace` option,
+ * else the host's project folder on each call (see workspaceOf).
  */
 export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> {
-  const { judgeOptions, interactive } = compile(options);
+  const { forWorkspace, interactive } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
-  let judge: ShellJudge | undefined;
+  const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive) : undefined));
+  let parser: Parser | undefined;
   // The judge reports a command that is not a string, so it is passed on unchecked.
-  const run = (j: ShellJudge, input: HookInput) =>
-    toHookResult(j.judge(input.tool_input?.command as string, typeof input.cwd === 'string' ? input.cwd : undefined));
+  const run = (input: HookInput, workspace: string) => {
+    const judge = judges(workspace)!;
+    return toHookResult(judge.judge(input.tool_input?.command as string, typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace));
+  };
   return {
     name: options.name ?? 'guard:shell',
     events: 'PreToolUse',
     matcher: (input: HookInput) => typeof input.tool_name === 'string' && tools.has(input.tool_name),
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
     onError: 'block',
+    recheck: true,
     statusMessage: 'hookwise: checking the shell command',
-    handler: (input) => {
-      if (judge) return run(judge, input);
+    handler: (input, ctx) => {
+      const workspace = workspaceOf(options.workspace, input, ctx);
+      if (workspace === undefined) return noWorkspace('the shell guard', interactive);
+      if (parser) return run(input, workspace);
       // First use: load the parser, then stay synchronous.
-      return loadBashParser().then((p) => run((judge ??= makeJudge(p, judgeOptions, interactive)), input));
+      return loadBashParser().then((p) => {
+        parser = p;
+        return run(input, workspace);
+      });
     },
   };
 }

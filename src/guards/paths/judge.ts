@@ -215,6 +215,7 @@ export class PathPolicy {
   isSecret(raw: string, cwd: string): PathVerdict | undefined {
     if (raw === '') return undefined;
     const where = this.locate(raw, { cwd });
+    if (where?.r.magic) return { level: 'unprovable', shown: where.shown, resolved: where.r.real, why: `which ${where.r.error}` };
     if (!where || where.r.error) return undefined;
     const secret = this.secretRule(where.folded, where.roots);
     if (!secret) return undefined;

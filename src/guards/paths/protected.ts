@@ -30,6 +30,34 @@ const RC_FILES = [
   '.inputrc',
 ];
 
+/** Files that name programs an editor, an agent's MCP client or git runs on its own. */
+const LAUNCH_CONFIGS = [
+  '**/.mcp.json',
+  '**/.cursor/mcp.json',
+  '**/.cursor/environment.json',
+  '**/.vscode/tasks.json',
+  '**/.vscode/launch.json',
+  '**/.vscode/settings.json',
+  '**/.vscode/mcp.json',
+  '**/.devcontainer/devcontainer.json',
+  '**/.devcontainer.json',
+  '**/.gemini/settings.json',
+  '**/.codex/config.toml',
+  '**/.amazonq/mcp.json',
+  '**/.roo/mcp.json',
+  '**/.windsurf/mcp.json',
+  '**/.zed/settings.json',
+  '**/.idea/workspace.xml',
+  '**/.idea/runConfigurations/**',
+  '**/.claude/hooks/**',
+  '**/.husky/**',
+  '**/.githooks/**',
+  '**/lefthook.yml',
+  '**/.pre-commit-config.yaml',
+  '.npmrc',
+  '.yarnrc.yml',
+];
+
 /** Write-protected by default. */
 export const DEFAULT_PROTECTED: PathRule[] = [
   { pattern: '**/.git', why: 'git metadata: hooks and config there run code' },
@@ -41,6 +69,7 @@ export const DEFAULT_PROTECTED: PathRule[] = [
   { pattern: '**/.env', why: 'environment files hold secrets' },
   { pattern: '**/.env.*', why: 'environment files hold secrets' },
   { pattern: '**/.envrc', why: 'direnv runs it on entering the folder' },
+  ...LAUNCH_CONFIGS.map((pattern) => ({ pattern, why: 'an editor, agent or git tool launches the programs it names' })),
 ];
 
 /** Read-protected by default; `~` is the home folder. */

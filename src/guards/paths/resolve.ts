@@ -7,8 +7,28 @@ export interface Resolved {
   viaSymlink: boolean;
   /** lstat of the final component when it exists. */
   stat?: fs.Stats;
-  /** Resolution had to stop (permission denied, symlink loop). */
+  /** Resolution had to stop (permission denied, symlink loop, a /proc link). */
   error?: string;
+  /** It stopped at a /proc link that leads wherever another process is. */
+  magic?: boolean;
+}
+
+/** `/proc/<pid>` or `/proc/<pid>/task/<tid>`: folders whose cwd, root, exe and fd/N lead anywhere. */
+const PROC_DIR = /^\/proc\/[^/]+(\/task\/[^/]+)?$/;
+const STDIO = /^[0-2]$/;
+
+/**
+ * A /proc link is resolved by the kernel against the process that opens it, so
+ * following it here would judge the guard's own cwd, root or files. What it
+ * leads to cannot be known: stop. The standard streams (fd 0-2) are devices.
+ */
+function procLink(current: string, part: string, queue: string[]): 'magic' | 'stdio' | undefined {
+  if (!current.startsWith('/proc/') || !PROC_DIR.test(current)) return undefined;
+  if (part === 'cwd' || part === 'root' || part === 'exe') return 'magic';
+  if (part !== 'fd' && part !== 'map_files') return undefined;
+  const next = queue.find((p) => p !== '' && p !== '.');
+  if (next === undefined) return undefined;
+  return part === 'fd' && STDIO.test(next) && queue.filter((p) => p !== '' && p !== '.').length === 1 ? 'stdio' : 'magic';
 }
 
 const MAX_LINKS = 40;
@@ -46,6 +66,9 @@ export function resolveReal(abs: string, known?: ReadonlyMap<string, string>): R
       stat = undefined;
       continue;
     }
+    const proc = missing ? undefined : procLink(current, part, queue);
+    if (proc === 'magic') return { real: path.join(current, part, ...queue), viaSymlink, magic: true, error: `goes through ${path.join(current, part)}, a /proc link that leads wherever another process is` };
+    if (proc === 'stdio') return { real: path.join(current, part, ...queue), viaSymlink };
     const candidate = path.join(current, part);
     if (missing) {
       current = candidate;

@@ -13,7 +13,12 @@ export interface SecretPattern {
   group?: number;
   /** Minimum Shannon entropy (bits per character) of the secret. */
   minEntropy?: number;
+  /** A match that also matches this is not a secret. */
+  unless?: RegExp;
 }
+
+/** A file path (`SECRET_FILE=/run/secrets/db_password` names where a secret is, it is not one). */
+const PATH_VALUE = /^(?:\/|\.{1,2}\/|~\/)(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]*$/;
 
 export const DEFAULT_SECRET_PATTERNS: SecretPattern[] = [
   { id: 'private-key', label: 'private key', regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
@@ -36,6 +41,7 @@ export const DEFAULT_SECRET_PATTERNS: SecretPattern[] = [
     regex: /(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|auth|credential|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_\-.~]{16,})/gi,
     group: 1,
     minEntropy: 3.5,
+    unless: PATH_VALUE,
   },
 ];
 

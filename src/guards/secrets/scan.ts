@@ -31,6 +31,7 @@ export function createScanner(extra: SecretPattern[] = [], ignore: Array<string 
         const secret = p.group !== undefined ? m[p.group] : m[0];
         if (!secret || ignored(secret)) continue;
         if (p.minEntropy !== undefined && entropy(secret) < p.minEntropy) continue;
+        if (p.unless?.test(secret)) continue;
         const start = m.index! + (p.group !== undefined ? m[0].lastIndexOf(secret) : 0);
         onHit(p, secret, start, start + secret.length);
       }
@@ -66,14 +67,18 @@ export function createScanner(extra: SecretPattern[] = [], ignore: Array<string 
   };
 }
 
-/** Apply fn to every string inside a JSON-like value; returns a new value when anything changed. */
-export function mapStrings(value: unknown, fn: (s: string) => string, depth = 0): unknown {
+/**
+ * Apply fn to every string inside a JSON-like value, object keys included;
+ * returns a new value when anything changed. Recursive: a value nested deeper
+ * than the stack allows throws, and a guard that throws fails closed.
+ */
+export function mapStrings(value: unknown, fn: (s: string) => string): unknown {
   if (typeof value === 'string') return fn(value);
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((v) => {
-      const n = mapStrings(v, fn, depth + 1);
+      const n = mapStrings(v, fn);
       if (n !== v) changed = true;
       return n;
     });
@@ -82,16 +87,36 @@ export function mapStrings(value: unknown, fn: (s: string) => string, depth = 0)
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    const n = mapStrings(v, fn, depth + 1);
-    if (n !== v) changed = true;
-    out[k] = n;
+    const key = fn(k);
+    const n = mapStrings(v, fn);
+    if (n !== v || key !== k) changed = true;
+    out[key] = n;
   }
   return changed ? out : value;
 }
 
-/** Every string inside a JSON-like value. */
-export function stringsOf(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (typeof value === 'string') out.push(value);
-  else if (depth <= 32 && value !== null && typeof value === 'object') for (const v of Object.values(value)) stringsOf(v, out, depth + 1);
+/**
+ * Every string inside a JSON-like value, object keys included, at any depth
+ * (iterative, so nesting cannot hide a secret or overflow the stack; shared
+ * objects are visited once).
+ */
+export function stringsOf(value: unknown, out: string[] = []): string[] {
+  const stack: unknown[] = [value];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') out.push(v);
+    else if (v !== null && typeof v === 'object' && !seen.has(v)) {
+      seen.add(v);
+      if (Array.isArray(v)) for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+      else {
+        const entries = Object.entries(v);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          stack.push(entries[i]![1]);
+          out.push(entries[i]![0]);
+        }
+      }
+    }
+  }
   return out;
 }

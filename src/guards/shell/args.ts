@@ -36,10 +36,13 @@ export function runtimeArg(text: string): Arg {
   return { text, value: undefined, glob: false, dynamic: true };
 }
 
-/** The command name bash looks up: `/bin/rm` and `\rm` are `rm`. */
+/**
+ * The command name bash looks up: `/bin/rm` and `\rm` are `rm`. Lower-cased:
+ * on a case-insensitive filesystem (macOS, Windows) `RM` runs rm.
+ */
 export function commandName(arg: Arg): string | undefined {
   if (arg.dynamic || arg.value === undefined) return undefined;
-  return path.posix.basename(arg.value);
+  return path.posix.basename(arg.value).toLowerCase();
 }
 
 export interface OptionSpec {

@@ -24,6 +24,11 @@ export function secretsInFile(policy: PathPolicy, raw: string, cwd: string): str
   } catch {
     return undefined;
   }
+  return secretsInText(text);
+}
+
+/** Secrets in a text about to leave the machine, described for a reason. */
+export function secretsInText(text: string): string | undefined {
   const hits = (scanner ??= createScanner()).find(text);
   if (hits.length === 0) return undefined;
   return [...new Set(hits.map((h) => `${/^[AEIOU]/.test(h.label) ? 'an' : 'a'} ${h.label} (${h.hint})`))].slice(0, 2).join(' and ');

@@ -11,9 +11,10 @@ import { envPoisoning } from './env-rules.js';
 import { scanForeign, type Language } from './foreign-code.js';
 import type { CompiledRule } from './rules.js';
 import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
-import { pathCandidates, secretsInFile } from './file-contents.js';
-import { couldMatchDotDot, protectedMatch } from './globs.js';
-import type { Finding, Invocation, JudgeApi, Level, Stdin, WriteOptions } from './types.js';
+import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js';
+import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
+import fs from 'node:fs';
+import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -32,7 +33,30 @@ export interface Judgement {
 
 const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
-const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/\d+|full|random|urandom)$|^\/proc\/self\/fd\/\d+$/;
+const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|full|random|urandom)$|^\/proc\/self\/fd\/[0-2]$/;
+
+/**
+ * Programs without a handler that only read (or print) what they are given:
+ * paths outside the workspace are fine for them (secrets are still refused).
+ */
+const READ_ONLY_PROGRAMS = new Set([
+  'cat', 'tac', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'zgrep', 'ls', 'll', 'dir', 'vdir', 'tree', 'wc', 'stat', 'file', 'du', 'df', 'diff', 'cmp', 'comm',
+  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'jq', 'yq', 'cut', 'tr', 'nl', 'od', 'xxd', 'hexdump',
+  'strings', 'readlink', 'realpath', 'basename', 'dirname', 'echo', 'printf', 'test', '[', '[[', 'which', 'type', 'whereis', 'column', 'fold', 'fmt', 'paste',
+  'join', 'uniq', 'expand', 'unexpand', 'base64', 'base32', 'zcat', 'bzcat', 'xzcat', 'zless', 'pwd', 'id', 'whoami', 'date', 'uname', 'printenv', 'true',
+  'false', 'sleep', 'seq', 'locale', 'cd', 'pushd', 'popd', 'export', 'unset', 'shopt', 'set', 'read', 'wait', 'jobs', 'local', 'declare', 'typeset', 'return',
+  'exit', 'shift', 'break', 'continue', 'getopts', 'nm', 'objdump', 'readelf', 'getfacl', 'namei', 'locate', 'fd', 'fdfind', 'ag', 'ack', 'bat', 'batcat',
+  'glow', 'look', 'rev', 'shuf', 'tsort', 'numfmt', 'iconv', 'lsattr', 'ps', 'pgrep', 'free', 'uptime', 'hostname', 'nproc', 'lscpu', 'lsblk', 'lsof', 'env',
+  'command', 'hash', 'enable', 'ulimit', 'umask', 'history', 'fc', 'dirs', 'disown', 'let', 'times', 'caller', 'compgen', 'complete', 'mapfile', 'readarray',
+  'xdg-user-dir', 'getconf', 'tput', 'stty', 'tty', 'clear', 'reset', 'mountpoint', 'findmnt', 'vmstat', 'iostat', 'watch',
+]);
+
+/** An argument an unknown program could take as a path: absolute, home, or with a folder part (not a URL or `host:path`). */
+function looksLikePath(raw: string): boolean {
+  if (raw === '' || raw.length > 4096 || /\n/.test(raw)) return false;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw)) return false;
+  return raw.startsWith('/') || raw.startsWith('~') || raw === '..' || raw.includes('/');
+}
 
 /** Judges one command line. One instance per judgement; cheap to make. */
 export class ShellJudgement implements JudgeApi {
@@ -44,6 +68,8 @@ export class ShellJudgement implements JudgeApi {
   private readonly seen: string[] = [];
   cwds: string[] | undefined;
   dotglob = false;
+  /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
+  private readonly written = new Set<string>();
 
   constructor(
     private readonly parser: Parser,
@@ -258,18 +284,70 @@ export class ShellJudgement implements JudgeApi {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
       genericChecks(inv, this);
+      if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {
       if (allowed) this.muted--;
     }
   }
 
+  /**
+   * A program hookwise does not model may write, delete or run whatever it is
+   * given: a path argument that leads outside the workspace is unprovable.
+   */
+  private unknownProgram(inv: Invocation): void {
+    for (const a of inv.args) {
+      if (a.dynamic || a.glob || a.value === undefined) continue;
+      const eq = a.value.startsWith('-') ? a.value.indexOf('=') : -1;
+      const raw = eq >= 0 ? a.value.slice(eq + 1) : a.value;
+      if (!looksLikePath(raw) || HARMLESS_DEVICES.test(raw)) continue;
+      for (const cwd of this.cwds ?? [this.policy.workspace]) {
+        if (this.policy.isInside(raw, cwd)) continue;
+        this.unprovable(`\`${inv.name}\` is a program hookwise does not model, and it is given ${raw}, outside the workspace`);
+        return;
+      }
+    }
+  }
+
   // ---- JudgeApi -------------------------------------------------------------
+
+  stdinText(inv: Invocation): StdinText {
+    const s = inv.stdin;
+    if (s.kind === 'none') return { kind: 'none' };
+    if (s.kind === 'heredoc') return s.expands && /[$`]/.test(s.body) ? { kind: 'unknown', what: 'a here-document with expansions' } : { kind: 'text', text: s.body };
+    if (s.kind === 'herestring') return s.arg.dynamic ? { kind: 'unknown', what: s.arg.text } : { kind: 'text', text: s.arg.value! };
+    if (s.kind === 'file') {
+      const text = s.arg.dynamic ? undefined : this.workspaceFileText(s.arg.value!);
+      return text === undefined ? { kind: 'unknown', what: s.arg.text } : { kind: 'text', text };
+    }
+    if (s.kind === 'runtime') return { kind: 'unknown', what: s.what };
+    const p = this.producer(inv);
+    if (p?.kind === 'text') return { kind: 'text', text: p.text };
+    if (p?.kind === 'file' && p.files.length === 1 && !p.files[0]!.dynamic) {
+      const text = this.workspaceFileText(p.files[0]!.value!);
+      if (text !== undefined) return { kind: 'text', text };
+    }
+    return { kind: 'unknown', what: `what ${p?.name ?? 'an earlier command'} prints` };
+  }
+
+  /** A small file in the workspace, read now; undefined when it is elsewhere, missing or large. */
+  private workspaceFileText(raw: string): string | undefined {
+    const cwd = this.cwds?.length === 1 ? this.cwds[0]! : undefined;
+    if (cwd === undefined || !this.policy.isInside(raw, cwd)) return undefined;
+    try {
+      const file = path.resolve(cwd, raw);
+      if (fs.statSync(file).size > 1 << 20) return undefined;
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
 
   write(arg: Arg, inv: Invocation, opts: WriteOptions = {}): void {
     this.checkWrite(arg, `\`${inv.label}\` ${opts.verb ?? 'writes'}`, opts);
   }
 
   private checkWrite(arg: Arg, subject: string, opts: WriteOptions): void {
+    if (arg.value !== undefined) this.written.add(path.normalize(arg.value));
     if (arg.dynamic) {
       this.unprovable(`${subject} ${arg.text}, a path only known when it runs`);
       return;
@@ -321,18 +399,45 @@ export class ShellJudgement implements JudgeApi {
   }
 
   private readAs(arg: Arg, subject: string): void {
-    if (arg.dynamic || arg.glob || !arg.value) return;
+    if (arg.glob && arg.pattern !== undefined) {
+      this.globRead(arg.pattern, arg.text, subject);
+      return;
+    }
+    if (arg.dynamic || !arg.value) return;
     // Plain flags name no file; `--file=x`, `-F@x` and `@x` may.
     if (arg.value.startsWith('-') && !/[=@]/.test(arg.value)) return;
     for (const candidate of pathCandidates(arg.value)) {
       for (const cwd of this.cwds ?? [this.policy.workspace]) {
         const v = this.policy.isSecret(candidate, cwd);
         if (v) {
-          this.deny(`${subject} ${v.shown}, ${v.why}`);
+          if (v.level === 'deny') this.deny(`${subject} ${v.shown}, ${v.why}`);
+          else this.unprovable(`${subject} ${v.shown}, ${v.why}`);
           return;
         }
       }
     }
+  }
+
+  /** A read through a glob: every path it can reach now, and every secret name it could match. */
+  private globRead(pattern: string, shown: string, subject: string): void {
+    const expanded = this.policy.expandHome(pattern);
+    if (expanded === undefined) return;
+    for (const cwd of this.cwds ?? [this.policy.workspace]) {
+      for (const candidate of globReadCandidates(expanded, cwd, this.dotglob)) {
+        const v = this.policy.isSecret(candidate, cwd);
+        if (!v) continue;
+        const reason = `${subject} ${shown}, a glob that can match ${v.shown}: ${v.why}`;
+        if (v.level === 'deny') this.deny(reason);
+        else this.unprovable(reason);
+        return;
+      }
+    }
+  }
+
+  /** A git pathspec or other tool-side pattern (`'.en*'`): judged as a glob read. */
+  readPattern(value: string, inv: Invocation): void {
+    if (/[*?[]/.test(value)) this.globRead(value, value, `\`${inv.label}\` reads`);
+    else this.read({ text: value, value, glob: false, dynamic: false }, inv);
   }
 
   producer(inv: Invocation): StdinProducer | undefined {
@@ -342,14 +447,63 @@ export class ShellJudgement implements JudgeApi {
 
   upload(arg: Arg, inv: Invocation): void {
     this.read(arg, inv);
-    if (arg.dynamic || arg.glob || !arg.value || arg.value === '-') return;
+    const subject = `\`${inv.label}\` sends`;
+    if (arg.value === '-') return;
+    if (arg.dynamic || arg.glob || !arg.value) {
+      this.unprovable(`${subject} ${arg.text} over the network, a file only known when it runs`);
+      return;
+    }
+    const value = arg.value;
+    if (this.written.has(path.normalize(value))) {
+      this.unprovable(`${subject} ${value} over the network, and an earlier command in this line writes it, so what it will hold cannot be read now`);
+      return;
+    }
     for (const cwd of this.cwds ?? [this.policy.workspace]) {
-      const found = secretsInFile(this.policy, arg.value, cwd);
+      const file = path.resolve(cwd, this.policy.expandHome(value) ?? value);
+      let stat: fs.Stats | undefined;
+      try {
+        stat = fs.statSync(file);
+      } catch {
+        stat = undefined;
+      }
+      // A file that is not there sends nothing, unless an earlier command in this line (one hookwise may not model) makes it.
+      if (!stat && this.seen.length <= 1) return;
+      if (!stat?.isFile()) {
+        this.unprovable(`${subject} ${value} over the network, ${stat ? 'a folder, whose files hookwise does not read one by one' : 'which does not exist yet, so what it will hold cannot be read now'}`);
+        return;
+      }
+      if (!this.policy.isInside(value, cwd)) {
+        this.unprovable(`${subject} ${value} over the network, a file outside the workspace`);
+        return;
+      }
+      const found = secretsInFile(this.policy, value, cwd);
       if (found) {
-        this.deny(`\`${inv.label}\` sends ${arg.value} over the network, and it holds ${found}`);
+        this.deny(`${subject} ${value} over the network, and it holds ${found}`);
         return;
       }
     }
+  }
+
+  isInside(raw: string, cwd: string): boolean {
+    return this.policy.isInside(raw, cwd);
+  }
+
+  /** What a network command reads from stdin is sent: judge where it comes from. */
+  uploadStdin(inv: Invocation): void {
+    const s = inv.stdin;
+    if (s.kind === 'file') {
+      this.upload(s.arg, inv);
+      return;
+    }
+    if (s.kind === 'pipe') {
+      const p = this.producer(inv);
+      if (p?.kind === 'file') for (const f of p.files) this.upload(f, inv);
+      else if (p?.kind !== 'text') this.unprovable(`\`${inv.label}\` sends what ${p?.name ?? 'an earlier command'} prints over the network, which hookwise cannot read before it runs`);
+      return;
+    }
+    const text = this.stdinText(inv);
+    if (text.kind === 'unknown') this.unprovable(`\`${inv.label}\` sends ${text.what} over the network, only known when it runs`);
+    else if (text.kind === 'text' && secretsInText(text.text)) this.deny(`\`${inv.label}\` sends text that holds ${secretsInText(text.text)} over the network`);
   }
 
   runsScript(arg: Arg, inv: Invocation): void {

@@ -29,6 +29,8 @@ export interface Invocation {
   stdin: Stdin;
 }
 
+export type StdinText = { kind: 'none' } | { kind: 'text'; text: string } | { kind: 'unknown'; what: string };
+
 export interface WriteOptions {
   recursive?: boolean;
   /** "targets", "writes", "deletes", ... Default "writes". */
@@ -44,8 +46,14 @@ export interface JudgeApi {
   write(arg: Arg, inv: Invocation, opts?: WriteOptions): void;
   /** A file the command reads: refused if it is a secret. */
   read(arg: Arg, inv: Invocation): void;
+  /** A path or pattern the tool itself expands (git pathspecs): refused if it can name a secret. */
+  readPattern(value: string, inv: Invocation): void;
   /** A file the command sends over the network: refused if it is a secret or holds one. */
   upload(arg: Arg, inv: Invocation): void;
+  /** Whether a path really lies in the workspace (or an extra allowed root). */
+  isInside(raw: string, cwd: string): boolean;
+  /** The command sends its stdin over the network: judge where it comes from. */
+  uploadStdin(inv: Invocation): void;
   /** What feeds the command's stdin through a pipe, when it is a single command. */
   producer(inv: Invocation): import('./wrappers.js').StdinProducer | undefined;
   /** A script file the command runs: fine in the workspace, unprovable elsewhere. */
@@ -60,6 +68,8 @@ export interface JudgeApi {
   stdinCode(inv: Invocation, language: Language | 'shell'): void;
   /** A variable set for a command or the shell: refused if it poisons the environment. */
   assign(name: string, value: string | undefined, text: string, source?: string): void;
+  /** The text on the command's stdin when it can be read now (here-doc, echo, a workspace file). */
+  stdinText(inv: Invocation): StdinText;
   /** Folders relative paths may be relative to; undefined when unknown. */
   readonly cwds: string[] | undefined;
 }

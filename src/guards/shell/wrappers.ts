@@ -28,14 +28,110 @@ const SIMPLE_WRAPPERS: Record<string, OptionSpec & { skipOperands?: number }> = 
   flock: { short: 'wEc', long: ['timeout', 'conflict-exit-code', 'command'], skipOperands: 1 },
   'systemd-run': { short: 'pu', long: ['property', 'unit', 'uid', 'gid'] },
   busybox: {},
+  toybox: {},
   torsocks: {},
+  // Tracers, profilers and sandboxes run the command they are given.
+  strace: { short: 'oepsuEabOSXPI', long: ['output', 'expr', 'attach', 'string-limit', 'user', 'env', 'trace', 'signal', 'status', 'summary-columns', 'trace-path'] },
+  ltrace: { short: 'oepsunaADFlLwxXIu', long: ['output', 'library', 'align', 'indent'] },
+  valgrind: {},
+  fakeroot: { short: 'lsib', long: ['lib', 'faked'] },
+  'ssh-agent': { short: 'aEPt' },
+  unshare: { short: 'SGRw', long: ['map-user', 'map-group', 'map-users', 'map-groups', 'propagation', 'setgroups', 'setuid', 'setgid', 'root', 'wd', 'mount-proc'] },
+  prlimit: { short: 'p', long: ['pid'] },
+  numactl: { short: 'iNmCcp', long: ['interleave', 'cpunodebind', 'membind', 'physcpubind', 'preferred'] },
+  cgexec: { short: 'g' },
+  'xvfb-run': { short: 'anpsfe', long: ['server-num', 'server-args', 'auth-file', 'error-file', 'xauth-protocol'] },
+  'dbus-run-session': { long: ['config-file', 'dbus-daemon'] },
+  chpst: { short: 'ugUm/nlLbeo' },
+  perf: { short: 'eoptG', long: ['event', 'output', 'pid', 'tid'], skipOperands: 1 },
+  entr: {},
+  'cross-env': {},
+  'env-cmd': { short: 'fe', long: ['file', 'environments'] },
+  dotenv: { short: 'ec', long: [] },
+  bunx: { short: 'p', long: ['package', 'bun'] },
   proxychains: { short: 'f' },
   proxychains4: { short: 'f' },
   firejail: {},
   dbus_launch: {},
 };
 
-const PRIVILEGE = new Set(['sudo', 'doas', 'pkexec', 'run0', 'su', 'sudoedit', 'calife', 'ksu', 'chroot', 'nsenter']);
+const PRIVILEGE = new Set(['sudo', 'doas', 'pkexec', 'run0', 'su', 'sudoedit', 'calife', 'ksu', 'chroot', 'nsenter', 'runuser', 'setpriv', 'capsh', 'sg', 'newgrp', 'sudo-rs', 'please', 'machinectl', 'systemd-nspawn', 'bwrap', 'proot']);
+
+/** Package managers' "run this program" subcommands: `npx x`, `npm exec -- x`, `pnpm dlx x`, `uv run x`. */
+const RUNNERS: Record<string, { subcommands: string[]; globalValued: string[] }> = {
+  npm: { subcommands: ['exec', 'x'], globalValued: ['-w', '--workspace', '--prefix', '-C'] },
+  pnpm: { subcommands: ['exec', 'dlx', 'x'], globalValued: ['-C', '--dir', '--filter', '-F', '-w', '--workspace'] },
+  yarn: { subcommands: ['exec', 'dlx'], globalValued: ['--cwd'] },
+  bun: { subcommands: ['x'], globalValued: ['--cwd'] },
+  uv: { subcommands: ['run', 'tool'], globalValued: ['--directory', '--project', '--with', '--python', '-p'] },
+  uvx: { subcommands: [], globalValued: [] },
+  poetry: { subcommands: ['run'], globalValued: ['-C', '--directory', '-P', '--project'] },
+  pipenv: { subcommands: ['run'], globalValued: [] },
+  pdm: { subcommands: ['run'], globalValued: ['-p', '--project'] },
+  hatch: { subcommands: ['run'], globalValued: ['-e', '--env'] },
+  rye: { subcommands: ['run'], globalValued: [] },
+  bundle: { subcommands: ['exec'], globalValued: [] },
+  conda: { subcommands: ['run'], globalValued: [] },
+  mamba: { subcommands: ['run'], globalValued: [] },
+  mise: { subcommands: ['exec', 'x'], globalValued: ['-C', '--cd'] },
+  asdf: { subcommands: ['exec'], globalValued: [] },
+  pixi: { subcommands: ['run', 'exec'], globalValued: [] },
+  devbox: { subcommands: ['run'], globalValued: [] },
+};
+/** Options of the runner subcommands that take a value (the inner command comes after them). */
+const RUNNER_OPTIONS: OptionSpec = { short: 'pcwnCe', long: ['package', 'call', 'workspace', 'prefix', 'with', 'from', 'python', 'env', 'name', 'prefix', 'cwd', 'filter', 'dir', 'directory', 'project', 'extra', 'group'] };
+
+/** `npx rm -rf /etc` runs rm: the inner command of a package manager's runner, or undefined. */
+function peelRunner(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] | undefined {
+  let args = rest;
+  if (name !== 'npx' && name !== 'uvx' && name !== 'pnpx') {
+    const spec = RUNNERS[name];
+    if (!spec) return undefined;
+    let i = 0;
+    while (i < args.length && args[i]!.value?.startsWith('-')) i += spec.globalValued.includes(args[i]!.value!) ? 2 : 1;
+    const sub = args[i]?.value;
+    if (sub === undefined || !spec.subcommands.includes(sub)) return undefined;
+    args = args.slice(i + 1);
+    // `uv tool run x`
+    if (name === 'uv' && sub === 'tool') {
+      if (args[0]?.value !== 'run') return undefined;
+      args = args.slice(1);
+    }
+  }
+  const parsed = parseOptions(args, { ...RUNNER_OPTIONS, stopAtOperand: true });
+  const call = parsed.options.find((o) => o.name === '-c' || o.name === '--call');
+  const inv = { name, argv0, args: rest, label: `${name} -c`, stdin: { kind: 'none' } as Stdin };
+  if (call?.value) judge.code(call.value, inv, 'the command');
+  else if (call) judge.unprovable(`\`${name} -c\` runs a command hookwise cannot read`);
+  return call ? [] : parsed.operands;
+}
+
+/** `parallel cmd ::: a b`: the command once per input, `{}` replaced (appended when absent). */
+function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
+  const parsed = parseOptions(rest, { short: 'jSaNnLlPEIdCe', long: ['jobs', 'sshlogin', 'arg-file', 'max-args', 'colsep', 'delimiter', 'tmpdir', 'results', 'joblog', 'workdir', 'wd', 'basefile', 'transfer', 'return', 'env', 'sshloginfile', 'timeout', 'halt', 'retries', 'tag-string', 'replace'], stopAtOperand: true });
+  if (parsed.options.some((o) => /^(-S|--sshlogin|--sshloginfile|--slf)$/.test(o.name))) judge.unprovable('`parallel -S` runs the command on other machines');
+  const words = parsed.operands;
+  const sep = words.findIndex((w) => w.value !== undefined && /^:::+\+?$/.test(w.value));
+  const command = sep < 0 ? words : words.slice(0, sep);
+  const inputs: Arg[] = sep < 0 ? [runtimeArg('<lines read by parallel>')] : words.slice(sep + 1).filter((w) => !/^:::+\+?$/.test(w.value ?? ''));
+  const inv = { name: 'parallel', argv0, args: rest, label: 'parallel', stdin: { kind: 'none' } as Stdin };
+  if (command.length === 0) {
+    // The inputs themselves are commands.
+    for (const i of inputs) judge.code(i, inv, 'the command');
+    return [];
+  }
+  for (const input of inputs.slice(0, 16)) {
+    const filled = command.map((w) => (w.value?.includes('{}') ? (input.dynamic ? runtimeArg(w.text) : { ...w, value: w.value.split('{}').join(input.value!), text: w.text }) : w));
+    const placed = command.some((w) => w.value?.includes('{}'));
+    const line = placed ? filled : [...filled, input];
+    // One word with spaces is a shell command line (`parallel 'rm -rf {}' ::: x`).
+    if (line.length === 1 || (line[0]?.value?.includes(' ') ?? false)) {
+      if (line.some((w) => w.dynamic)) judge.unprovable('`parallel` runs a command built from values only known when it runs');
+      else judge.code(line.map((w) => w.value).join(' '), inv, 'the command');
+    } else judge.argv(line, { kind: 'runtime', what: 'parallel' });
+  }
+  return [];
+}
 
 /**
  * If argv starts with a wrapper, report what the wrapper itself does and return
@@ -54,6 +150,12 @@ export function peelWrapper(argv: Arg[], judge: JudgeApi): Arg[] | undefined {
     return [];
   }
   if (name === 'env') return peelEnv(rest, judge);
+  if (name === 'parallel') return peelParallel(rest, argv[0]!, judge);
+  const runner = peelRunner(name, rest, argv[0]!, judge);
+  if (runner !== undefined) return runner;
+  if (name === 'nix-shell' || name === 'nix') return peelNix(name, rest, argv[0]!, judge);
+  if (name === 'direnv' && rest[0]?.value === 'exec') return rest.slice(2);
+  if (name === 'concurrently' || name === 'nodemon' || name === 'watchexec') return peelCommandStrings(name, rest, argv[0]!, judge);
   if (name === 'xargs') return peelXargs(rest, judge);
   if (name === 'watch') {
     const parsed = parseOptions(rest, { short: 'nd', long: ['interval', 'differences'], stopAtOperand: true });
@@ -71,11 +173,47 @@ export function peelWrapper(argv: Arg[], judge: JudgeApi): Arg[] | undefined {
     if (command) judge.code(command, { name, argv0: argv[0]!, args: rest, label: 'flock -c', stdin: { kind: 'none' } }, 'the command');
     return [];
   }
+  if (name === 'strace' || name === 'ltrace') {
+    for (const o of parsed.options) if ((o.name === '-o' || o.name === '--output') && o.value) judge.write(o.value, { name, argv0: argv[0]!, args: rest, label: `${name} -o`, stdin: { kind: 'none' } });
+  }
   if (name === 'time') {
     const out = parsed.options.find((o) => (o.name === '-o' || o.name === '--output') && o.value);
     if (out?.value) judge.write(out.value, { name, argv0: argv[0]!, args: rest, label: 'time -o', stdin: { kind: 'none' } });
   }
   return parsed.operands.slice(spec.skipOperands ?? 0);
+}
+
+/** `nix-shell --run 'cmd'`, `nix develop -c cmd`, `nix run pkg -- args`. */
+function peelNix(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
+  const inv = { name, argv0, args: rest, label: name, stdin: { kind: 'none' } as Stdin };
+  for (let i = 0; i < rest.length; i++) {
+    const v = rest[i]!.value;
+    if ((v === '--run' || v === '--command') && rest[i + 1]) judge.code(rest[i + 1]!, inv, 'the command');
+    if ((v === '-c' || v === '--command') && name === 'nix') return rest.slice(i + 1);
+  }
+  if (name === 'nix' && rest[0]?.value === 'run') judge.unprovable('`nix run` runs a program built from a flake hookwise does not read');
+  return [];
+}
+
+/** Tools whose operands (or `--exec` value, or words after `--`) are command lines. */
+function peelCommandStrings(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
+  const inv = { name, argv0, args: rest, label: name, stdin: { kind: 'none' } as Stdin };
+  const dashes = rest.findIndex((a) => a.value === '--');
+  if (dashes >= 0) return rest.slice(dashes + 1);
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    const v = a.value ?? '';
+    if (/^(-x|--exec|-s|--shell|--on-busy-update)$/.test(v) && rest[i + 1]) judge.code(rest[++i]!, inv, 'the command');
+    else if (/^--exec=/.test(v)) judge.code(v.slice(7), inv, 'the command');
+    else if (name === 'concurrently' && /^(-n|--names|-c|--prefix-colors|-p|--prefix)$/.test(v)) i++;
+    // `npm:watch-*` runs package.json scripts.
+    else if (name === 'concurrently' && !v.startsWith('-') && !/^(npm|yarn|pnpm|bun):/.test(v)) judge.code(a, inv, 'the command');
+  }
+  if (name === 'watchexec') {
+    const ops = rest.filter((a) => !a.value?.startsWith('-'));
+    if (ops.length > 0) judge.unprovable('`watchexec` runs a command hookwise could not separate from its options; put it after `--`');
+  }
+  return [];
 }
 
 function judgeJoined(args: Arg[], judge: JudgeApi, who: string): void {

@@ -52,11 +52,12 @@ def(['cp', 'install', 'ln', 'link'], (inv, j) => {
   else if (inv.name === 'install' && has(p, '-d', '--directory')) [dests, sources] = [p.operands, []];
   else if ((inv.name === 'ln' || inv.name === 'link') && p.operands.length === 1) [dests, sources] = [[literalArg('.')], p.operands];
   else [dests, sources] = [p.operands.slice(-1), p.operands.slice(0, -1)];
-  const linking = inv.name === 'ln' || inv.name === 'link';
+  // `cp -s` and `cp -l` make links, as ln does: a link to an outside file lets later writes reach it.
+  const linking = inv.name === 'ln' || inv.name === 'link' || (inv.name === 'cp' && has(p, '-s', '-l', '--link', '--symbolic-link'));
   for (const d of dests) j.write(d, inv, { recursive, verb: linking ? 'creates a link at' : 'writes' });
   // A link to a place outside the workspace lets later commands write (or read) there through it.
   // A relative symlink target is relative to the folder the link is made in, not to the cwd.
-  const symbolic = has(p, '-s', '--symbolic');
+  const symbolic = has(p, '-s', '--symbolic', '--symbolic-link');
   const dest = dests[0];
   const folder = dest?.value === undefined ? undefined : target.length > 0 || sources.length > 1 || dest.value.endsWith('/') ? dest.value : posix.dirname(dest.value);
   for (const s of sources) {
@@ -70,6 +71,8 @@ def(['rsync'], (inv, j) => {
   const p = operandsOf(inv, 'eBfT', ['rsh', 'rsync-path', 'exclude', 'include', 'filter', 'files-from', 'log-file', 'temp-dir', 'backup-dir', 'chown', 'chmod', 'password-file', 'compare-dest', 'link-dest', 'copy-dest']);
   for (const rsh of valuesOf(p, '-e', '--rsh')) j.code(rsh, inv, 'the remote-shell program');
   for (const log of valuesOf(p, '--log-file')) j.write(log, inv);
+  // --link-dest hard-links unchanged files from that folder: later writes to the copy change the original.
+  for (const d of valuesOf(p, '--link-dest')) j.write(d, inv, { verb: 'hard-links files from' });
   const dest = p.operands.at(-1);
   if (dest && !isRemote(dest)) j.write(dest, inv, { recursive: true, verb: 'syncs into' });
   for (const s of p.operands.slice(0, -1)) if (!isRemote(s)) (dest && isRemote(dest) ? j.upload(s, inv) : j.read(s, inv));
@@ -88,6 +91,8 @@ def(['ssh'], (inv, j) => {
   const p = parseOptions(inv.args, { short: 'BbcDEeFIiJLlmOopQRSWw', stopAtOperand: true });
   sshOptions(valuesOf(p, '-o'), inv, j);
   for (const f of valuesOf(p, '-E')) j.write(f, inv);
+  // What ssh reads on stdin goes to the remote side.
+  if (inv.stdin.kind !== 'none') j.uploadStdin(inv);
 });
 
 function sshOptions(values: Arg[], inv: Invocation, j: JudgeApi): void {
@@ -126,14 +131,16 @@ def(['zip'], (inv, j) => {
   if (p.operands[0]) j.write(p.operands[0], inv);
 });
 
-def(['vi', 'vim', 'nvim', 'view', 'ex', 'gvim', 'emacs', 'nano', 'less', 'more', 'man'], (inv, j) => {
+def(['vi', 'vim', 'nvim', 'view', 'gvim', 'emacs', 'nano', 'man'], (inv, j) => {
   for (let i = 0; i < inv.args.length; i++) {
     const v = inv.args[i]!.value ?? '';
-    if (/^(-c|--cmd|-S|--eval|-l|--load|-P|--pager|-H|--html)$/.test(v) || /^\+.+/.test(v) || /^--(eval|load|pager|html)=/.test(v)) {
+    if (/^(-c|--cmd|-S|--eval|-l|--load|-P|--pager|-H|--html)$/.test(v) || (/^\+.+/.test(v) && !/^\+(\d+|\/[^!|]*)$/.test(v)) || /^--(eval|load|pager|html)=/.test(v)) {
       j.unprovable(`\`${inv.name} ${v}\` runs editor or pager commands hookwise does not follow`);
       return;
     }
   }
+  // Commands typed on stdin (vim -e/-s, emacs --batch) run too.
+  if (inv.name !== 'man' && j.stdinText(inv).kind !== 'none') j.unprovable(`\`${inv.label}\` reads editor commands from its input, which can run shell commands`);
   if (['vi', 'vim', 'nvim', 'ex', 'gvim', 'emacs', 'nano'].includes(inv.name)) {
     for (const f of inv.args.filter((a) => !a.value?.startsWith('-'))) j.write(f, inv, { verb: 'edits' });
   }

@@ -71,6 +71,14 @@ def(['git'], (inv, j) => {
   if ((sub === 'difftool' || sub === 'mergetool') && rest.some((a) => /^(-x|--extcmd|-t|--tool)/.test(a.value ?? ''))) {
     j.unprovable(`\`git ${sub}\` with a tool runs a program hookwise does not follow`);
   }
+  if (sub === 'grep') {
+    for (const a of rest) {
+      // -O<pager> / --open-files-in-pager=<pager> runs the pager on the matching files.
+      const m = /^(?:-[a-zA-Z]*O|--open-files-in-pager=?)(.*)$/s.exec(a.value ?? '');
+      if (a.dynamic && /^(-[a-zA-Z]*O|--open-files-in-pager)/.test(a.text)) j.unprovable(`\`git grep ${a.text}\` runs a pager only known when it runs`);
+      else if (m && m[1] !== '' && !BENIGN_VIEWERS.test(m[1]!.trim())) j.deny(`\`git grep ${a.value}\` runs ${m[1]} on the matching files`);
+    }
+  }
   if (sub === 'filter-branch' || sub === 'filter-repo') j.unprovable(`\`git ${sub}\` runs filter code over the whole history`);
 });
 

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 /** Otherwise safe tools with risky flags: sed, sort, tar, rg, find. */
 import { has, literalArg, parseOptions, runtimeArg, valuesOf, type Arg } from '../args.js';
 import { scanSed } from '../sed-script.js';
@@ -71,8 +72,10 @@ def(['find'], (inv, j) => {
   while (i < args.length && !(args[i]!.value !== undefined && /^[-(!),]/.test(args[i]!.value!))) roots.push(args[i++]!);
   if (roots.length === 0) roots.push(literalArg('.'));
   const names: string[] = [];
+  let mindepth = 0;
   for (; i < args.length; i++) {
     const a = args[i]!.value;
+    if (a === '-mindepth') mindepth = Number(args[i + 1]?.value ?? 0) || 0;
     if (a === '-name' || a === '-iname' || a === '-path' || a === '-ipath' || a === '-regex' || a === '-iregex') {
       const v = args[++i];
       names.push(v?.value ?? '*');
@@ -83,8 +86,10 @@ def(['find'], (inv, j) => {
       const inner: Arg[] = [];
       for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) inner.push(args[i]!);
       for (const r of roots) {
-        const substituted = inner.map((w) => (w.value?.includes('{}') ? (r.dynamic ? runtimeArg(w.text) : literalArg(w.value.split('{}').join(r.value!))) : w));
-        j.argv(substituted, { kind: 'runtime', what: 'find' });
+        for (const found of foundPaths(r, names, mindepth)) {
+          const substituted = inner.map((w) => (w.value?.includes('{}') ? (found === undefined ? runtimeArg(w.text) : substitute(w.value, found)) : w));
+          j.argv(substituted, { kind: 'runtime', what: 'find' });
+        }
       }
     } else if (a === '-fprint' || a === '-fprint0' || a === '-fls' || a === '-fprintf') {
       const f = args[++i];
@@ -93,6 +98,36 @@ def(['find'], (inv, j) => {
     }
   }
 });
+
+/**
+ * What `{}` stands for in `find root -name N -exec ...`: entries under the root
+ * named N (a glob when N has wildcards), and the root itself only when its own
+ * name passes the tests. Without a name test every entry, the root included.
+ * undefined: only known when it runs.
+ */
+function foundPaths(root: Arg, names: string[], mindepth: number): Array<string | undefined> {
+  if (root.dynamic || root.value === undefined) return [undefined];
+  if (names.length === 0) return mindepth > 0 ? [posix.join(root.value, '*')] : [root.value];
+  const out: string[] = [];
+  const base = posix.basename(posix.resolve('/', root.value));
+  for (const name of names) {
+    if (/\//.test(name)) return [root.value];
+    out.push(posix.join(root.value, name));
+    if (mindepth === 0 && globMatches(name, base)) out.push(root.value);
+  }
+  return out;
+}
+
+function globMatches(glob: string, name: string): boolean {
+  return new RegExp(`^${glob.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i').test(name);
+}
+
+/** `{}` filled in; a name with wildcards stays a glob (judged for what it can match). */
+function substitute(word: string, found: string): Arg {
+  const value = word.split('{}').join(found);
+  if (!/[*?[]/.test(found)) return literalArg(value);
+  return { text: value, value, pattern: value, glob: true, dynamic: false };
+}
 
 const PROTECTED_NAMES = ['config', 'pre-commit', 'post-checkout', 'HEAD', '.env', '.env.local', '.envrc', '.bashrc', '.zshrc', '.profile', 'settings.json', 'settings.local.json', 'hookwise.config.ts'];
 function couldNameProtected(pattern: string): boolean {
