@@ -54,6 +54,7 @@ export async function runSession(options: AgentOptions, engine: HookEngine, obse
       await engine.fire('SessionEnd', run.hooks.input('SessionEnd', { reason: 'aborted', stop_reason: 'aborted' }), { sessionId: scope.sessionId, cwd: scope.cwd });
       await options.audit?.flush();
       unsubscribe();
+      run.transcript.close();
       throw error;
     }
     // A failure outside the loop (a transcript that cannot be written, ...) is still a result, not a throw.
@@ -70,6 +71,7 @@ export async function runSession(options: AgentOptions, engine: HookEngine, obse
     return result;
   } finally {
     unsubscribe();
+    run.transcript.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ChatMessage } from '../providers/types.js';
 
@@ -16,10 +16,15 @@ export type TranscriptEntry =
 type Body<T> = T extends unknown ? Omit<T, 'timestamp' | 'session_id' | 'agent_id'> : never;
 
 /**
- * An append-only JSONL file. Writes are synchronous so that a hook reading
- * `transcript_path` always sees every line written before it was fired.
+ * An append-only JSONL file, kept open for the run. Each line is handed to the
+ * kernel with one synchronous write before `append` returns: a hook reading
+ * `transcript_path` sees every line written before it was fired, and a crash or
+ * a stop signal loses nothing that was appended (no buffer in the process).
+ * Opening the file once instead of per line is what makes it cheap.
  */
 export class Transcript {
+  private fd: number | null = null;
+
   constructor(
     readonly path: string,
     private readonly sessionId: string,
@@ -36,7 +41,16 @@ export class Transcript {
   append(entry: Body<TranscriptEntry>): void {
     const line: Record<string, unknown> = { ...entry, timestamp: new Date().toISOString(), session_id: this.sessionId };
     if (this.agentId !== undefined) line.agent_id = this.agentId;
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    this.fd ??= openSync(this.path, 'a');
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+    for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off);
+  }
+
+  /** Release the file; a later append opens it again. */
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
   }
 
   message(message: ChatMessage): void {
