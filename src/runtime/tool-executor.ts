@@ -71,13 +71,22 @@ export class HookedToolExecutor {
     const checked = validateToolInput(tool, call.input);
     if (!checked.ok) return refused(call, call.input, `Error: invalid input for ${call.name}: ${checked.message}`, 'error');
 
-    const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: checked.value, tool_use_id: call.id, recent_tools: run.recentTools.slice() });
+    // Hooks get their own copy: an edit in place can never change what runs without being seen.
+    const shown = structuredClone(checked.value);
+    const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: shown, tool_use_id: call.id, recent_tools: run.recentTools.slice() });
     if (pre.stop) {
       const halt: Halt = { stopReason: 'hook_stop', reason: pre.stopReason };
       return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, halt);
     }
     if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
 
+    if (pre.updatedInput === null && pre.hooks.length > 0 && JSON.stringify(shown) !== JSON.stringify(checked.value)) {
+      return this.denied(
+        call,
+        shown,
+        `Error: a PreToolUse hook changed tool_input in place without returning it as a rewrite; the edit is refused rather than applied unrecorded. Return modify(newInput) (or updatedInput) to rewrite a call. The tool was not run.`,
+      );
+    }
     let input = checked.value;
     if (pre.updatedInput) {
       const rewritten = validateToolInput(tool, pre.updatedInput);
