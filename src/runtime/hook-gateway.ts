@@ -98,7 +98,7 @@ export class HookGateway {
   }
 }
 
-/** A retry that ran out of attempts is a block (SEMANTICS.md section 5). */
+/** A retry that ran out of attempts is a block (docs/model.md, "Merging"). */
 export function retryLimitReached(outcome: Outcome): Outcome {
   return {
     ...outcome,
