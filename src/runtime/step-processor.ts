@@ -29,6 +29,7 @@ export async function processStep(run: RunContext): Promise<StepResult> {
   if (invalid) return { kind: 'halt', halt: { stopReason: 'hook_blocked', reason: `step not run: ${invalid}` } };
   run.session.observer.emit({ type: 'step_start', step: index, ...run.tag });
 
+  const t0 = performance.now();
   const result = await performStep(run);
 
   run.stepIndex++;
@@ -36,6 +37,7 @@ export async function processStep(run: RunContext): Promise<StepResult> {
   await run.hooks.fire('StepEnd', {
     status: result.kind === 'halt' ? (result.halt.stopReason === 'error' ? 'failed' : 'halted') : 'completed',
     final: result.kind === 'final',
+    duration_ms: Math.round(performance.now() - t0),
   });
   run.session.observer.emit({ type: 'step_end', step: index, ...run.tag });
   await checkpointStep(run);
