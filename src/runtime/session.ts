@@ -103,7 +103,8 @@ function sessionScope(options: AgentOptions, engine: HookEngine, observer: Obser
     permissionMode: options.permissionMode ?? 'default',
     effort: options.effort,
     metadata: options.metadata === undefined ? undefined : Object.freeze({ ...options.metadata }),
-    env: Object.freeze({ ...process.env, ...options.env }),
+    // Claude Code also tells hooks the effort through CLAUDE_EFFORT.
+    env: Object.freeze({ ...process.env, ...(options.effort === undefined ? {} : { CLAUDE_EFFORT: options.effort }), ...options.env }),
     projectDir: path.resolve(options.projectDir ?? cwd),
     startedAt: performance.now(),
     toolCalls: 0,

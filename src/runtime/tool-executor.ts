@@ -140,10 +140,12 @@ export class HookedToolExecutor {
 
     if (!ran.ok) {
       session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: false, output: ran.error, durationMs, ...run.tag });
-      const failure = await run.hooks.fire('PostToolUseFailure', {
+      const event = session.options.toolFailureEvent ?? 'PostToolUseFailure';
+      const failure = await run.hooks.fire(event, {
         tool_name: call.name,
         tool_input: input,
         tool_use_id: call.id,
+        ...(event === 'PostToolUse' ? { tool_response: { error: ran.error } } : {}),
         error: ran.error,
         is_interrupt: ran.interrupted,
         duration_ms,

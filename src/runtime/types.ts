@@ -72,6 +72,12 @@ export interface AgentOptions {
   env?: Record<string, string | undefined>;
   /** `ctx.projectDir` of hooks (Claude Code's CLAUDE_PROJECT_DIR); default `cwd`. */
   projectDir?: string;
+  /**
+   * The event a failed tool call fires. Default `PostToolUseFailure` (Claude Code's);
+   * `PostToolUse` (the A3S HookEngine's way) fires PostToolUse instead, with
+   * `result.success: false` and `tool_response: { error }`. Either way, exactly one fires.
+   */
+  toolFailureEvent?: 'PostToolUseFailure' | 'PostToolUse';
 }
 
 export type StopReason =

@@ -206,12 +206,21 @@ describe('Claude Code parity of the inputs', () => {
     expect(success!.result).toMatchObject({ success: true, exit_code: 0 });
   });
 
+  it('toolFailureEvent: "PostToolUse" fires PostToolUse for a failed call instead (the A3S way), never both', async () => {
+    h = harness();
+    await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'exit 2' } }] }, { text: 'done' }], 'go', { toolFailureEvent: 'PostToolUse' });
+    expect(h.inputsOf('PostToolUseFailure')).toHaveLength(0);
+    const [post] = h.inputsOf('PostToolUse');
+    expect(post).toMatchObject({ tool_name: 'Bash', tool_response: { error: 'Exit code 2' }, error: 'Exit code 2', result: { success: false, exit_code: 2 } });
+  });
+
   it('hooks get env and projectDir through the fire options', async () => {
     h = harness();
     const fire = vi.spyOn(h.engine, 'fire');
-    await h.run([{ text: 'hi' }], 'go', { env: { DEPLOY_ENV: 'staging' }, projectDir: '/srv/project' });
+    await h.run([{ text: 'hi' }], 'go', { env: { DEPLOY_ENV: 'staging' }, projectDir: '/srv/project', effort: 'low' });
     const options = fire.mock.calls[0]![2] as { env: Record<string, string>; projectDir: string };
     expect(options.env.DEPLOY_ENV).toBe('staging');
+    expect(options.env.CLAUDE_EFFORT).toBe('low');
     expect(options.env.PATH).toBe(process.env.PATH);
     expect(options.projectDir).toBe(path.resolve('/srv/project'));
   });
