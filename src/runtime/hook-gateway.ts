@@ -47,7 +47,8 @@ export class HookGateway {
     input.permission_mode = s.permissionMode;
     if (run.identity.agentId !== undefined) input.agent_id = run.identity.agentId;
     if (run.identity.agentType !== undefined) input.agent_type = run.identity.agentType;
-    if (s.effort !== undefined) input.effort = { level: s.effort };
+    // Claude Code sends the effort on events inside a turn, not on SessionStart or UserPromptSubmit.
+    if (s.effort !== undefined && event !== 'SessionStart' && event !== 'UserPromptSubmit') input.effort = { level: s.effort };
     input.timestamp = new Date().toISOString();
     if (run.identity.agentId !== undefined) input.agent_transcript_path = run.transcript.path;
     if (run.step !== null) input.step = { index: run.step.index, name: run.step.name };

@@ -192,17 +192,18 @@ describe('Claude Code parity of the inputs', () => {
     const ids = new Set(h.fired.slice(1).map((f) => f.input.prompt_id));
     expect(ids.size).toBe(1);
     expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(h.fired.every((f) => f.input.permission_mode === 'default' && (f.input.effort as { level: string }).level === 'high')).toBe(true);
+    expect(h.fired.every((f) => f.input.permission_mode === 'default')).toBe(true);
+    expect(h.fired.map((f) => (f.input.effort as { level: string } | undefined)?.level)).toEqual(h.fired.map((f) => (['SessionStart', 'UserPromptSubmit'].includes(f.event) ? undefined : 'high')));
     expect(h.inputsOf('Stop')[0]).toMatchObject({ background_tasks: [], session_crons: [] });
   });
 
   it('a Bash command that exits non-zero fires PostToolUseFailure with "Exit code N" and the output', async () => {
     h = harness();
-    await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'echo partial; exit 4' } }, { name: 'Bash', input: { command: 'echo fine' } }] }, { text: 'done' }]);
+    await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'echo partial; echo oops >&2; exit 4' } }, { name: 'Bash', input: { command: 'echo fine' } }] }, { text: 'done' }]);
     const [failure] = h.inputsOf('PostToolUseFailure');
-    expect(failure).toMatchObject({ tool_name: 'Bash', error: 'Exit code 4\npartial', is_interrupt: false, duration_ms: expect.any(Number), result: { success: false, exit_code: 4 } });
+    expect(failure).toMatchObject({ tool_name: 'Bash', error: 'Exit code 4\npartial\noops', is_interrupt: false, duration_ms: expect.any(Number), result: { success: false, exit_code: 4 } });
     const [success] = h.inputsOf('PostToolUse');
-    expect(success!.tool_response).toEqual({ stdout: 'fine\n', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
+    expect(success!.tool_response).toEqual({ stdout: 'fine', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
     expect(success!.result).toMatchObject({ success: true, exit_code: 0 });
   });
 

@@ -32,7 +32,7 @@ export type BashResponse = {
 };
 
 /**
- * Bash: `sh -c <command>` with the workspace as cwd, in its own process group so
+ * Bash: `sh -c <command>` with the workspace as cwd, stderr merged into stdout, in its own process group so
  * that a timeout or an abort kills the command and everything it started. Not a
  * sandbox: the command can reach outside the workspace; hooks are the guard.
  * As in Claude Code, a command that fails (a non-zero exit its command does not
@@ -52,6 +52,7 @@ export function shellTool(workspace: string, options: ShellToolOptions = {}) {
     }),
     run: async ({ command, timeout }, ctx): Promise<BashResponse> => {
       const ran = await runShell(command, {
+        mergeStderr: true,
         cwd: realpathSync(workspace),
         timeoutMs: Math.min(timeout ?? defaultTimeout, maxTimeout),
         outputLimitBytes: options.outputLimitBytes ?? 30_000,
@@ -62,11 +63,21 @@ export function shellTool(workspace: string, options: ShellToolOptions = {}) {
       const code = ran.exit_code ?? 0;
       const meaning = exitCodeMeaning(command, code);
       if (meaning.isError) throw new Error([`Exit code ${code}`, ran.stderr, ran.stdout].filter(Boolean).join('\n').trim());
-      const response: BashResponse = { stdout: ran.stdout, stderr: ran.stderr, interrupted: false, isImage: false, noOutputExpected: noOutputExpected(command) };
+      const response: BashResponse = { stdout: withoutBlankEnds(ran.stdout), stderr: ran.stderr, interrupted: false, isImage: false, noOutputExpected: noOutputExpected(command) };
       if (meaning.message) response.returnCodeInterpretation = meaning.message;
       return response;
     },
   });
+}
+
+/** Claude Code's `stdout`: the output without its leading and trailing blank lines. */
+function withoutBlankEnds(text: string): string {
+  const lines = text.split('\n');
+  let start = 0;
+  let end = lines.length - 1;
+  while (start <= end && lines[start]!.trim() === '') start++;
+  while (end >= start && lines[end]!.trim() === '') end--;
+  return lines.slice(start, end + 1).join('\n');
 }
 
 /** Claude Code's table of commands whose exit code 1 is an answer, not a failure. */
@@ -112,6 +123,8 @@ function noOutputExpected(command: string): boolean {
 }
 
 interface RunShellOptions {
+  /** One stream, in the order written (`2>&1`), as Claude Code's Bash reports it: `stderr` stays empty. */
+  mergeStderr?: boolean;
   cwd: string;
   timeoutMs: number;
   outputLimitBytes: number;
@@ -123,7 +136,9 @@ interface RunShellOptions {
 export function runShell(command: string, options: RunShellOptions): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new Error('aborted before the command started'));
-    const child = spawn('sh', ['-c', command], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // `exec 2>&1` on a line of its own: the command itself is parsed exactly as given.
+    const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
+    const child = spawn('sh', ['-c', script], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = new Capped(options.outputLimitBytes);
     const err = new Capped(options.outputLimitBytes);
     child.stdout.on('data', (chunk: Buffer) => out.add(chunk));
