@@ -31,6 +31,7 @@ console.log(table(['hooks', 'exact, none match', 'exact, one matches', 'regex, n
 const parts = [
   ['guards.mjs', 'benchGuards', 'Guards', (r) => [r.name, formatNs(r.nsPerOp)]],
   ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
+  ['runtime.mjs', 'benchRuntime', 'Agent runtime', (r) => [r.name, `${r.ms.toFixed(2)} ms`]],
   ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, `${r.msPerRun.toFixed(1)} ms`]],
 ];
 for (const [file, fn, title, row] of parts) {

@@ -20,7 +20,8 @@ export interface CheckpointData {
 }
 
 const toolCall = z.object({ id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) });
-const message = z.discriminatedUnion('role', [
+/** One ChatMessage, as checkpoints store it and as hooks may write it (`modify({ messages })`). */
+export const chatMessageSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
   z.object({ role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCall).optional() }),
@@ -33,7 +34,7 @@ const schema = z.object({
   cwd: z.string(),
   transcript_path: z.string(),
   step: z.number().int().min(0),
-  messages: z.array(message),
+  messages: z.array(chatMessageSchema),
   usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
   stop_hook_blocks: z.number().int().min(0),
   subagents: z.number().int().min(0),
@@ -91,5 +92,5 @@ export async function checkpointStep(run: RunContext): Promise<void> {
   if (file === null || run.isSubagent) return;
   saveCheckpoint(file, checkpointOf(run));
   run.session.observer.emit({ type: 'checkpoint', path: file, step: run.stepIndex - 1 });
-  await run.hooks.fire('Checkpoint', { checkpoint_path: file, step: { index: run.stepIndex - 1, name: 'turn' }, message_count: run.messages.length });
+  await run.hooks.fire('Checkpoint', { checkpoint_path: file, message_count: run.messages.length });
 }

@@ -14,7 +14,7 @@ export type Continuation = { continue: true; instruction: string } | { continue:
  */
 export async function evaluateStop(run: RunContext, lastText: string): Promise<Continuation> {
   const event = run.isSubagent ? 'SubagentStop' : 'Stop';
-  const outcome = await run.hooks.fire(event, { stop_hook_active: run.stopBlocks > 0, last_assistant_message: lastText });
+  const outcome = await run.hooks.fire(event, stopFields(run, lastText, { success: true, error: null }));
   if (outcome.stop) return { continue: false, stopReason: 'hook_stop', reason: outcome.stopReason };
   if (!outcome.blocked) {
     run.stopBlocks = 0;
@@ -25,4 +25,15 @@ export async function evaluateStop(run: RunContext, lastText: string): Promise<C
     return { continue: false, stopReason: 'stop_hook_limit', reason: `${event} hooks blocked ${run.stopBlocks} times in a row; stopping anyway (last reason: ${outcome.reason ?? 'none'})` };
   }
   return { continue: true, instruction: outcome.reason ?? `A ${event} hook asked you to keep going.` };
+}
+
+/**
+ * Stop / SubagentStop input: Claude Code's fields (no background work or crons
+ * in this runtime: empty lists), and on SubagentStop the child's `success` and
+ * `error` (the claude-agent-rs design).
+ */
+export function stopFields(run: RunContext, lastText: string, ending: { success: boolean; error: string | null }): Record<string, unknown> {
+  const fields: Record<string, unknown> = { stop_hook_active: run.stopBlocks > 0, last_assistant_message: lastText, background_tasks: [], session_crons: [] };
+  if (run.isSubagent) Object.assign(fields, ending);
+  return fields;
 }

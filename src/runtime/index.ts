@@ -1,6 +1,6 @@
 /**
  * hookwise/runtime: a small agent that fires every lifecycle event and honours
- * every hook decision (SEMANTICS.md sections 1 and 10).
+ * every hook decision (docs/runtime.md).
  */
 export { Agent, createAgent } from './agent.js';
 export { defineTool, toolDefinition, validateToolInput, outputText } from './tool.js';

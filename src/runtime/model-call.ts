@@ -1,7 +1,8 @@
 import { ModelError, type ModelResponse } from '../providers/types.js';
 import { blockedBy } from './hook-gateway.js';
-import type { Halt, RunContext } from './run-context.js';
+import { HOOK_CONTEXT_HEADER, type Halt, type RunContext } from './run-context.js';
 import { sleep } from './sleep.js';
+import { applyStateRewrite, promptOf, systemPromptOf } from './state-rewrite.js';
 
 export type ModelCallResult = { ok: true; response: ModelResponse } | { ok: false; halt: Halt };
 
@@ -15,12 +16,26 @@ const DEFAULT_RATE_LIMIT_DELAY_MS = 1000;
 export async function callModel(run: RunContext): Promise<ModelCallResult> {
   const session = run.session;
   const provider = session.provider;
-  const step = { index: run.stepIndex, name: 'turn' };
-  const base = { model: provider.model, provider: provider.name, step };
+  const step = { index: run.stepIndex };
+  const base = { model: provider.model, provider: provider.name, model_provider: provider.name, model_name: provider.model };
+  const toolNames = run.toolDefinitions.map((t) => t.name);
   for (let retries = 0; ; retries++) {
-    const pre = await run.hooks.fire('PreModelCall', { ...base, message_count: run.messages.length, tool_names: run.toolDefinitions.map((t) => t.name) });
+    const pre = await run.hooks.fire('PreModelCall', {
+      ...base,
+      message_count: run.messages.length,
+      tool_names: toolNames,
+      available_tools: toolNames,
+      prompt: promptOf(run.messages),
+      system_prompt: systemPromptOf(run.messages),
+      messages: run.messages.slice(),
+    });
     if (pre.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: pre.stopReason } };
     if (pre.blocked) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: PreModelCall ${blockedBy(pre)}` } };
+    const invalid = applyStateRewrite(run, pre, ['messages', 'system_prompt', 'prompt']);
+    if (invalid) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: ${invalid}` } };
+    // Context a PreModelCall hook adds is part of the call it was fired for.
+    if (pre.additionalContext) run.addMessage({ role: 'user', content: `${HOOK_CONTEXT_HEADER}\n${pre.additionalContext}` });
+    const prompt = promptOf(run.messages);
 
     session.observer.emit({ type: 'model_start', step: step.index, messages: run.messages.length, ...run.tag });
     const t0 = performance.now();
@@ -33,7 +48,12 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
       session.observer.emit({ type: 'model_end', step: step.index, usage: null, durationMs: performance.now() - t0, error: error.message, ...run.tag });
       const post = await run.hooks.fire(
         'PostModelCall',
-        { ...base, error: { type: error.kind, message: error.message, status: error.status ?? null, retry_after_ms: error.retryAfterMs ?? null } },
+        {
+          ...base,
+          error: { type: error.kind, message: error.message, status: error.status ?? null, retry_after_ms: error.retryAfterMs ?? null },
+          prompt,
+          duration_ms: Math.round(performance.now() - t0),
+        },
         { retry: 'return' },
       );
       if (post.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: post.stopReason } };
@@ -45,17 +65,29 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
       continue;
     }
 
+    const durationMs = performance.now() - t0;
     const usage = { inputTokens: response.usage.inputTokens, outputTokens: response.usage.outputTokens };
     session.usage.inputTokens += usage.inputTokens;
     session.usage.outputTokens += usage.outputTokens;
-    session.observer.emit({ type: 'model_end', step: step.index, usage, durationMs: performance.now() - t0, ...run.tag });
+    session.observer.emit({ type: 'model_end', step: step.index, usage, durationMs, ...run.tag });
+    const toolCalls = response.toolCalls.map((c) => ({ id: c.id, name: c.name, input: c.input }));
     const post = await run.hooks.fire(
       'PostModelCall',
       {
         ...base,
-        usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
-        response: { text: response.text, tool_calls: response.toolCalls.map((c) => ({ id: c.id, name: c.name, input: c.input })) },
+        usage: {
+          input_tokens: usage.inputTokens,
+          output_tokens: usage.outputTokens,
+          prompt_tokens: usage.inputTokens,
+          completion_tokens: usage.outputTokens,
+          total_tokens: usage.inputTokens + usage.outputTokens,
+        },
+        response: { text: response.text, tool_calls: toolCalls },
+        response_text: response.text,
+        tool_calls: toolCalls,
+        prompt,
         stop_reason: response.stopReason,
+        duration_ms: Math.round(durationMs),
       },
       { retry: 'return' },
     );

@@ -36,6 +36,19 @@ export interface SessionScope {
   subagents: number;
   /** Set when a hook inside a subagent said stop: the whole agent halts. */
   halt: Halt | null;
+  /** Set by UserPromptSubmit: correlates a prompt with every later event (Claude Code's `prompt_id`). */
+  promptId: string | null;
+  permissionMode: string;
+  effort?: string;
+  /** The agent's metadata as hooks see it; a StepStart hook may replace it. */
+  metadata?: Readonly<Record<string, unknown>>;
+  /** `ctx.env` of hooks: the process environment with the agent's `env` on top. */
+  env: Readonly<Record<string, string | undefined>>;
+  projectDir: string;
+  /** `performance.now()` when the session started (SessionEnd's `duration_ms`). */
+  startedAt: number;
+  /** Tool calls executed in the session, subagents included. */
+  toolCalls: number;
   /** Runs a child agent (installed by the agent, so tools reach it without an import cycle). */
   spawnSubagent(parent: RunContext, request: SubagentRequest): Promise<SubagentResult>;
 }
@@ -44,6 +57,12 @@ export interface AgentIdentity {
   agentId?: string;
   agentType?: string;
 }
+
+/** What a step is doing: calling the model, running the tools it asked for, or answering without tools. */
+export type StepPhase = 'model' | 'tools' | 'final';
+
+/** How many tool names PreToolUse's `recent_tools` lists. */
+const RECENT_TOOLS = 10;
 
 /** The state of one agent (the main one or a subagent) during a run. */
 export class RunContext {
@@ -55,6 +74,10 @@ export class RunContext {
   lastText = '';
   /** Consecutive Stop / SubagentStop blocks. */
   stopBlocks = 0;
+  /** The current (or, between steps, the last) step: `step` of every input. */
+  step: { index: number; name: string } | null = null;
+  /** Names of the tools this agent ran, most recent last (PreToolUse's `recent_tools`). */
+  readonly recentTools: string[] = [];
   /** Hook context not yet shown to the model (see HookGateway). */
   readonly pendingContext: string[] = [];
   readonly hooks: HookGateway;
@@ -73,19 +96,19 @@ export class RunContext {
       this.tools.set(tool.name, tool);
     }
     this.toolDefinitions = tools.map(toolDefinition);
-    this.hooks = new HookGateway({
-      engine: session.engine,
-      sessionId: session.sessionId,
-      cwd: session.cwd,
-      transcriptPath: session.transcriptPath,
-      transcript,
-      observer: session.observer,
-      signal: session.signal,
-      maxOperationRetries: session.maxOperationRetries,
-      agentId: identity.agentId,
-      agentType: identity.agentType,
-      pendingContext: this.pendingContext,
-    });
+    this.hooks = new HookGateway(this);
+  }
+
+  /** Name the current step by what it does; `stepNames` in the agent options may rename each phase. */
+  enterStep(index: number, phase: StepPhase): void {
+    this.step = { index, name: this.session.options.stepNames?.[phase] ?? phase };
+  }
+
+  /** Remember a tool that ran, for `recent_tools`. */
+  ranTool(name: string): void {
+    this.recentTools.push(name);
+    if (this.recentTools.length > RECENT_TOOLS) this.recentTools.shift();
+    this.session.toolCalls++;
   }
 
   get isSubagent(): boolean {

@@ -51,9 +51,10 @@ export async function runSession(options: AgentOptions, engine: HookEngine, obse
   } catch (error) {
     if (scope.signal.aborted) {
       // The caller aborted: still end the session (drains async hooks), then rethrow.
-      await engine.fire('SessionEnd', run.hooks.input('SessionEnd', { reason: 'aborted', stop_reason: 'aborted' }), { sessionId: scope.sessionId, cwd: scope.cwd });
+      await run.hooks.fireAfterAbort('SessionEnd', { reason: 'aborted', stop_reason: 'aborted', ...sessionTotals(run) });
       await options.audit?.flush();
       unsubscribe();
+      run.transcript.close();
       throw error;
     }
     // A failure outside the loop (a transcript that cannot be written, ...) is still a result, not a throw.
@@ -64,12 +65,13 @@ export async function runSession(options: AgentOptions, engine: HookEngine, obse
   try {
     const result = resultOf(run, halt);
     run.transcript.append({ type: 'result', stop_reason: result.stopReason, reason: result.reason, steps: result.steps });
-    await run.hooks.fire('SessionEnd', { reason: 'other', stop_reason: result.stopReason });
+    await run.hooks.fire('SessionEnd', { reason: 'other', stop_reason: result.stopReason, ...sessionTotals(run) });
     await options.audit?.flush();
     observer.emit({ type: 'session_end', result });
     return result;
   } finally {
     unsubscribe();
+    run.transcript.close();
   }
 }
 
@@ -78,11 +80,12 @@ function sessionScope(options: AgentOptions, engine: HookEngine, observer: Obser
     throw new TypeError('createAgent: `provider` must be a ModelProvider (an object with complete(request))');
   }
   const sessionId = checkpoint?.session_id ?? options.sessionId ?? randomUUID();
+  const cwd = path.resolve(options.cwd ?? checkpoint?.cwd ?? process.cwd());
   const transcriptDir = path.resolve(options.transcriptDir ?? DEFAULT_TRANSCRIPT_DIR);
   const checkpointDir = options.checkpointDir === false ? null : path.resolve(options.checkpointDir ?? transcriptDir);
   return {
     sessionId,
-    cwd: path.resolve(options.cwd ?? checkpoint?.cwd ?? process.cwd()),
+    cwd,
     transcriptPath: checkpoint?.transcript_path ?? path.join(transcriptDir, `${sessionId}.jsonl`),
     checkpointPath: checkpointDir === null ? null : path.join(checkpointDir, `${sessionId}.checkpoint.json`),
     engine,
@@ -96,6 +99,15 @@ function sessionScope(options: AgentOptions, engine: HookEngine, observer: Obser
     usage: checkpoint ? { ...checkpoint.usage } : { inputTokens: 0, outputTokens: 0 },
     subagents: checkpoint?.subagents ?? 0,
     halt: null,
+    promptId: null,
+    permissionMode: options.permissionMode ?? 'default',
+    effort: options.effort,
+    metadata: options.metadata === undefined ? undefined : Object.freeze({ ...options.metadata }),
+    // Claude Code also tells hooks the effort through CLAUDE_EFFORT.
+    env: Object.freeze({ ...process.env, ...(options.effort === undefined ? {} : { CLAUDE_EFFORT: options.effort }), ...options.env }),
+    projectDir: path.resolve(options.projectDir ?? cwd),
+    startedAt: performance.now(),
+    toolCalls: 0,
     spawnSubagent,
   };
 }
@@ -145,7 +157,9 @@ function auditedInput(input: HookInput): Record<string, unknown> {
 }
 
 async function startSession(run: RunContext, source: 'startup' | 'resume'): Promise<Halt | undefined> {
-  const fields: Record<string, unknown> = { source, model: run.session.provider.model };
+  const provider = run.session.provider;
+  const fields: Record<string, unknown> = { source, model: provider.model, model_provider: provider.name, model_name: provider.model };
+  if (run.session.options.systemPrompt !== undefined) fields.system_prompt = run.session.options.systemPrompt;
   if (run.identity.agentType) fields.agent_type = run.identity.agentType;
   const outcome = await run.hooks.fire('SessionStart', fields);
   if (outcome.stop) return { stopReason: 'hook_stop', reason: outcome.stopReason };
@@ -155,6 +169,7 @@ async function startSession(run: RunContext, source: 'startup' | 'resume'): Prom
 }
 
 async function submitPrompt(run: RunContext, prompt: string): Promise<Halt | undefined> {
+  run.session.promptId = randomUUID();
   const outcome = await run.hooks.fire('UserPromptSubmit', { prompt });
   if (outcome.stop) return { stopReason: 'hook_stop', reason: outcome.stopReason };
   if (outcome.blocked) return { stopReason: 'prompt_rejected', reason: `prompt rejected: UserPromptSubmit ${blockedBy(outcome)}` };
@@ -162,6 +177,16 @@ async function submitPrompt(run: RunContext, prompt: string): Promise<Halt | und
   const text = typeof rewritten === 'string' ? rewritten : prompt;
   run.addMessage({ role: 'user', content: outcome.additionalContext ? `${text}\n\n${outcome.additionalContext}` : text });
   return undefined;
+}
+
+/** SessionEnd's totals (the fields of the A3S HookEngine design, beside Claude Code's). */
+function sessionTotals(run: RunContext): Record<string, unknown> {
+  const s = run.session;
+  return {
+    total_tokens: s.usage.inputTokens + s.usage.outputTokens,
+    total_tool_calls: s.toolCalls,
+    duration_ms: Math.round(performance.now() - s.startedAt),
+  };
 }
 
 function resultOf(run: RunContext, halt: Halt): RunResult {

@@ -3,6 +3,7 @@ import { compactIfNeeded } from './compaction.js';
 import { blockedBy } from './hook-gateway.js';
 import { callModel } from './model-call.js';
 import type { Halt, RunContext } from './run-context.js';
+import { applyStateRewrite } from './state-rewrite.js';
 import { HookedToolExecutor } from './tool-executor.js';
 
 export type StepResult =
@@ -15,24 +16,30 @@ export type StepResult =
 /**
  * Everything around one step (one model turn and its tool calls): StepStart,
  * compaction, the model call, the hooked tool batch, StepEnd, the checkpoint.
+ * The step's name says what it is doing (`model`, then `tools` or `final`).
  */
 export async function processStep(run: RunContext): Promise<StepResult> {
-  const step = { index: run.stepIndex, name: 'turn' };
-  const start = await run.hooks.fire('StepStart', { step });
+  const index = run.stepIndex;
+  run.enterStep(index, 'model');
+  // StepStart may rewrite the state the step starts from (the conversation, the metadata).
+  const start = await run.hooks.fire('StepStart', { messages: run.messages.slice() });
   if (start.stop) return { kind: 'halt', halt: { stopReason: 'hook_stop', reason: start.stopReason } };
   if (start.blocked) return { kind: 'halt', halt: { stopReason: 'hook_blocked', reason: `step not run: StepStart ${blockedBy(start)}` } };
-  run.session.observer.emit({ type: 'step_start', step: step.index, ...run.tag });
+  const invalid = applyStateRewrite(run, start, ['messages', 'metadata']);
+  if (invalid) return { kind: 'halt', halt: { stopReason: 'hook_blocked', reason: `step not run: ${invalid}` } };
+  run.session.observer.emit({ type: 'step_start', step: index, ...run.tag });
 
+  const t0 = performance.now();
   const result = await performStep(run);
 
   run.stepIndex++;
   run.stepsTaken++;
   await run.hooks.fire('StepEnd', {
-    step,
     status: result.kind === 'halt' ? (result.halt.stopReason === 'error' ? 'failed' : 'halted') : 'completed',
     final: result.kind === 'final',
+    duration_ms: Math.round(performance.now() - t0),
   });
-  run.session.observer.emit({ type: 'step_end', step: step.index, ...run.tag });
+  run.session.observer.emit({ type: 'step_end', step: index, ...run.tag });
   await checkpointStep(run);
   return result;
 }
@@ -50,6 +57,7 @@ async function performStep(run: RunContext): Promise<StepResult> {
     run.lastText = text;
     run.session.observer.emit({ type: 'text', text, ...run.tag });
   }
+  run.enterStep(run.stepIndex, toolCalls.length === 0 ? 'final' : 'tools');
   if (toolCalls.length === 0) return { kind: 'final', text };
 
   const batch = await new HookedToolExecutor(run).executeBatch(toolCalls);

@@ -1,6 +1,7 @@
 import { blockedBy } from './hook-gateway.js';
 import { runAgentLoop } from './loop.js';
-import { RunContext } from './run-context.js';
+import { stopFields } from './continuation.js';
+import { RunContext, type Halt } from './run-context.js';
 import type { SubagentRequest, SubagentResult } from './tool.js';
 
 /**
@@ -32,11 +33,32 @@ export async function spawnSubagent(parent: RunContext, request: SubagentRequest
   child.addMessage({ role: 'user', content: start.additionalContext ? `${request.prompt}\n\n${start.additionalContext}` : request.prompt });
   session.observer.emit({ type: 'subagent_start', agentId, agentType });
 
-  const halt = await runAgentLoop(child);
+  let halt: Halt;
+  try {
+    halt = await runAgentLoop(child);
+  } finally {
+    child.transcript.close();
+  }
   // A hook inside the child said stop: that halts the whole agent, not just the child.
   if (halt.stopReason === 'hook_stop') session.halt = halt;
-  session.observer.emit({ type: 'subagent_end', agentId, agentType, stopReason: halt.stopReason });
   const ok = halt.stopReason === 'end_turn' || halt.stopReason === 'stop_hook_limit';
+  if (!ok) await reportChildFailure(child, halt);
+  session.observer.emit({ type: 'subagent_end', agentId, agentType, stopReason: halt.stopReason });
   const text = ok ? child.lastText : `subagent ${agentId} (${agentType}) ended with ${halt.stopReason}${halt.reason ? `: ${halt.reason}` : ''}`;
   return { ok, text, agentId, stopReason: halt.stopReason, reason: halt.reason };
+}
+
+/**
+ * A child that ended without finishing (error, max steps, a hook's block or
+ * stop) still fires SubagentStop, with `success: false` and the `error`: hooks
+ * that track subagents see every end. A block there cannot keep a failed child
+ * going and is ignored.
+ */
+async function reportChildFailure(child: RunContext, halt: Halt): Promise<void> {
+  const error = halt.error?.message ?? halt.reason ?? halt.stopReason;
+  try {
+    await child.hooks.fire('SubagentStop', stopFields(child, child.lastText, { success: false, error }));
+  } finally {
+    child.transcript.close();
+  }
 }

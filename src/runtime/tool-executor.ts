@@ -1,7 +1,7 @@
 import type { AuditRecord } from '../audit/types.js';
 import type { Outcome } from '../core/outcome.js';
 import type { ChatMessage, ToolCall } from '../providers/types.js';
-import { blockedBy, decidingHook } from './hook-gateway.js';
+import { blockedBy, decidingHook, rewritingHook } from './hook-gateway.js';
 import { requestPermission } from './permission.js';
 import type { Halt, RunContext } from './run-context.js';
 import { outputText, validateToolInput, type Tool } from './tool.js';
@@ -71,18 +71,27 @@ export class HookedToolExecutor {
     const checked = validateToolInput(tool, call.input);
     if (!checked.ok) return refused(call, call.input, `Error: invalid input for ${call.name}: ${checked.message}`, 'error');
 
-    const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: checked.value, tool_use_id: call.id });
+    // Hooks get their own copy: an edit in place can never change what runs without being seen.
+    const shown = structuredClone(checked.value);
+    const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: shown, tool_use_id: call.id, recent_tools: run.recentTools.slice() });
     if (pre.stop) {
       const halt: Halt = { stopReason: 'hook_stop', reason: pre.stopReason };
       return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, halt);
     }
     if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
 
+    if (pre.updatedInput === null && pre.hooks.length > 0 && JSON.stringify(shown) !== JSON.stringify(checked.value)) {
+      return this.denied(
+        call,
+        shown,
+        `Error: a PreToolUse hook changed tool_input in place without returning it as a rewrite; the edit is refused rather than applied unrecorded. Return modify(newInput) (or updatedInput) to rewrite a call. The tool was not run.`,
+      );
+    }
     let input = checked.value;
     if (pre.updatedInput) {
       const rewritten = validateToolInput(tool, pre.updatedInput);
       if (!rewritten.ok) {
-        return this.denied(call, pre.updatedInput, `Error: PreToolUse hook "${rewriter(pre)}" rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`);
+        return this.denied(call, pre.updatedInput, `Error: PreToolUse hook "${rewritingHook(pre)}" rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`);
       }
       input = rewritten.value;
     }
@@ -119,19 +128,28 @@ export class HookedToolExecutor {
       return this.denied(call, input, `Error: the audit trail could not record this ${call.name} call (${(error as Error).message}). The tool was not run.`);
     }
     session.observer.emit({ type: 'tool_start', tool: call.name, input, toolUseId: call.id, ...run.tag });
+    const ctx = toolContext(run, call);
     const t0 = performance.now();
-    const ran = await runTool(tool, input, toolContext(run, call));
+    const ran = await runTool(tool, input, ctx);
     const durationMs = performance.now() - t0;
+    run.ranTool(call.name);
     const extra = pre.additionalContext ? [pre.additionalContext] : [];
+    // Claude Code's `duration_ms`, and the A3S-style `result` summary beside it.
+    const duration_ms = Math.round(durationMs);
+    const result = (success: boolean, output: string) => ({ success, output, ...ctx.annotations, duration_ms });
 
     if (!ran.ok) {
       session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: false, output: ran.error, durationMs, ...run.tag });
-      const failure = await run.hooks.fire('PostToolUseFailure', {
+      const event = session.options.toolFailureEvent ?? 'PostToolUseFailure';
+      const failure = await run.hooks.fire(event, {
         tool_name: call.name,
         tool_input: input,
         tool_use_id: call.id,
+        ...(event === 'PostToolUse' ? { tool_response: { error: ran.error } } : {}),
         error: ran.error,
         is_interrupt: ran.interrupted,
+        duration_ms,
+        result: result(false, ran.error),
       });
       if (failure.additionalContext) extra.push(failure.additionalContext);
       const halt = failure.stop ? { stopReason: 'hook_stop' as const, reason: failure.stopReason } : undefined;
@@ -140,7 +158,14 @@ export class HookedToolExecutor {
 
     const text = outputText(ran.output);
     session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: true, output: text, durationMs, ...run.tag });
-    const post = await run.hooks.fire('PostToolUse', { tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: ran.output });
+    const post = await run.hooks.fire('PostToolUse', {
+      tool_name: call.name,
+      tool_input: input,
+      tool_use_id: call.id,
+      tool_response: ran.output,
+      duration_ms,
+      result: result(true, text),
+    });
     // PostToolUse cannot undo the call; a block there is feedback shown beside the result (as in Claude Code).
     const seen = post.updatedOutput !== null && post.updatedOutput !== undefined ? outputText(post.updatedOutput) : text;
     if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
@@ -174,10 +199,4 @@ function toolMessage(call: ToolCall, content: string, isError: boolean): ToolMes
 
 function joined(text: string, extra: string[]): string {
   return extra.length === 0 ? text : [text, ...extra].join('\n\n');
-}
-
-/** The last hook that rewrote the input. */
-function rewriter(outcome: Outcome): string {
-  const modifying = outcome.hooks.filter((h) => h.result === 'modify' || h.result === 'allow');
-  return modifying.at(-1)?.name ?? outcome.hooks.at(-1)?.name ?? '(unknown)';
 }

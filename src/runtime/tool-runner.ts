@@ -14,10 +14,14 @@ export async function runTool(tool: Tool, input: Record<string, unknown>, ctx: T
   }
 }
 
-/** The context a tool gets for one call. */
-export function toolContext(run: RunContext, call: ToolCall): ToolContext {
+/** The context a tool gets for one call, and what the tool annotated while it ran. */
+export function toolContext(run: RunContext, call: ToolCall): ToolContext & { readonly annotations: Record<string, unknown> } {
   const session = run.session;
+  const annotations: Record<string, unknown> = {};
   return {
+    annotations,
+    annotate: (fields) => void Object.assign(annotations, fields),
+    fireHook: (event, fields = {}) => run.hooks.fire(event, fields),
     cwd: session.cwd,
     signal: session.signal,
     sessionId: session.sessionId,

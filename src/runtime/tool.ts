@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Outcome } from '../core/outcome.js';
 import type { ToolDefinition } from '../providers/types.js';
 
 /** What a running tool can reach besides its input. */
@@ -14,6 +15,15 @@ export interface ToolContext {
   readonly agentType?: string;
   /** Fire a Notification event (e.g. "waiting for the build"). */
   notify(message: string, notificationType?: string): Promise<void>;
+  /**
+   * Fire any event through the runtime (a custom one, or e.g. SubagentStart from
+   * a tool that starts workers): the input gets the common fields, the fire is
+   * written to the transcript and seen by observers. The tool decides what the
+   * Outcome means; the runtime does not act on it.
+   */
+  fireHook(event: string, fields?: Record<string, unknown>): Promise<Outcome>;
+  /** Facts about this call for the `result` field of PostToolUse / PostToolUseFailure (e.g. `{ exit_code: 0 }`). */
+  annotate(fields: Record<string, unknown>): void;
   /** Run a child agent in the same session and engine; resolves to its final text. */
   runSubagent(request: SubagentRequest): Promise<SubagentResult>;
 }

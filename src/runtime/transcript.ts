@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ChatMessage } from '../providers/types.js';
 
@@ -10,16 +10,22 @@ import type { ChatMessage } from '../providers/types.js';
 export type TranscriptEntry =
   | { type: 'system' | 'user' | 'assistant' | 'tool'; timestamp: string; session_id: string; agent_id?: string; message: ChatMessage }
   | { type: 'hook'; timestamp: string; session_id: string; agent_id?: string; event: string; decision: string | null; blocked: boolean; reason: string | null; stop: boolean; hooks: string[] }
+  | { type: 'state_rewrite'; timestamp: string; session_id: string; agent_id?: string; event: string; hook: string; fields: string[]; message_count: number }
   | { type: 'compaction'; timestamp: string; session_id: string; agent_id?: string; summary: string; before: number; after: number }
   | { type: 'result'; timestamp: string; session_id: string; agent_id?: string; stop_reason: string; reason: string | null; steps: number };
 
 type Body<T> = T extends unknown ? Omit<T, 'timestamp' | 'session_id' | 'agent_id'> : never;
 
 /**
- * An append-only JSONL file. Writes are synchronous so that a hook reading
- * `transcript_path` always sees every line written before it was fired.
+ * An append-only JSONL file, kept open for the run. Each line is handed to the
+ * kernel with one synchronous write before `append` returns: a hook reading
+ * `transcript_path` sees every line written before it was fired, and a crash or
+ * a stop signal loses nothing that was appended (no buffer in the process).
+ * Opening the file once instead of per line is what makes it cheap.
  */
 export class Transcript {
+  private fd: number | null = null;
+
   constructor(
     readonly path: string,
     private readonly sessionId: string,
@@ -36,7 +42,16 @@ export class Transcript {
   append(entry: Body<TranscriptEntry>): void {
     const line: Record<string, unknown> = { ...entry, timestamp: new Date().toISOString(), session_id: this.sessionId };
     if (this.agentId !== undefined) line.agent_id = this.agentId;
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    this.fd ??= openSync(this.path, 'a');
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`);
+    for (let off = 0; off < bytes.length; ) off += writeSync(this.fd, bytes, off);
+  }
+
+  /** Release the file; a later append opens it again. */
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
   }
 
   message(message: ChatMessage): void {

@@ -58,6 +58,26 @@ export interface AgentOptions {
   onEvent?: (event: RuntimeEvent) => void;
   /** Agent type given to the main agent's inputs; default none (Claude Code's main thread has none). */
   agentType?: string;
+  /** `metadata` of every input (the `metadata` matcher reads it); a StepStart hook may replace it with `modify({ metadata })`. */
+  metadata?: Record<string, unknown>;
+  /** Rename the step phases in `step.name` (default `model`, `tools`, `final`), e.g. `{ model: 'Agent', tools: 'Agent', final: 'Agent' }`. */
+  stepNames?: Partial<Record<'model' | 'tools' | 'final', string>>;
+  /** Put the conversation (`messages`) on every input, not only on StepStart and PreModelCall. */
+  messagesInInputs?: boolean;
+  /** `permission_mode` of every input (Claude Code's); default `"default"`. */
+  permissionMode?: string;
+  /** Reasoning effort; when set, every input carries `effort: { level }` as in Claude Code. */
+  effort?: string;
+  /** Variables hooks run with (`ctx.env`, and the environment of command hooks), over the process's. */
+  env?: Record<string, string | undefined>;
+  /** `ctx.projectDir` of hooks (Claude Code's CLAUDE_PROJECT_DIR); default `cwd`. */
+  projectDir?: string;
+  /**
+   * The event a failed tool call fires. Default `PostToolUseFailure` (Claude Code's);
+   * `PostToolUse` (the A3S HookEngine's way) fires PostToolUse instead, with
+   * `result.success: false` and `tool_response: { error }`. Either way, exactly one fires.
+   */
+  toolFailureEvent?: 'PostToolUseFailure' | 'PostToolUse';
 }
 
 export type StopReason =

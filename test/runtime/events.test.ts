@@ -53,8 +53,8 @@ describe('every event fires at its point with its documented input', () => {
     const names = h.names();
     const starts = h.inputsOf('StepStart');
     expect(starts.map((s) => s.step)).toEqual([
-      { index: 0, name: 'turn' },
-      { index: 1, name: 'turn' },
+      { index: 0, name: 'model' },
+      { index: 1, name: 'model' },
     ]);
     expectCommon(starts[0]!, 'StepStart');
     expect(names[names.indexOf('StepStart') + 1]).toBe('PreModelCall');
@@ -68,8 +68,8 @@ describe('every event fires at its point with its documented input', () => {
     const ends = h.inputsOf('StepEnd');
     expectCommon(ends[0]!, 'StepEnd');
     expect(ends.map((e) => [e.step, e.status, e.final])).toEqual([
-      [{ index: 0, name: 'turn' }, 'completed', false],
-      [{ index: 1, name: 'turn' }, 'completed', true],
+      [{ index: 0, name: 'tools' }, 'completed', false],
+      [{ index: 1, name: 'final' }, 'completed', true],
     ]);
   });
 
@@ -82,7 +82,7 @@ describe('every event fires at its point with its documented input', () => {
     expect(callsSeen).toBe(0);
     const [input] = h.inputsOf('PreModelCall');
     expectCommon(input!, 'PreModelCall');
-    expect(input).toMatchObject({ model: 'scripted', provider: 'scripted', step: { index: 0, name: 'turn' }, message_count: 1 });
+    expect(input).toMatchObject({ model: 'scripted', provider: 'scripted', step: { index: 0, name: 'model' }, message_count: 1 });
     expect(input!.tool_names).toContain('Bash');
   });
 
@@ -93,7 +93,7 @@ describe('every event fires at its point with its documented input', () => {
     expect(names.slice(names.indexOf('PreModelCall'), names.indexOf('PreModelCall') + 3)).toEqual(['PreModelCall', 'PostModelCall', 'PreToolUse']);
     const [input] = h.inputsOf('PostModelCall');
     expectCommon(input!, 'PostModelCall');
-    expect(input!.usage).toEqual({ input_tokens: 12, output_tokens: 5 });
+    expect(input!.usage).toEqual({ input_tokens: 12, output_tokens: 5, prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 });
     expect(input!.response).toEqual({ text: 'writing', tool_calls: [{ id: 'call_0_0', name: 'Write', input: { file_path: 'a.txt', content: 'hello' } }] });
   });
 
@@ -267,7 +267,7 @@ describe('every event fires at its point with its documented input', () => {
     const checkpoints = h.inputsOf('Checkpoint');
     expect(checkpoints).toHaveLength(2);
     expectCommon(checkpoints[0]!, 'Checkpoint');
-    expect(checkpoints[0]).toMatchObject({ checkpoint_path: result.checkpointPath, step: { index: 0, name: 'turn' } });
+    expect(checkpoints[0]).toMatchObject({ checkpoint_path: result.checkpointPath, step: { index: 0, name: 'tools' } });
     expect(savedStep).toBe(2);
     const names = h.names();
     expect(names[names.indexOf('Checkpoint') - 1]).toBe('StepEnd');

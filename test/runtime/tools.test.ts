@@ -18,13 +18,19 @@ afterEach(() => {
   rmSync(outside, { recursive: true, force: true });
 });
 
+let annotations: Record<string, unknown> = {};
 function ctx(signal = new AbortController().signal): ToolContext {
+  annotations = {};
   return {
     cwd: ws,
     signal,
     sessionId: 's',
     toolUseId: 't',
     notify: async () => {},
+    fireHook: async () => {
+      throw new Error('no hooks here');
+    },
+    annotate: (fields) => void Object.assign(annotations, fields),
     runSubagent: async () => {
       throw new Error('no subagents here');
     },
@@ -68,10 +74,29 @@ describe('built-in tools', () => {
     expect(confine(ws, 'alias/f.txt')).toBe(path.join(ws, 'real', 'f.txt'));
   });
 
-  it('Bash runs in the workspace and reports output and exit code', async () => {
+  it('Bash runs in the workspace and answers in Claude Code\'s shape', async () => {
     writeFileSync(path.join(ws, 'marker'), '');
-    const result = await call('Bash', { command: 'ls; echo oops >&2; exit 3' });
-    expect(result).toEqual({ stdout: 'marker\n', stderr: 'oops\n', exit_code: 3, truncated: false });
+    const result = await call('Bash', { command: 'echo; ls; echo oops >&2; echo after; echo' });
+    // One stream in the order written, blank lines at both ends removed (as in Claude Code).
+    expect(result).toEqual({ stdout: 'marker\noops\nafter', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
+    expect(annotations).toEqual({ exit_code: 0 });
+    expect(await call('Bash', { command: 'mkdir d && touch d/f' })).toMatchObject({ stdout: '', noOutputExpected: true });
+  });
+
+  it('Bash: a non-zero exit is a failure "Exit code N" with the output, as in Claude Code', async () => {
+    writeFileSync(path.join(ws, 'marker'), '');
+    await expect(call('Bash', { command: 'ls; echo oops >&2; exit 3' })).rejects.toThrow(/^Exit code 3\nmarker\noops$/);
+    expect(annotations).toEqual({ exit_code: 3 });
+    await expect(call('Bash', { command: 'exit 1' })).rejects.toThrow(/^Exit code 1$/);
+  });
+
+  it('Bash: grep finding nothing (exit 1) is an answer, not a failure; exit 2 is a failure', async () => {
+    writeFileSync(path.join(ws, 'notes.txt'), 'alpha\n');
+    expect(await call('Bash', { command: 'grep beta notes.txt' })).toMatchObject({ stdout: '', returnCodeInterpretation: 'No matches found' });
+    expect(await call('Bash', { command: 'cat notes.txt | grep -c beta' })).toMatchObject({ stdout: '0', returnCodeInterpretation: 'No matches found' });
+    await expect(call('Bash', { command: 'grep beta missing.txt' })).rejects.toThrow(/^Exit code 2\n.*missing\.txt/);
+    // The last command decides: grep is not last here.
+    await expect(call('Bash', { command: 'grep beta notes.txt && echo found' })).rejects.toThrow(/^Exit code 1$/);
   });
 
   it('Bash caps its output', async () => {

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readTranscript, type TranscriptEntry } from '../../src/runtime/index.js';
-import { harness, type Harness } from './helpers.js';
+import { runNode } from '../cli/run-cli.js';
+import { harness, tempDir, type Harness } from './helpers.js';
 
 let h: Harness;
 afterEach(() => h?.cleanup());
@@ -46,4 +48,42 @@ describe('JSONL transcript', () => {
     const parent = readTranscript(h.inputsOf('SessionStart')[0]!.transcript_path!);
     expect(parent.some((e) => e.agent_id !== undefined)).toBe(false);
   });
+});
+
+describe('transcript durability', () => {
+  // The child process runs the built runtime and kills itself inside a PostToolUse hook:
+  // every line appended before that moment must be in the file.
+  const child = (signal: string, dir: string) => `
+    import { createAgent, builtinTools, scriptedProvider } from './dist/runtime/index.js';
+    const agent = createAgent({
+      provider: scriptedProvider([{ text: 'listing', toolCalls: [{ name: 'LS', input: {} }] }, { text: 'done' }]),
+      tools: builtinTools(${JSON.stringify(dir)}),
+      cwd: ${JSON.stringify(dir)},
+      transcriptDir: ${JSON.stringify(dir)},
+      sessionId: 'crash',
+      hooks: [{ name: 'die', events: 'PostToolUse', handler: () => { process.kill(process.pid, '${signal}'); return new Promise(() => {}); } }],
+    });
+    await agent.run('list the folder');
+  `;
+
+  it.each(['SIGKILL', 'SIGTERM'])('a process killed with %s mid-run leaves every line written before the kill', async (signal) => {
+    const dir = tempDir();
+    try {
+      const result = await runNode(['--input-type=module', '-e', child(signal, dir)]);
+      expect(result.code).toBe(null);
+      const entries = readTranscript(path.join(dir, 'crash.jsonl'));
+      expect(entries.map((e) => (e.type === 'hook' ? `hook:${e.event}` : e.type))).toEqual([
+        'hook:SessionStart',
+        'hook:UserPromptSubmit',
+        'user',
+        'hook:StepStart',
+        'hook:PreModelCall',
+        'hook:PostModelCall',
+        'assistant',
+        'hook:PreToolUse',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

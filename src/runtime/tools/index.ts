@@ -5,7 +5,7 @@ import { taskTool, type TaskToolOptions } from './task.js';
 
 export { confine, OutsideWorkspaceError } from './confine.js';
 export { editTool, listTool, readTool, writeTool } from './files.js';
-export { runShell, shellTool, type ShellResult, type ShellToolOptions } from './shell.js';
+export { exitCodeMeaning, runShell, shellTool, type BashResponse, type ShellResult, type ShellToolOptions } from './shell.js';
 export { taskTool, type SubagentDefinition, type TaskToolOptions } from './task.js';
 
 export interface BuiltinToolsOptions {
