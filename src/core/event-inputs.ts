@@ -146,6 +146,15 @@ export type EventAliases = {
   pre_compact: 'PreCompact';
   post_compact: 'PostCompact';
   notification: 'Notification';
+  preToolUse: 'PreToolUse';
+  postToolUse: 'PostToolUse';
+  postToolUseFailure: 'PostToolUseFailure';
+  userPromptSubmit: 'UserPromptSubmit';
+  subagentStart: 'SubagentStart';
+  subagentStop: 'SubagentStop';
+  preCompact: 'PreCompact';
+  sessionStart: 'SessionStart';
+  sessionEnd: 'SessionEnd';
 };
 
 export type CanonicalEventName = keyof EventInputs;
