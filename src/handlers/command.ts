@@ -64,7 +64,7 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
     const cwd = options.cwd ?? ctx.cwd ?? process.cwd();
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR ?? cwd,
+      CLAUDE_PROJECT_DIR: ctx.projectDir ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd(),
       ...options.env,
       HOOKWISE_EVENT: event,
       HOOKWISE_SESSION_ID: ctx.sessionId,
