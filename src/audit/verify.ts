@@ -202,8 +202,8 @@ function checkAnchor(file: string, lastSeq: number, hashAt: (seq: number) => str
     return;
   }
   if (anchor.seq > lastSeq) {
-    const gone = anchor.seq === lastSeq + 1 ? `row ${anchor.seq} was` : `rows ${lastSeq + 1}-${anchor.seq} were`;
-    problems.push({ seq: lastSeq + 1, kind: 'rolled-back', message: `the chain ends at seq ${lastSeq} but the anchor says ${anchor.seq}: ${gone} committed and are gone (cut off, or a write-ahead log lost after a crash)` });
+    const gone = anchor.seq === lastSeq + 1 ? `row ${anchor.seq} was committed and is gone` : `rows ${lastSeq + 1}-${anchor.seq} were committed and are gone`;
+    problems.push({ seq: lastSeq + 1, kind: 'rolled-back', message: `the chain ends at seq ${lastSeq} but the anchor says ${anchor.seq}: ${gone} (cut off, or a write-ahead log lost after a crash)` });
   } else if (anchor.seq > 0 && hashAt(anchor.seq) !== anchor.hash) {
     problems.push({ seq: anchor.seq, kind: 'rolled-back', message: `the row at seq ${anchor.seq} is not the one the anchor recorded: the chain was rewritten from there on` });
   }
