@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -121,24 +121,52 @@ export function anchorPathOf(dbPath: string): string {
 }
 
 /**
- * Writes the sidecar atomically: a temp file in the same folder, then rename, so a
- * reader sees the old anchor or the new one, never half of one. With `sync`, the
- * temp file is fsynced first (a power cut then cannot leave an empty anchor).
+ * Writes the sidecar. With `sync` (the store's `synchronous: 'full'`): a temp file
+ * fsynced, then renamed over the old one, so even a power cut leaves one whole
+ * anchor. Without: one write of the whole record at offset 0, padded to a multiple
+ * of 256 bytes, into the existing file. A process killed mid-way cannot tear a
+ * single write, and it costs a few microseconds where create + rename cost about
+ * 0.3 ms of CPU per durable record (bench/audit.mjs); a power cut may leave it
+ * stale or torn, as `synchronous: 'normal'` may lose the last commits.
  */
 export function writeAnchor(file: string, head: Head, sync: boolean): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w', 0o644);
+  const text = `${JSON.stringify({ format: 'hookwise-audit-anchor/1', ...head })}\n`;
+  if (sync) {
+    const temp = `${file}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'w', 0o644);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+    return;
+  }
+  const padded = text.padEnd(Math.ceil(text.length / 256) * 256, ' ');
+  let fd: number;
   try {
-    writeSync(fd, `${JSON.stringify({ format: 'hookwise-audit-anchor/1', ...head })}\n`);
-    if (sync) fsyncSync(fd);
+    fd = openSync(file, 'r+');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    fd = openSync(file, 'w', 0o644);
+  }
+  try {
+    writeSync(fd, padded, 0);
+    if (fstatSync(fd).size !== padded.length) ftruncateSync(fd, padded.length);
   } finally {
     closeSync(fd);
   }
-  renameSync(temp, file);
 }
 
 /** Reads a sidecar; undefined when there is none, an error message when it is unreadable. */
 export function readAnchor(file: string): Head | undefined | { error: string } {
+  const first = readAnchorOnce(file);
+  // A read that met a write half-way sees a mix of two records: read again.
+  return first !== undefined && 'error' in first && !first.error.startsWith('cannot read') ? readAnchorOnce(file) : first;
+}
+
+function readAnchorOnce(file: string): Head | undefined | { error: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

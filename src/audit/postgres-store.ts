@@ -16,7 +16,7 @@ export interface PostgresAuditStoreOptions extends AuditKeyOptions {
   batchSize?: number;
   /** Flush this long after the first buffered record at the latest. Default 50 ms. */
   flushIntervalMs?: number;
-  /** Connections in the pool. Default 2 (one writer, one for reads). */
+  /** Connections in the pool. Default 2 (two batches in flight). */
   poolSize?: number;
   /** A flush started by the timer or a full batch failed; the records stay buffered. Default: a line on stderr. */
   onError?: (error: Error) => void;
@@ -28,6 +28,17 @@ interface Waiting {
   settle?: (error?: Error) => void;
 }
 
+interface Tip {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Batches in flight at once: while one commits, the next is chained and sent, so
+ * the client's hashing and the server's inserting overlap.
+ */
+const PIPELINE = 2;
+
 /** Where the PostgreSQL store and its readers look for the key when none is configured. */
 export const POSTGRES_DEFAULT_KEY_FILE = '.hookwise/audit.key';
 
@@ -36,10 +47,9 @@ export const POSTGRES_DEFAULT_KEY_FILE = '.hookwise/audit.key';
  * SQLite store, with one chain per stream (a record's `stream`, default its
  * session), so replicas writing different sessions never wait on one head.
  *
- * Batches are one transaction each: lock the heads of the streams in the batch
- * (`FOR UPDATE`, in stream order, so two replicas cannot deadlock), chain the rows
- * in JS, insert them with one multi-row INSERT (unnest of arrays), move the heads,
- * commit. `appendDurable` resolves only after the commit that holds its record,
+ * Batches are one transaction each: chain the rows in JS, move the heads of the
+ * streams in the batch, insert the rows with one multi-row INSERT, commit. Two
+ * batches are in flight at once (see writeBatch for how they stay in order). `appendDurable` resolves only after the commit that holds its record,
  * so nothing acknowledged is lost when the process is killed; an uncommitted batch
  * leaves nothing behind, and the chain still verifies.
  */
@@ -54,7 +64,10 @@ export class PostgresAuditStore implements AuditSink {
   private readonly onError: (error: Error) => void;
   private buffer: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private writing: Promise<void> | undefined;
+  /** Batches sent and not yet settled (at most PIPELINE). */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** The head of each stream as this store last chained it (sent, maybe not yet committed). */
+  private readonly tips = new Map<string, Tip>();
   private isClosed = false;
   private written = 0;
 
@@ -101,7 +114,7 @@ export class PostgresAuditStore implements AuditSink {
     return new Promise<void>((resolve, reject) => {
       this.buffer.push({ record: frozen, settle: (error) => (error ? reject(error) : resolve()) });
       // Durable records arriving together share one commit: wait a turn for the others, not a timer.
-      if (this.writing === undefined) setImmediate(() => this.flushInBackground());
+      setImmediate(() => this.pump());
     });
   }
 
@@ -116,10 +129,14 @@ export class PostgresAuditStore implements AuditSink {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    while (this.writing !== undefined || this.buffer.length > 0) {
-      if (this.writing !== undefined) await this.writing.catch(() => {});
-      else await this.writeNext();
+    let failure: Error | undefined;
+    while (failure === undefined && (this.buffer.length > 0 || this.inFlight.size > 0)) {
+      while (this.buffer.length > 0 && this.inFlight.size < PIPELINE) {
+        this.dispatch().catch((error: Error) => (failure ??= error));
+      }
+      await Promise.race([...this.inFlight].map((p) => p.catch(() => {})));
     }
+    if (failure) throw failure;
   }
 
   /** Flushes, then closes the pool. Closing twice is harmless. */
@@ -129,6 +146,7 @@ export class PostgresAuditStore implements AuditSink {
       await this.flush();
     } finally {
       this.isClosed = true;
+      await Promise.all([...this.inFlight].map((p) => p.catch(() => {})));
       await this.pool.end();
     }
   }
@@ -150,40 +168,40 @@ export class PostgresAuditStore implements AuditSink {
   }
 
   private schedule(): void {
-    if (this.buffer.length >= this.batchSize) {
-      if (this.writing === undefined) this.flushInBackground();
-    } else if (this.timer === undefined) {
+    if (this.buffer.length >= this.batchSize) this.pump();
+    else if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        this.flushInBackground();
+        this.pump(true);
       }, this.flushIntervalMs);
       this.timer.unref();
     }
   }
 
-  private flushInBackground(): void {
-    if (this.writing !== undefined || this.buffer.length === 0 || this.isClosed) return;
-    this.writeNext().then(
-      () => {
-        // More arrived meanwhile: keep going while there is a full batch or a durable record waiting.
-        if (this.buffer.length >= this.batchSize || this.buffer.some((w) => w.settle)) this.flushInBackground();
-        else if (this.buffer.length > 0) this.schedule();
-      },
-      (error: Error) => {
-        this.onError(error);
-        if (this.buffer.length > 0 && this.timer === undefined && !this.isClosed) {
-          this.timer = setTimeout(() => {
-            this.timer = undefined;
-            this.flushInBackground();
-          }, this.flushIntervalMs);
-          this.timer.unref();
-        }
-      },
-    );
+  /** Starts batches while there is room in the pipeline: full ones, or any when a durable record waits or the timer fired. */
+  private pump(timerFired = false): void {
+    if (this.isClosed) return;
+    while (this.inFlight.size < PIPELINE && this.buffer.length > 0) {
+      const ready = timerFired || this.buffer.length >= this.batchSize || this.buffer.some((w) => w.settle);
+      if (!ready) break;
+      this.dispatch().then(
+        () => (this.buffer.length > 0 ? this.schedule() : undefined),
+        (error: Error) => {
+          this.onError(error);
+          if (this.buffer.length > 0 && this.timer === undefined && !this.isClosed) {
+            this.timer = setTimeout(() => {
+              this.timer = undefined;
+              this.pump(true);
+            }, this.flushIntervalMs);
+            this.timer.unref();
+          }
+        },
+      );
+    }
   }
 
-  /** Commits one batch. One at a time, so rows reach each chain in the order they were appended. */
-  private writeNext(): Promise<void> {
+  /** Sends one batch. Rows get their seq and hash now, in the order batches are sent. */
+  private dispatch(): Promise<void> {
     const batch = this.buffer.splice(0, this.batchSize);
     const writing = this.writeBatch(batch.map((w) => w.record)).then(
       () => {
@@ -198,55 +216,114 @@ export class PostgresAuditStore implements AuditSink {
         throw failure;
       },
     );
-    this.writing = writing;
-    return writing.finally(() => {
-      this.writing = undefined;
-    });
+    this.inFlight.add(writing);
+    const done = () => this.inFlight.delete(writing);
+    writing.then(done, done);
+    return writing;
   }
 
+  /**
+   * Optimistic first: the rows are chained from the heads this store last wrote,
+   * and the transaction moves each head only if it is still where we left it (a
+   * batch sent just before ours commits first: the update waits for its lock). If
+   * another writer moved a head meanwhile, the batch is chained again under
+   * `FOR UPDATE` locks taken in stream order.
+   */
   private async writeBatch(batch: PendingRecord[]): Promise<void> {
     const streams = [...new Set(batch.map((r) => r.stream))].sort();
+    const known = streams.every((s) => this.tips.has(s));
+    const expected = known ? streams.map((s) => ({ stream: s, ...this.tips.get(s)! })) : undefined;
+    const rows = expected ? this.chain(batch, this.tips) : undefined;
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(`INSERT INTO audit_head (stream, seq, hash) SELECT s, 0, $2 FROM unnest($1::text[]) AS s ON CONFLICT (stream) DO NOTHING`, [streams, GENESIS_HASH]);
-      const heads = await client.query<{ stream: string; seq: string; hash: string }>(
-        'SELECT stream, seq, hash FROM audit_head WHERE stream = ANY($1::text[]) ORDER BY stream FOR UPDATE',
-        [streams],
-      );
-      const tips = new Map(heads.rows.map((h) => [h.stream, { seq: Number(h.seq), hash: h.hash }]));
-      const cols: unknown[][] = Array.from({ length: 11 }, () => []);
-      for (const r of batch) {
-        const tip = tips.get(r.stream)!;
-        r.seq = tip.seq + 1;
-        const hash = rowHash(tip.hash, r);
-        const values = [r.stream, r.seq, r.ts, r.sessionId, r.kind, r.event, r.decision, r.tool, r.data, tip.hash, hash];
-        for (let i = 0; i < 11; i++) cols[i]!.push(values[i]);
-        tip.seq = r.seq;
-        tip.hash = hash;
+      if (expected && rows && (await this.moveHeads(client, expected))) {
+        await this.insertRows(client, rows);
+      } else {
+        await this.writeLocked(client, batch, streams);
       }
-      await client.query(
-        `INSERT INTO audit_log (stream, seq, ts, session_id, kind, event, decision, tool, data, prev_hash, hash)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])`,
-        cols,
-      );
-      const key = this.key?.key;
-      const moved = streams.map((s) => {
-        const tip = tips.get(s)!;
-        return [s, tip.seq, tip.hash, key ? headMac(key, s, tip.seq, tip.hash) : null] as const;
-      });
-      await client.query(
-        `UPDATE audit_head AS h SET seq = v.seq, hash = v.hash, mac = v.mac
-         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) AS v(stream, seq, hash, mac) WHERE h.stream = v.stream`,
-        [moved.map((m) => m[0]), moved.map((m) => m[1]), moved.map((m) => m[2]), moved.map((m) => m[3])],
-      );
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
+      // What is committed is unknown now: read the heads again next time.
+      this.tips.clear();
       throw error;
     } finally {
       client.release();
     }
+  }
+
+  /** Seq and hash for each row, from `tips`, which move along. */
+  private chain(batch: PendingRecord[], tips: Map<string, Tip>): unknown[] {
+    const rows: unknown[] = [];
+    for (const r of batch) {
+      const tip = tips.get(r.stream)!;
+      r.seq = tip.seq + 1;
+      const hash = rowHash(tip.hash, r);
+      rows.push({ stream: r.stream, seq: r.seq, ts: r.ts, session_id: r.sessionId, kind: r.kind, event: r.event, decision: r.decision, tool: r.tool, data: r.data, prev_hash: tip.hash, hash });
+      tips.set(r.stream, { seq: r.seq, hash });
+    }
+    return rows;
+  }
+
+  /** Moves every head from where this store left it to its new tip; false if any was moved by someone else. */
+  private async moveHeads(client: pg.PoolClient, from: Array<{ stream: string; seq: number; hash: string }>): Promise<boolean> {
+    const key = this.key?.key;
+    const heads = from.map((f) => {
+      const to = this.tips.get(f.stream)!;
+      return { stream: f.stream, old_seq: f.seq, old_hash: f.hash, seq: to.seq, hash: to.hash, mac: key ? headMac(key, f.stream, to.seq, to.hash) : null };
+    });
+    try {
+      const moved = await client.query<{ n: string }>(
+        `WITH v AS (SELECT * FROM json_to_recordset($1::json) AS v(stream text, old_seq bigint, old_hash text, seq bigint, hash text, mac text)),
+         fresh AS (INSERT INTO audit_head (stream, seq, hash, mac) SELECT stream, seq, hash, mac FROM v WHERE old_seq = 0 ON CONFLICT (stream) DO NOTHING RETURNING 1),
+         moved AS (UPDATE audit_head AS h SET seq = v.seq, hash = v.hash, mac = v.mac FROM v
+                   WHERE h.stream = v.stream AND v.old_seq > 0 AND h.seq = v.old_seq AND h.hash = v.old_hash RETURNING 1)
+         SELECT (SELECT count(*) FROM fresh) + (SELECT count(*) FROM moved) AS n`,
+        [JSON.stringify(heads)],
+      );
+      if (Number(moved.rows[0]!.n) === heads.length) return true;
+    } catch (error) {
+      // Two writers locking the same heads in another order: PostgreSQL broke the tie; take the locked path.
+      if ((error as { code?: string }).code !== '40P01') throw error;
+      await client.query('ROLLBACK');
+      await client.query('BEGIN');
+      return false;
+    }
+    await client.query('ROLLBACK');
+    await client.query('BEGIN');
+    return false;
+  }
+
+  /** The batch chained from heads read under lock. */
+  private async writeLocked(client: pg.PoolClient, batch: PendingRecord[], streams: string[]): Promise<void> {
+    await client.query(`INSERT INTO audit_head (stream, seq, hash) SELECT s, 0, $2 FROM unnest($1::text[]) AS s ON CONFLICT (stream) DO NOTHING`, [streams, GENESIS_HASH]);
+    const heads = await client.query<{ stream: string; seq: string; hash: string }>(
+      'SELECT stream, seq, hash FROM audit_head WHERE stream = ANY($1::text[]) ORDER BY stream FOR UPDATE',
+      [streams],
+    );
+    const tips = new Map(heads.rows.map((h) => [h.stream, { seq: Number(h.seq), hash: h.hash }]));
+    await this.insertRows(client, this.chain(batch, tips));
+    const key = this.key?.key;
+    const moved = streams.map((s) => {
+      const tip = tips.get(s)!;
+      return [s, tip.seq, tip.hash, key ? headMac(key, s, tip.seq, tip.hash) : null] as const;
+    });
+    await client.query(
+      `UPDATE audit_head AS h SET seq = v.seq, hash = v.hash, mac = v.mac
+       FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[]) AS v(stream, seq, hash, mac) WHERE h.stream = v.stream`,
+      [moved.map((m) => m[0]), moved.map((m) => m[1]), moved.map((m) => m[2]), moved.map((m) => m[3])],
+    );
+    for (const [s, tip] of tips) this.tips.set(s, tip);
+  }
+
+  /** One JSON parameter for the whole batch: JSON.stringify is native, far cheaper than pg escaping eleven arrays. */
+  private async insertRows(client: pg.PoolClient, rows: unknown[]): Promise<void> {
+    await client.query(
+      `INSERT INTO audit_log (stream, seq, ts, session_id, kind, event, decision, tool, data, prev_hash, hash)
+       SELECT * FROM json_to_recordset($1::json) AS r(stream text, seq bigint, ts text, session_id text, kind text, event text, decision text, tool text, data text, prev_hash text, hash text)`,
+      [JSON.stringify(rows)],
+    );
   }
 }
 
@@ -275,7 +352,7 @@ export function newPool(target: PostgresTarget, max: number): pg.Pool {
     connectionString: target.connectionString,
     max,
     options: `-c search_path=${target.schema}`,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 30_000,
   });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', () => {});

@@ -66,14 +66,14 @@ describe('a chain rolled back', () => {
 });
 
 /** Starts a writer that prints each acknowledged record; returns the lines once it is SIGKILLed after `ackedAtLeast`. */
-function writeUntilKilled(file: string, mode: 'durable' | 'flushed', ackedAtLeast: number): Promise<string[]> {
+function writeUntilKilled(file: string, mode: 'durable' | 'checkpointed' | 'flushed', ackedAtLeast: number): Promise<string[]> {
   const script = path.join(dir, `writer-${mode}.mjs`);
   writeFileSync(
     script,
     `import { openAuditStore } from ${JSON.stringify(DIST_AUDIT)};
-const store = openAuditStore({ path: ${JSON.stringify(file)}, key: ${JSON.stringify(KEY)}, batchSize: 50 });
+const store = openAuditStore({ path: ${JSON.stringify(file)}, key: ${JSON.stringify(KEY)}, batchSize: 50, checkpointDurable: ${mode === 'checkpointed'} });
 const record = (i, kind) => ({ kind, ts: new Date().toISOString(), sessionId: 's', tool: 'Bash', data: { i } });
-if (${JSON.stringify(mode)} === 'durable') {
+if (${JSON.stringify(mode)} !== 'flushed') {
   for (let i = 0; ; i++) {
     store.append(record(i, 'outcome'));
     store.appendDurable(record(i, 'tool'));
@@ -113,10 +113,28 @@ function loseTheLog(file: string): void {
 }
 
 describe('the write-ahead log deleted after a SIGKILL', () => {
-  it('keeps every acknowledged durable record: they are in the database file before appendDurable returns', async () => {
+  it('detects acknowledged durable records that were only in the lost log (the default)', async () => {
     const file = path.join(dir, 'durable', 'audit.db');
     mkdirSync(path.dirname(file));
     const acked = (await writeUntilKilled(file, 'durable', 60)).map(Number);
+    expect(acked.length).toBeGreaterThanOrEqual(60);
+    loseTheLog(file);
+    // One writer: record i's outcome is seq 2i+1 and its tool record seq 2i+2; the anchor was written before each acknowledgement.
+    const lastAcked = 2 * Math.max(...acked) + 2;
+    const present = queryAudit(file).length;
+    // 60 small records never fill the log enough for SQLite to checkpoint it by itself: they were all in it.
+    expect(present).toBe(0);
+    const result = verifyAudit(file, { key: KEY });
+    const rolledBack = result.problems.find((p) => p.kind === 'rolled-back');
+    const anchored = Number(/but the anchor says (\d+)/.exec(rolledBack?.message ?? '')?.[1]);
+    expect(rolledBack?.message).toMatch(/^the chain ends at seq 0 but the anchor says \d+/);
+    expect(anchored).toBeGreaterThanOrEqual(lastAcked);
+  });
+
+  it('with checkpointDurable, keeps every acknowledged durable record: it is in the database file before appendDurable returns', async () => {
+    const file = path.join(dir, 'checkpointed', 'audit.db');
+    mkdirSync(path.dirname(file));
+    const acked = (await writeUntilKilled(file, 'checkpointed', 60)).map(Number);
     expect(acked.length).toBeGreaterThanOrEqual(60);
     loseTheLog(file);
     const tools = queryAudit(file, { kind: 'tool' }).map((r) => (r.data as { i: number }).i);
