@@ -86,7 +86,7 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     await unflushed.close();
 
     rows.push(
-      await measure(`appendDurable (${durable} records, one commit + checkpoint + anchor each)`, durable, () => {
+      await measure(`appendDurable (${durable} records, one commit + anchor each)`, durable, () => {
         for (let i = 0; i < durable; i++) store.appendDurable({ ...prebuilt[i], kind: 'tool' });
       }),
     );
