@@ -83,8 +83,9 @@ CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
 
 const SQLITE_LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`;
 
-/** Brings an SQLite audit database up to date, in one write transaction. */
-export function migrateSqlite(db: Database.Database): void {
+/** Brings an SQLite audit database up to date, in one write transaction; returns the versions it applied. */
+export function migrateSqlite(db: Database.Database): number[] {
+  const done: number[] = [];
   db.transaction(() => {
     db.exec(SQLITE_LEDGER);
     const applied = new Set((db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]));
@@ -94,8 +95,10 @@ export function migrateSqlite(db: Database.Database): void {
       if (applied.has(m.version)) continue;
       db.exec(m.sql);
       recordSqlite(db, m);
+      done.push(m.version);
     }
   }).immediate();
+  return done;
 }
 
 function recordSqlite(db: Database.Database, m: Migration): number {

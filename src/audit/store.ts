@@ -89,9 +89,12 @@ export class AuditStore implements AuditSink {
     this.syncAnchor = options.synchronous === 'full';
     this.checkpointDurable = options.checkpointDurable === true;
     this.busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
-    this.db = openWritable(this.path, this.busyTimeoutMs, options.synchronous === 'full' ? 'FULL' : 'NORMAL');
+    const opened = openWritable(this.path, this.busyTimeoutMs, options.synchronous === 'full' ? 'FULL' : 'NORMAL');
+    this.db = opened.db;
     try {
       this.key = resolveAuditKey(options, defaultKeyFileOf(this.path), true);
+      // A database written before heads were signed: sign its head now, once, as it is upgraded.
+      if (opened.upgraded && this.key) this.signLegacyHead(this.key.key);
       this.anchorPath = options.anchor === false ? undefined : anchorPathOf(this.path);
       if (this.anchorPath) this.checkNotRolledBack(this.anchorPath);
     } catch (error) {
@@ -138,6 +141,11 @@ export class AuditStore implements AuditSink {
     if ((last ?? 0) < anchor.seq) throw new AuditRollbackError(this.path, `the chain ends at seq ${last ?? 0} but the anchor ${anchorPath} says ${anchor.seq}`);
     const at = this.db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(anchor.seq) as string | undefined;
     if (anchor.seq > 0 && at !== anchor.hash) throw new AuditRollbackError(this.path, `the row at seq ${anchor.seq} is not the one the anchor ${anchorPath} recorded`);
+  }
+
+  private signLegacyHead(key: Buffer): void {
+    const head = this.db.prepare('SELECT seq, hash FROM audit_head WHERE id = 1').get() as { seq: number; hash: string } | undefined;
+    if (head) this.db.prepare('UPDATE audit_head SET mac = ? WHERE id = 1').run(headMac(key, SQLITE_STREAM, head.seq, head.hash));
   }
 
   /** Brings the anchor up to the database's head (a crash may have come between a commit and its anchor). */
@@ -295,7 +303,7 @@ export class AuditStore implements AuditSink {
 }
 
 /** Opens the database for writing, with errors that name the problem (read-only, locked, not ours). */
-function openWritable(file: string, busyTimeoutMs: number, synchronous: 'NORMAL' | 'FULL'): Database.Database {
+function openWritable(file: string, busyTimeoutMs: number, synchronous: 'NORMAL' | 'FULL'): { db: Database.Database; upgraded: boolean } {
   try {
     mkdirSync(path.dirname(file), { recursive: true });
   } catch (error) {
@@ -306,10 +314,10 @@ function openWritable(file: string, busyTimeoutMs: number, synchronous: 'NORMAL'
     db = new Database(file, { timeout: busyTimeoutMs });
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${synchronous}`);
-    migrateSqlite(db);
+    const applied = migrateSqlite(db);
     // The schema is in the main file from the start: a lost log cannot take the tables with it.
     db.pragma('wal_checkpoint(PASSIVE)');
-    return db;
+    return { db, upgraded: applied.includes(2) };
   } catch (error) {
     db?.close();
     throw writeError(error, file, busyTimeoutMs);

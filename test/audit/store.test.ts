@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -240,3 +240,28 @@ async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(condition()).toBe(true);
 }
+
+describe('a database written before heads were signed', () => {
+  it('is upgraded on open: its head is signed and anchored, and it verifies without a single new row', async () => {
+    const t = tempDir();
+    try {
+      const file = path.join(t.dir, 'audit.db');
+      const store = openAuditStore({ path: file, anchor: false });
+      for (let i = 0; i < 3; i++) store.append(sampleRecord(i));
+      await store.close();
+      // As the first release left it: no migration ledger, no mac column, no key, no anchor.
+      const raw = new Database(file);
+      raw.exec('DROP TABLE schema_migrations; ALTER TABLE audit_head DROP COLUMN mac;');
+      raw.close();
+      rmSync(path.join(t.dir, 'audit.key'));
+      expect(verifyAudit(file, { anchor: false })).toMatchObject({ ok: true, rows: 3, signed: false });
+
+      const upgraded = openAuditStore({ path: file });
+      await upgraded.close();
+      expect(existsSync(`${file}.head`)).toBe(true);
+      expect(verifyAudit(file)).toMatchObject({ ok: true, rows: 3, signed: true, anchored: true, problems: [] });
+    } finally {
+      t.cleanup();
+    }
+  });
+});
