@@ -1,11 +1,15 @@
 // Audit store throughput: buffered appends (the runtime's path for outcome records),
-// durable appends (a tool record committed before the tool runs), and verify.
+// durable appends (a tool record committed before the tool runs), and verify; on
+// SQLite, with the anchor file and without it (its cost, measured side by side); on
+// PostgreSQL (HOOKWISE_BENCH_PG, default the local test database) batched and with
+// many concurrent durable callers.
 // Run: npm run build && node bench/audit.mjs
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openAuditStore, verifyAudit } from '../dist/audit/index.js';
+import pg from 'pg';
+import { openAuditStore, verifyAudit, verifyAuditTrail } from '../dist/audit/index.js';
 import { emptyOutcome } from '../dist/index.js';
 
 /** A record shaped like what auditEngine writes for a PreToolUse fire. */
@@ -53,8 +57,18 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     const db = path.join(dir, 'audit.db');
     const prebuilt = Array.from({ length: records }, (_, i) => outcomeRecord(i));
 
-    // The defaults, as the runtime uses them: batches of 1000 committed as they fill.
-    const store = openAuditStore({ path: db });
+    // Anchoring off: the peer that shows what the anchor file costs.
+    const bare = openAuditStore({ path: path.join(dir, 'bare.db'), anchor: false, key: KEY });
+    rows.push(
+      await measure(`append + flush, no anchor file (${records} records, batch 1000)`, records, async () => {
+        for (const r of prebuilt) bare.append(r);
+        await bare.flush();
+      }),
+    );
+    await bare.close();
+
+    // The defaults, as the runtime uses them: batches of 1000 committed as they fill, each anchored.
+    const store = openAuditStore({ path: db, key: KEY });
     rows.push(
       await measure(`append + flush (${records} records, batch 1000)`, records, async () => {
         for (const r of prebuilt) store.append(r);
@@ -63,7 +77,7 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     );
 
     // What a caller pays on its own thread per append when nothing is flushed (serialising data).
-    const unflushed = openAuditStore({ path: path.join(dir, 'unflushed.db'), batchSize: records + 1, flushIntervalMs: 3_600_000 });
+    const unflushed = openAuditStore({ path: path.join(dir, 'unflushed.db'), batchSize: records + 1, flushIntervalMs: 3_600_000, key: KEY });
     rows.push(
       await measure(`append alone, no flush (${records} records)`, records, () => {
         for (const r of prebuilt) unflushed.append(r);
@@ -72,7 +86,7 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     await unflushed.close();
 
     rows.push(
-      await measure(`appendDurable (${durable} records, one commit each)`, durable, () => {
+      await measure(`appendDurable (${durable} records, one commit + anchor each)`, durable, () => {
         for (let i = 0; i < durable; i++) store.appendDurable({ ...prebuilt[i], kind: 'tool' });
       }),
     );
@@ -80,12 +94,85 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
 
     rows.push(
       await measure(`verify (${records + durable} rows)`, records + durable, () => {
-        const result = verifyAudit(db);
+        const result = verifyAudit(db, { key: KEY });
         if (!result.ok || result.rows !== records + durable) throw new Error(`bench database does not verify: ${JSON.stringify(result.problems.slice(0, 3))}`);
       }),
     );
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+  rows.push(...(await benchPostgres(records)));
+  return rows;
+}
+
+const KEY = 'bench-audit-key-0123456789abcdef';
+
+/** user + system CPU time of a process, in ms, from /proc (Linux; NaN elsewhere). */
+function serverCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The same records on PostgreSQL, in a schema of their own, dropped afterwards. */
+async function benchPostgres(records) {
+  const base = process.env.HOOKWISE_BENCH_PG || 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `hw_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+  } catch (error) {
+    return [{ name: `PostgreSQL not reachable at ${base} (${error.message}): set HOOKWISE_BENCH_PG`, recordsPerSecond: 0, cpuRecordsPerSecond: 0 }];
+  }
+  // application_name finds the store's server processes, whose CPU time is counted too (below).
+  const url = `${base}${base.includes('?') ? '&' : '?'}schema=${schema}&application_name=${schema}`;
+  const rows = [];
+  try {
+    const prebuilt = Array.from({ length: records }, (_, i) => outcomeRecord(i));
+    const store = await openAuditStore(url, { key: KEY });
+    const backends = async () => (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema])).rows.map((r) => r.pid);
+    const before = new Map((await backends()).map((pid) => [pid, serverCpuMs(pid)]));
+    const batched = await measure(`PostgreSQL append + flush (${records} records, batch 1000, 4 streams)`, records, async () => {
+      for (const r of prebuilt) store.append(r);
+      await store.flush();
+    });
+    rows.push(batched);
+    // The server processes' CPU time too: on free cores, the slower of client and server sets the pace
+    // (two batches are in flight, so they overlap); on one core, their sum does.
+    let serverMs = 0;
+    for (const pid of await backends()) serverMs += serverCpuMs(pid) - (before.get(pid) ?? 0);
+    if (serverMs > 0) {
+      const clientMs = records / (batched.cpuRecordsPerSecond / 1000);
+      const row = (name, ms) => ({ name, recordsPerSecond: rate(records, ms), cpuRecordsPerSecond: rate(records, ms) });
+      rows.push(row('... per CPU-second of the PostgreSQL server processes', serverMs));
+      rows.push(row('... per CPU-second of client and server together (one core)', clientMs + serverMs));
+    }
+    // Durable records from many callers at once (a replica serving many sessions) share commits.
+    const durable = 20_000;
+    const callers = 64;
+    let next = 0;
+    rows.push(
+      await measure(`PostgreSQL appendDurable (${durable} records, ${callers} concurrent callers)`, durable, async () => {
+        await Promise.all(
+          Array.from({ length: callers }, async () => {
+            while (next < durable) await store.appendDurable({ ...prebuilt[next++], kind: 'tool' });
+          }),
+        );
+      }),
+    );
+    await store.close();
+    rows.push(
+      await measure(`PostgreSQL verify (${records + durable} rows)`, records + durable, async () => {
+        const result = await verifyAuditTrail(url, { key: KEY });
+        if (!result.ok || result.rows !== records + durable) throw new Error(`bench database does not verify: ${JSON.stringify(result.problems.slice(0, 3))}`);
+      }),
+    );
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
   }
   return rows;
 }

@@ -24,3 +24,53 @@ export class AuditRecordError extends TypeError {
     this.name = 'AuditRecordError';
   }
 }
+
+/** Another process holds a lock on the database longer than we wait. */
+export class AuditDatabaseLockedError extends Error {
+  constructor(
+    readonly path: string,
+    waitedMs: number,
+  ) {
+    super(`audit database ${path} is locked by another process (waited ${waitedMs} ms); try again when that process has finished writing`);
+    this.name = 'AuditDatabaseLockedError';
+  }
+}
+
+/** The database, its folder or its mount cannot be written, and the caller needs to write. */
+export class AuditDatabaseReadOnlyError extends Error {
+  constructor(
+    readonly path: string,
+    why: string,
+  ) {
+    super(`audit database ${path} is read-only (${why}): the audit store cannot write to it; check the file's and folder's permissions and the mount`);
+    this.name = 'AuditDatabaseReadOnlyError';
+  }
+}
+
+/**
+ * The database ends before its anchor: acknowledged rows are gone (cut off, or a
+ * write-ahead log lost after a crash). The store refuses to write on top of it,
+ * since new rows would reuse the lost seqs and hide the loss.
+ */
+export class AuditRollbackError extends Error {
+  constructor(
+    readonly path: string,
+    detail: string,
+  ) {
+    super(`audit database ${path} was rolled back: ${detail}. Run \`hookwise audit verify --db ${path}\`; to start a new trail, move the database and its .head file away`);
+    this.name = 'AuditRollbackError';
+  }
+}
+
+/** An SQLite error code as better-sqlite3 reports it. */
+export function sqliteCode(error: unknown): string {
+  return typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
+}
+
+/** A PostgreSQL audit store that cannot be reached or is not a hookwise one. */
+export class AuditConnectionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuditConnectionError';
+  }
+}

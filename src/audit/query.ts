@@ -1,11 +1,11 @@
-import type Database from 'better-sqlite3';
 import { openAuditReadonly } from './open-readonly.js';
 import { chainedFieldsOf } from './chain.js';
 import type { StoredRow } from './schema.js';
 
 export interface AuditFilters {
   sessionId?: string;
-  kind?: 'outcome' | 'tool';
+  /** `outcome`, `tool`, or another record kind. */
+  kind?: string;
   event?: string;
   /** A decision (`allow`, `deny`, `ask`, `defer`), or `none` for records without one. */
   decision?: string;
@@ -20,6 +20,8 @@ export interface AuditFilters {
 
 /** A row as `hookwise audit` shows and exports it. */
 export interface AuditRow {
+  /** The chain the row belongs to (PostgreSQL only; SQLite keeps one chain). */
+  stream?: string;
   seq: number;
   ts: string;
   sessionId: string;
@@ -39,12 +41,12 @@ export function queryAudit(path: string, filters: AuditFilters = {}): AuditRow[]
 
 /** The matching rows, oldest first, one at a time (for exports larger than memory). */
 export function* iterateAudit(path: string, filters: AuditFilters = {}): Generator<AuditRow> {
-  const db = openAuditReadonly(path);
+  const { db, close } = openAuditReadonly(path);
   try {
     const { sql, params } = buildQuery(filters);
     for (const row of db.prepare(sql).iterate(...params) as IterableIterator<StoredRow>) yield toAuditRow(row);
   } finally {
-    db.close();
+    close();
   }
 }
 
@@ -60,21 +62,34 @@ export function exportAuditJsonl(path: string, filters: AuditFilters, write: (ch
 
 /** Counts the rows in an audit database (no filters). */
 export function countAudit(path: string): number {
-  const db: Database.Database = openAuditReadonly(path);
+  const { db, close } = openAuditReadonly(path);
   try {
     return (db.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }).n;
   } finally {
-    db.close();
+    close();
   }
 }
 
 function buildQuery(filters: AuditFilters): { sql: string; params: unknown[] } {
+  const { where, params, limit } = buildFilters(filters, 'sqlite');
+  let sql = `SELECT * FROM audit_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
+  if (limit !== undefined) {
+    sql = `SELECT * FROM (${sql} ORDER BY seq DESC LIMIT ?) ORDER BY seq`;
+    params.push(limit);
+  } else sql += ' ORDER BY seq';
+  return { sql, params };
+}
+
+/** The WHERE clauses of the filters, in either store's SQL (`?` or `$n` placeholders). */
+export function buildFilters(filters: AuditFilters, dialect: 'sqlite' | 'postgres'): { where: string[]; params: unknown[]; limit: number | undefined } {
   const where: string[] = [];
   const params: unknown[] = [];
-  const equal = (column: string, value: string | undefined) => {
-    if (value === undefined) return;
-    where.push(`${column} = ?`);
+  const next = (value: unknown) => {
     params.push(value);
+    return dialect === 'sqlite' ? '?' : `$${params.length}`;
+  };
+  const equal = (column: string, value: string | undefined) => {
+    if (value !== undefined) where.push(`${column} = ${next(value)}`);
   };
   equal('session_id', filters.sessionId);
   equal('kind', filters.kind);
@@ -82,22 +97,18 @@ function buildQuery(filters: AuditFilters): { sql: string; params: unknown[] } {
   equal('tool', filters.tool);
   if (filters.decision === 'none') where.push('decision IS NULL');
   else equal('decision', filters.decision);
-  // julianday() reads ISO 8601 with any offset, so records in different zones compare by instant.
-  if (filters.since !== undefined) {
-    where.push('julianday(ts) >= julianday(?)');
-    params.push(isoTime(filters.since, 'since'));
-  }
-  if (filters.until !== undefined) {
-    where.push('julianday(ts) <= julianday(?)');
-    params.push(isoTime(filters.until, 'until'));
-  }
-  let sql = `SELECT * FROM audit_log${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`;
-  if (filters.limit !== undefined) {
-    if (!Number.isInteger(filters.limit) || filters.limit < 0) throw new RangeError(`audit query: limit must be a whole number >= 0, got ${filters.limit}`);
-    sql = `SELECT * FROM (${sql} ORDER BY seq DESC LIMIT ?) ORDER BY seq`;
-    params.push(filters.limit);
-  } else sql += ' ORDER BY seq';
-  return { sql, params };
+  // Times are compared as instants, so records written in different zones compare right.
+  const instant = (column: string, field: 'since' | 'until', op: string) => {
+    const value = filters[field];
+    if (value === undefined) return;
+    const at = next(isoTime(value, field));
+    where.push(dialect === 'sqlite' ? `julianday(${column}) ${op} julianday(${at})` : `${column}::timestamptz ${op} ${at}::timestamptz`);
+  };
+  instant('ts', 'since', '>=');
+  instant('ts', 'until', '<=');
+  const limit = filters.limit;
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new RangeError(`audit query: limit must be a whole number >= 0, got ${limit}`);
+  return { where, params, limit };
 }
 
 function isoTime(value: string | Date, field: string): string {
@@ -106,7 +117,7 @@ function isoTime(value: string | Date, field: string): string {
   return new Date(time).toISOString();
 }
 
-function toAuditRow(row: StoredRow): AuditRow {
+export function toAuditRow(row: StoredRow): AuditRow {
   let data: unknown;
   try {
     data = JSON.parse(row.data);
@@ -114,5 +125,6 @@ function toAuditRow(row: StoredRow): AuditRow {
     // A tampered row may hold anything; show it as stored rather than fail the listing.
     data = row.data;
   }
-  return { ...chainedFieldsOf(row), data, prevHash: row.prev_hash, hash: row.hash };
+  const shown: AuditRow = { ...chainedFieldsOf(row), data, prevHash: row.prev_hash, hash: row.hash };
+  return row.stream === undefined ? shown : { stream: row.stream, ...shown };
 }

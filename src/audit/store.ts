@@ -1,15 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { canonicalJson } from './canonical-json.js';
-import { GENESIS_HASH, rowHash, type ChainedFields } from './chain.js';
-import { AuditDatabaseFormatError, AuditRecordError } from './errors.js';
+import { anchorPathOf, defaultKeyFileOf, headMac, macMatches, readAnchor, resolveAuditKey, writeAnchor, type AuditKeyOptions, type Head, type ResolvedKey } from './anchor.js';
+import { GENESIS_HASH, rowHash } from './chain.js';
+import { AuditDatabaseFormatError, AuditDatabaseLockedError, AuditDatabaseReadOnlyError, AuditRollbackError, sqliteCode } from './errors.js';
+import { migrateSqlite } from './migrations.js';
 import { defaultAuditPath } from './paths.js';
-import { createSchema } from './schema.js';
+import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
 import { forgetStoreAtExit } from './shutdown.js';
+import { toolExecutionRecord, type ToolExecution } from './tool-execution.js';
 import type { AuditRecord, AuditSink } from './types.js';
 
-export interface AuditStoreOptions {
+export interface AuditStoreOptions extends AuditKeyOptions {
   /** Default: `defaultAuditPath()` (`$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db`). */
   path?: string;
   /** Flush when this many records are buffered. Default 1000. */
@@ -18,36 +20,59 @@ export interface AuditStoreOptions {
   flushIntervalMs?: number;
   /**
    * SQLite `synchronous` in WAL mode. `normal` (default): a committed batch survives
-   * the process being killed; `full`: it also survives a power cut, at an fsync per batch.
+   * the process being killed; `full`: it also survives a power cut, at an fsync per
+   * batch (and the anchor file is fsynced before it replaces the old one).
    */
   synchronous?: 'normal' | 'full';
   /** How long a write waits for another process holding the database's write lock. Default 5000 ms. */
   busyTimeoutMs?: number;
+  /**
+   * Write the head to `<path>.head` after every commit (default true): `verify`
+   * compares the database with it to detect a rollback. The key file, unless
+   * `key`/`keyFile`/`$HOOKWISE_AUDIT_KEY` say otherwise, is `audit.key` beside the
+   * database, created (mode 0600) on first use.
+   */
+  anchor?: boolean;
+  /**
+   * After each `appendDurable`, copy the write-ahead log into the database file
+   * (a checkpoint) before returning, so a durable record survives even the -wal
+   * file being deleted after a crash. Default false: that loss is detected instead
+   * (verify compares the chain with the anchor), since the checkpoint's fsyncs cost
+   * 7-20 ms per durable record on a busy VM (docs/audit.md).
+   */
+  checkpointDurable?: boolean;
   /** A flush started by the timer or a full batch failed; the records stay buffered. Default: a line on stderr. */
   onError?: (error: Error) => void;
 }
-
-/** A record waiting to be written: its data already frozen as canonical JSON; seq is set as it is written. */
-type PendingRecord = ChainedFields;
 
 interface Tip {
   seq: number;
   hash: string;
 }
 
+/** The SQLite store keeps one chain; its stream is this name in heads and anchors. */
+const SQLITE_STREAM = '';
+
 /**
- * The append-only, hash-chained audit store. `append` only buffers (it is called
- * on the hot path of every fire); batches go to SQLite in one transaction. The
- * chain (seq, prev_hash, hash) is computed inside that transaction from the last
- * row on disk, so two processes sharing one database still build one chain.
+ * The append-only, hash-chained audit store on SQLite. `append` only buffers (it is
+ * called on the hot path of every fire); batches go to SQLite in one transaction.
+ * The chain (seq, prev_hash, hash) is computed inside that transaction from the
+ * last row on disk, so two processes sharing one database still build one chain.
+ * After each commit the signed head is written to the anchor file beside it.
  */
 export class AuditStore implements AuditSink {
   readonly path: string;
+  /** The sidecar anchor, or undefined when anchoring is off. */
+  readonly anchorPath: string | undefined;
   private readonly db: Database.Database;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
   private readonly onError: (error: Error) => void;
-  private readonly writeBatch: (batch: PendingRecord[]) => Tip;
+  private readonly writeBatch: (batch: PendingRecord[]) => Head;
+  private readonly syncAnchor: boolean;
+  private readonly key: ResolvedKey | undefined;
+  private readonly busyTimeoutMs: number;
+  private readonly checkpointDurable: boolean;
   private buffer: PendingRecord[] = [];
   private timer: NodeJS.Timeout | undefined;
   private isClosed = false;
@@ -61,16 +86,20 @@ export class AuditStore implements AuditSink {
     this.batchSize = positiveInteger(options.batchSize ?? 1000, 'batchSize');
     this.flushIntervalMs = positiveInteger(options.flushIntervalMs ?? 50, 'flushIntervalMs');
     this.onError = options.onError ?? ((error) => process.stderr.write(`hookwise: audit flush to ${this.path} failed: ${error.message}\n`));
-    mkdirSync(path.dirname(this.path), { recursive: true });
-    this.db = new Database(this.path);
+    this.syncAnchor = options.synchronous === 'full';
+    this.checkpointDurable = options.checkpointDurable === true;
+    this.busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    const opened = openWritable(this.path, this.busyTimeoutMs, options.synchronous === 'full' ? 'FULL' : 'NORMAL');
+    this.db = opened.db;
     try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-      this.db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-      createSchema(this.db);
+      this.key = resolveAuditKey(options, defaultKeyFileOf(this.path), true);
+      // A database written before heads were signed: sign its head now, once, as it is upgraded.
+      if (opened.upgraded && this.key) this.signLegacyHead(this.key.key);
+      this.anchorPath = options.anchor === false ? undefined : anchorPathOf(this.path);
+      if (this.anchorPath) this.checkNotRolledBack(this.anchorPath);
     } catch (error) {
       this.db.close();
-      throw new AuditDatabaseFormatError(this.path, error instanceof Error ? error.message : String(error));
+      throw error;
     }
 
     const lastRow = this.db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1');
@@ -78,9 +107,10 @@ export class AuditStore implements AuditSink {
       'INSERT INTO audit_log (seq, ts, session_id, kind, event, decision, tool, data, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const setHead = this.db.prepare(
-      'INSERT INTO audit_head (id, seq, hash) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash',
+      'INSERT INTO audit_head (id, seq, hash, mac) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, mac = excluded.mac',
     );
-    const write = this.db.transaction((batch: PendingRecord[]): Tip => {
+    const key = this.key?.key;
+    const write = this.db.transaction((batch: PendingRecord[]): Head => {
       const last = lastRow.get() as Tip | undefined;
       let seq = last?.seq ?? 0;
       let prevHash = last?.hash ?? GENESIS_HASH;
@@ -90,17 +120,59 @@ export class AuditStore implements AuditSink {
         insert.run(seq, r.ts, r.sessionId, r.kind, r.event, r.decision, r.tool, r.data, prevHash, hash);
         prevHash = hash;
       }
-      setHead.run(seq, prevHash);
-      return { seq, hash: prevHash };
+      const mac = key ? headMac(key, SQLITE_STREAM, seq, prevHash) : null;
+      setHead.run(seq, prevHash, mac);
+      return { stream: SQLITE_STREAM, seq, hash: prevHash, mac };
     });
     // IMMEDIATE takes the write lock before reading the last row: no other writer can slip in between.
     this.writeBatch = (batch) => write.immediate(batch);
+    if (this.anchorPath) this.reanchor();
+  }
+
+  /**
+   * Refuses a database that ends before its anchor, or whose row at the anchored
+   * seq is not the anchored one: writing on would reuse the lost seqs and hide it.
+   */
+  private checkNotRolledBack(anchorPath: string): void {
+    const anchor = readAnchor(anchorPath);
+    if (anchor === undefined) return;
+    if ('error' in anchor) throw new AuditRollbackError(this.path, anchor.error);
+    const last = this.db.prepare('SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1').pluck().get() as number | undefined;
+    if ((last ?? 0) < anchor.seq) throw new AuditRollbackError(this.path, `the chain ends at seq ${last ?? 0} but the anchor ${anchorPath} says ${anchor.seq}`);
+    const at = this.db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(anchor.seq) as string | undefined;
+    if (anchor.seq > 0 && at !== anchor.hash) throw new AuditRollbackError(this.path, `the row at seq ${anchor.seq} is not the one the anchor ${anchorPath} recorded`);
+  }
+
+  private signLegacyHead(key: Buffer): void {
+    const head = this.db.prepare('SELECT seq, hash FROM audit_head WHERE id = 1').get() as { seq: number; hash: string } | undefined;
+    if (head) this.db.prepare('UPDATE audit_head SET mac = ? WHERE id = 1').run(headMac(key, SQLITE_STREAM, head.seq, head.hash));
+  }
+
+  /** Brings the anchor up to the database's head (a crash may have come between a commit and its anchor). */
+  private reanchor(): void {
+    const head = this.db.prepare('SELECT seq, hash, mac FROM audit_head WHERE id = 1').get() as Omit<Head, 'stream'> | undefined;
+    if (!head) return;
+    const signed: Head = { stream: SQLITE_STREAM, ...head };
+    // A head that does not carry our signature is not ours to vouch for: leave the anchor as it is for verify to judge.
+    if (this.key && !macMatches(this.key.key, signed)) return;
+    this.tip = { seq: head.seq, hash: head.hash };
+    this.writeAnchorOf(signed);
+  }
+
+  private writeAnchorOf(head: Head): void {
+    if (!this.anchorPath) return;
+    try {
+      writeAnchor(this.anchorPath, head, this.syncAnchor);
+    } catch (error) {
+      // The rows are committed; only the anchor is behind. verify says so, and the next commit tries again.
+      this.onError(new Error(`cannot write the audit anchor ${this.anchorPath}: ${(error as Error).message}`));
+    }
   }
 
   /** Buffers one record. Its `data` is serialised now, so later changes to the object are not recorded. */
   append(record: AuditRecord): void {
     if (this.isClosed) throw new Error(`audit store ${this.path} is closed; cannot append`);
-    this.buffer.push(freeze(record));
+    this.buffer.push(freezeRecord(record));
     if (this.buffer.length >= this.batchSize && !this.backingOff) this.flushInBackground();
     else if (this.timer === undefined) {
       this.timer = setTimeout(() => this.flushInBackground(), this.flushIntervalMs);
@@ -115,10 +187,10 @@ export class AuditStore implements AuditSink {
    */
   appendDurable(record: AuditRecord): void {
     if (this.isClosed) throw new Error(`audit store ${this.path} is closed; cannot append`);
-    const pending = freeze(record);
+    const pending = freezeRecord(record);
     this.buffer.push(pending);
     try {
-      this.flushSync();
+      this.commitBuffered(true);
     } catch (error) {
       // The caller will not run the tool: a later flush must not record it as run. Older records stay buffered.
       const at = this.buffer.indexOf(pending);
@@ -127,8 +199,33 @@ export class AuditStore implements AuditSink {
     }
   }
 
+  /**
+   * Appends a tool execution (./tool-execution.ts) durably: call it just before the
+   * tool runs, after PreToolUse allowed the call; if it rejects, do not run the tool.
+   */
+  async recordToolExecution(execution: ToolExecution): Promise<void> {
+    this.appendDurable(toolExecutionRecord(execution));
+  }
+
+  /**
+   * Copies the write-ahead log into the database file (`checkpointDurable`). PASSIVE:
+   * never waits for readers; a page a reader still needs stays in the log, and the
+   * anchor catches its loss.
+   */
+  private checkpoint(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
+
   /** Commits everything buffered, synchronously. Safe in a process 'exit' handler. */
   flushSync(): void {
+    this.commitBuffered(false);
+  }
+
+  /**
+   * Commits the buffer; then, for a durable write, checkpoints; then anchors. In
+   * that order, the anchor never names a durable row that is only in the log.
+   */
+  private commitBuffered(durable: boolean): void {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -136,15 +233,19 @@ export class AuditStore implements AuditSink {
     if (this.buffer.length === 0 || this.isClosed) return;
     const batch = this.buffer;
     this.buffer = [];
+    let head: Head;
     try {
-      this.tip = this.writeBatch(batch);
-      this.written += batch.length;
-      this.backingOff = false;
+      head = this.writeBatch(batch);
     } catch (error) {
       // Nothing of the batch was committed: keep it, in order, ahead of newer records.
       this.buffer = batch.concat(this.buffer);
-      throw error;
+      throw writeError(error, this.path, this.busyTimeoutMs);
     }
+    this.tip = { seq: head.seq, hash: head.hash };
+    this.written += batch.length;
+    this.backingOff = false;
+    if (durable && this.checkpointDurable) this.checkpoint();
+    this.writeAnchorOf(head);
   }
 
   async flush(): Promise<void> {
@@ -201,49 +302,34 @@ export class AuditStore implements AuditSink {
   }
 }
 
-/** Opens (creating if needed) the audit database. */
-export function openAuditStore(options: AuditStoreOptions = {}): AuditStore {
-  return new AuditStore(options);
+/** Opens the database for writing, with errors that name the problem (read-only, locked, not ours). */
+function openWritable(file: string, busyTimeoutMs: number, synchronous: 'NORMAL' | 'FULL'): { db: Database.Database; upgraded: boolean } {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch (error) {
+    throw new AuditDatabaseReadOnlyError(file, `cannot create its folder: ${(error as Error).message}`);
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { timeout: busyTimeoutMs });
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${synchronous}`);
+    const applied = migrateSqlite(db);
+    // The schema is in the main file from the start: a lost log cannot take the tables with it.
+    db.pragma('wal_checkpoint(PASSIVE)');
+    return { db, upgraded: applied.includes(2) };
+  } catch (error) {
+    db?.close();
+    throw writeError(error, file, busyTimeoutMs);
+  }
 }
 
-/** Records made in the same millisecond share a ts: parse each distinct one once. */
-let lastValidTs = '';
-
-function freeze(record: AuditRecord): PendingRecord {
-  if (record === null || typeof record !== 'object') throw new AuditRecordError(`expected an object, got ${typeof record}`);
-  if (record.kind !== 'outcome' && record.kind !== 'tool') {
-    throw new AuditRecordError(`kind must be 'outcome' or 'tool', got ${JSON.stringify(record.kind)}`);
-  }
-  if (typeof record.ts !== 'string' || (record.ts !== lastValidTs && Number.isNaN(Date.parse(record.ts)))) {
-    throw new AuditRecordError(`ts must be an ISO 8601 time string, got ${JSON.stringify(record.ts)}`);
-  }
-  lastValidTs = record.ts;
-  if (typeof record.sessionId !== 'string') throw new AuditRecordError(`sessionId must be a string, got ${typeof record.sessionId}`);
-  if (record.data === null || typeof record.data !== 'object' || Array.isArray(record.data)) {
-    throw new AuditRecordError('data must be a plain object');
-  }
-  return {
-    seq: 0,
-    ts: record.ts,
-    sessionId: record.sessionId,
-    kind: record.kind,
-    event: optionalString(record.event, 'event'),
-    decision: optionalString(record.decision, 'decision'),
-    tool: optionalString(record.tool, 'tool'),
-    data: canonicalJson(record.data),
-  };
-}
-
-function optionalString(value: unknown, field: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new AuditRecordError(`${field} must be a string when given, got ${typeof value}`);
-  return value;
-}
-
-function positiveInteger(value: number, field: string): number {
-  // setTimeout cannot wait longer than 2^31 - 1 ms.
-  if (!Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) {
-    throw new RangeError(`audit store: ${field} must be a whole number from 1 to 2147483647, got ${value}`);
-  }
-  return value;
+/** SQLite's error as the problem the user has to fix. */
+function writeError(error: unknown, file: string, busyTimeoutMs = 5000): Error {
+  const code = sqliteCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new AuditDatabaseLockedError(file, busyTimeoutMs);
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM') return new AuditDatabaseReadOnlyError(file, message);
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code === 'SQLITE_ERROR') return new AuditDatabaseFormatError(file, message);
+  return error instanceof Error ? error : new Error(message);
 }

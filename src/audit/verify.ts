@@ -1,52 +1,78 @@
 import type Database from 'better-sqlite3';
+import { AUDIT_KEY_ENV, anchorPathOf, defaultKeyFileOf, macMatches, readAnchor, resolveAuditKey, type AuditKeyOptions, type Head, type ResolvedKey } from './anchor.js';
 import { chainedFieldsOf, GENESIS_HASH, rowHash } from './chain.js';
-import { openAuditReadonly } from './open-readonly.js';
+import { AuditDatabaseFormatError } from './errors.js';
+import { openAuditReadonly, readError } from './open-readonly.js';
 import type { StoredRow } from './schema.js';
 
-export type AuditProblemKind = 'edited' | 'deleted' | 'reordered' | 'broken-link';
+export type AuditProblemKind = 'edited' | 'deleted' | 'reordered' | 'broken-link' | 'rolled-back' | 'forged-head' | 'anchor';
 
 export interface AuditProblem {
   /** The row at fault; for `deleted`, the first missing seq. */
   seq: number;
   kind: AuditProblemKind;
   message: string;
+  /** The chain (PostgreSQL streams; absent for SQLite's one chain). */
+  stream?: string;
   event?: string | null;
   tool?: string | null;
 }
 
 export interface AuditVerifyResult {
   ok: boolean;
+  /** The database file, or the PostgreSQL URL without its password. */
   path: string;
   /** Rows in the database. */
   rows: number;
-  /** Hash of the last row: record it elsewhere to detect a rewrite of the whole file. */
+  /** Hash of the last row (SQLite; for PostgreSQL, of the last stream checked). */
   headHash: string;
+  /** Heads were checked against their MAC with the audit key. */
+  signed: boolean;
+  /** The chain's end was checked against the anchor file (SQLite). */
+  anchored: boolean;
+  /** Chains checked (1 for SQLite). */
+  streams: number;
   problems: AuditProblem[];
+}
+
+export interface AuditVerifyOptions extends AuditKeyOptions {
+  /** Check the end of the chain against `<db>.head` (default true). */
+  anchor?: boolean;
 }
 
 /**
  * Re-checks the whole chain: every row's hash against its content, every
- * `prev_hash` against the row before, seq numbers without gaps from 1, and the
- * head (last row written) against the last row present.
+ * `prev_hash` against the row before, seq numbers without gaps from 1, the head
+ * (last row written) against the last row present and its MAC against the audit
+ * key, and the end of the chain against the anchor file.
  *
- * What it cannot see: someone who rewrites every hash from the point of a change
- * onwards (and the head) leaves a valid chain; compare `headHash` with a copy kept
- * elsewhere to catch that.
+ * What it cannot see: someone holding the key who rewrites every row from a change
+ * onward, the head and the anchor; or an old database put back with its old anchor.
  */
-export function verifyAudit(path: string): AuditVerifyResult {
-  const db = openAuditReadonly(path);
+export function verifyAudit(path: string, options: AuditVerifyOptions = {}): AuditVerifyResult {
+  const key = resolveAuditKey(options, defaultKeyFileOf(path), false);
+  let opened: ReturnType<typeof openAuditReadonly>;
+  try {
+    opened = openAuditReadonly(path);
+  } catch (error) {
+    const lost = options.anchor !== false && error instanceof AuditDatabaseFormatError ? lostDatabase(path, key) : undefined;
+    if (lost) return lost;
+    throw error;
+  }
+  const { db, close } = opened;
   try {
     // One read transaction: a writer appending meanwhile cannot make the rows and the head disagree.
     db.exec('BEGIN');
-    return verifyOpen(db, path);
+    return verifyOpen(db, path, key, options.anchor !== false);
+  } catch (error) {
+    throw readError(error, path);
   } finally {
     if (db.inTransaction) db.exec('COMMIT');
-    db.close();
+    close();
   }
 }
 
-function verifyOpen(db: Database.Database, path: string): AuditVerifyResult {
-  const problems: AuditProblem[] = [];
+function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | undefined, anchored: boolean): AuditVerifyResult {
   let byHash: Map<string, number> | undefined;
   // Built only once something looks wrong: finds where a moved row came from.
   const seqOfHash = (hash: string): number | undefined => {
@@ -56,11 +82,36 @@ function verifyOpen(db: Database.Database, path: string): AuditVerifyResult {
     );
     return byHash.get(hash);
   };
+  const chain = checkChain(db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate() as IterableIterator<StoredRow>, seqOfHash);
+  const problems = chain.problems;
+  const stored = db.prepare('SELECT * FROM audit_head WHERE id = 1').get() as { seq: number; hash: string; mac?: string | null } | undefined;
+  const head = stored && { stream: '', seq: stored.seq, hash: stored.hash, mac: stored.mac ?? null };
+  checkHead(head, chain.last, problems);
+  checkSignature(head, key, problems);
+  if (anchored) {
+    const hashAt = (seq: number) => db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
+    checkAnchor(anchorPathOf(path), chain.last?.seq ?? 0, hashAt, key, problems);
+  }
+  return { ok: problems.length === 0, path, rows: chain.rows, headHash: chain.last?.hash ?? GENESIS_HASH, signed: key !== undefined, anchored, streams: 1, problems };
+}
 
+/** A file with no audit table where an anchor says rows were committed: everything was lost (a log deleted after a crash). */
+function lostDatabase(path: string, key: ResolvedKey | undefined): AuditVerifyResult | undefined {
+  const anchor = readAnchor(anchorPathOf(path));
+  if (anchor === undefined || 'error' in anchor || anchor.seq === 0) return undefined;
+  const problems: AuditProblem[] = [
+    { seq: 1, kind: 'rolled-back', message: `the database holds no audit table but the anchor says the chain reached seq ${anchor.seq}: every row was lost (a write-ahead log deleted after a crash?)` },
+  ];
+  return { ok: false, path, rows: 0, headHash: GENESIS_HASH, signed: key !== undefined, anchored: true, streams: 1, problems };
+}
+
+/** Checks one chain's rows, oldest first: hashes, links and seq gaps. Both stores use it. */
+export function checkChain(rowsInOrder: Iterable<StoredRow>, seqOfHash: (hash: string) => number | undefined): { rows: number; last: StoredRow | undefined; problems: AuditProblem[] } {
+  const problems: AuditProblem[] = [];
   let rows = 0;
   let prev: StoredRow | undefined;
   let prevFlagged = false;
-  for (const row of db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate() as IterableIterator<StoredRow>) {
+  for (const row of rowsInOrder) {
     rows++;
     const expectedSeq = (prev?.seq ?? 0) + 1;
     const expectedPrev = prev?.hash ?? GENESIS_HASH;
@@ -113,9 +164,52 @@ function verifyOpen(db: Database.Database, path: string): AuditVerifyResult {
     prev = row;
     prevFlagged = flagged;
   }
+  return { rows, last: prev, problems };
+}
 
-  checkHead(db, prev, problems);
-  return { ok: problems.length === 0, path, rows, headHash: prev?.hash ?? GENESIS_HASH, problems };
+/** The head's MAC: with a key it must match; without one, a signed head cannot be checked and says so. */
+export function checkSignature(head: Head | undefined, key: ResolvedKey | undefined, problems: AuditProblem[], stream?: string): void {
+  if (!head) return;
+  const at = stream === undefined ? '' : ` of stream ${JSON.stringify(stream)}`;
+  if (key) {
+    if (!macMatches(key.key, head)) {
+      problems.push({
+        seq: head.seq,
+        kind: 'forged-head',
+        stream,
+        message: `the head${at} (seq ${head.seq}) is ${head.mac ? 'not signed with' : 'unsigned, but verify has'} the audit key from ${key.source}: it was rewritten outside the audit store, or written with another key`,
+      });
+    }
+  } else if (head.mac !== null) {
+    problems.push({
+      seq: head.seq,
+      kind: 'anchor',
+      stream,
+      message: `the head${at} is signed but no audit key was found to check it: set ${AUDIT_KEY_ENV}, or pass --key-file (default: audit.key beside the database)`,
+    });
+  }
+}
+
+/** The end of the chain against the anchor file written after every commit. */
+function checkAnchor(file: string, lastSeq: number, hashAt: (seq: number) => string | undefined, key: ResolvedKey | undefined, problems: AuditProblem[]): void {
+  const anchor = readAnchor(file);
+  if (anchor === undefined) {
+    if (lastSeq > 0) problems.push({ seq: lastSeq, kind: 'anchor', message: `no anchor file ${file}: the end of the chain cannot be checked (rows cut off the end would go unseen); pass --no-anchor to check the chain alone` });
+    return;
+  }
+  if ('error' in anchor) {
+    problems.push({ seq: lastSeq, kind: 'anchor', message: anchor.error });
+    return;
+  }
+  if (anchor.seq > lastSeq) {
+    const gone = anchor.seq === lastSeq + 1 ? `row ${anchor.seq} was committed and is gone` : `rows ${lastSeq + 1}-${anchor.seq} were committed and are gone`;
+    problems.push({ seq: lastSeq + 1, kind: 'rolled-back', message: `the chain ends at seq ${lastSeq} but the anchor says ${anchor.seq}: ${gone} (cut off, or a write-ahead log lost after a crash)` });
+  } else if (anchor.seq > 0 && hashAt(anchor.seq) !== anchor.hash) {
+    problems.push({ seq: anchor.seq, kind: 'rolled-back', message: `the row at seq ${anchor.seq} is not the one the anchor recorded: the chain was rewritten from there on` });
+  }
+  if (key && !macMatches(key.key, anchor)) {
+    problems.push({ seq: anchor.seq, kind: 'forged-head', message: `the anchor ${file} is not signed with the audit key from ${key.source}: it was written outside the audit store` });
+  }
 }
 
 /** A row whose hash is right for another seq was moved there from that seq. */
@@ -126,26 +220,28 @@ function movedFrom(row: StoredRow, seqOfHash: (hash: string) => number | undefin
   return original !== row.seq && hashOf(row, original) === row.hash ? original : undefined;
 }
 
-function checkHead(db: Database.Database, last: StoredRow | undefined, problems: AuditProblem[]): void {
-  const head = db.prepare('SELECT seq, hash FROM audit_head WHERE id = 1').get() as { seq: number; hash: string } | undefined;
+/** The head row against the last row present. */
+export function checkHead(head: Head | undefined, last: StoredRow | undefined, problems: AuditProblem[], stream?: string): void {
   const lastSeq = last?.seq ?? 0;
   if (!head) {
-    if (last) problems.push({ seq: lastSeq, kind: 'broken-link', message: 'the audit_head row is missing: the end of the chain cannot be checked' });
+    if (last) problems.push({ seq: lastSeq, kind: 'broken-link', stream, message: 'the head row is missing: the end of the chain cannot be checked' });
     return;
   }
   if (head.seq > lastSeq) {
     const missing = head.seq === lastSeq + 1 ? `row ${head.seq} is` : `rows ${lastSeq + 1}-${head.seq} are`;
-    problems.push({ seq: lastSeq + 1, kind: 'deleted', message: `${missing} missing from the end: the last row written was seq ${head.seq}` });
+    problems.push({ seq: lastSeq + 1, kind: 'deleted', stream, message: `${missing} missing from the end: the last row written was seq ${head.seq}` });
   } else if (head.seq < lastSeq) {
     problems.push({
       seq: head.seq + 1,
       kind: 'broken-link',
+      stream,
       message: `rows after seq ${head.seq} were added outside the audit store (the last row it wrote was seq ${head.seq})`,
     });
   } else if (last && head.hash !== last.hash) {
     problems.push({
       seq: last.seq,
       kind: 'edited',
+      stream,
       message: `${describeRow(last)} was rewritten: its hash differs from the one recorded when it was written`,
       event: last.event,
       tool: last.tool,

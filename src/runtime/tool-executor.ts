@@ -122,7 +122,7 @@ export class HookedToolExecutor {
     };
     // The record is on disk before the tool runs; a tool the audit cannot record does not run.
     try {
-      if (session.audit?.appendDurable) session.audit.appendDurable(record);
+      if (session.audit?.appendDurable) await session.audit.appendDurable(record);
       else session.audit?.append(record);
     } catch (error) {
       return this.denied(call, input, `Error: the audit trail could not record this ${call.name} call (${(error as Error).message}). The tool was not run.`);

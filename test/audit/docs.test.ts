@@ -24,6 +24,35 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
+const coverageSection = DOC.slice(DOC.indexOf('## Tool executions and coverage'));
+const coverageBlock = /```js\n([\s\S]*?)```/.exec(coverageSection)![1]!;
+
+function localImports(source: string): string {
+  return source
+    .replace(`from 'hookwise/audit'`, `from '${pathToFileURL(path.join(ROOT, 'dist/audit/index.js')).href}'`)
+    .replace(`from 'hookwise'`, `from '${pathToFileURL(path.join(ROOT, 'dist/index.js')).href}'`);
+}
+
+describe('docs/audit.md coverage example', () => {
+  it('runs as written, prints what its comment says, and hookwise audit coverage exits 1 naming call_2', async () => {
+    const { dir: here, cleanup: done } = tempDir();
+    try {
+      const source = localImports(coverageBlock);
+      expect(source).not.toMatch(/from 'hookwise/);
+      writeFileSync(path.join(here, 'coverage-example.mjs'), source);
+      const result = await run(['coverage-example.mjs'], here);
+      expect(result.stderr).toBe('');
+      const expected = /\/\/ (2 1 .*)\n```/.exec(`${coverageBlock}\`\`\``)![1]!;
+      expect(result.stdout).toBe(`${expected}\n`);
+      const cli = await run([path.join(ROOT, 'bin', 'hookwise.js'), 'audit', 'coverage'], here);
+      expect(cli.code).toBe(1);
+      expect(cli.stdout).toContain('uncovered seq 3 (Bash, session demo): no PreToolUse outcome allowed tool_use_id call_2');
+    } finally {
+      done();
+    }
+  });
+});
+
 describe('docs/audit.md example', () => {
   it('runs as written and prints what its comment says', async () => {
     const source = jsBlock

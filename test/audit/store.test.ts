@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -146,7 +146,7 @@ describe('openAuditStore', () => {
     const locker = new Database(file);
     locker.exec('BEGIN IMMEDIATE');
     try {
-      expect(() => store.appendDurable(sampleRecord(1, { kind: 'tool' }))).toThrow(/database is locked/);
+      expect(() => store.appendDurable(sampleRecord(1, { kind: 'tool' }))).toThrow(/audit database .* is locked by another process \(waited \d+ ms\)/);
       expect(store.pending).toBe(1);
     } finally {
       locker.exec('ROLLBACK');
@@ -163,7 +163,7 @@ describe('openAuditStore', () => {
     locker.exec('BEGIN IMMEDIATE');
     try {
       for (let i = 0; i < 7; i++) store.append(sampleRecord(i));
-      expect(errors.map((e) => e.message)).toEqual(['database is locked']);
+      expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/is locked by another process/)]);
       expect(store.pending).toBe(7);
     } finally {
       locker.exec('ROLLBACK');
@@ -178,7 +178,7 @@ describe('openAuditStore', () => {
 
   it('rejects records it cannot store, naming the field', () => {
     const { store } = setup();
-    expect(() => store.append({ ...sampleRecord(0), kind: 'other' as 'tool' })).toThrow(`audit record: kind must be 'outcome' or 'tool', got "other"`);
+    expect(() => store.append({ ...sampleRecord(0), kind: 'Other kind' })).toThrow(`audit record: kind must be 'outcome', 'tool' or another lower-case name (letters, digits, - _ .; up to 32), got "Other kind"`);
     expect(() => store.append({ ...sampleRecord(0), ts: 'yesterday' })).toThrow('audit record: ts must be an ISO 8601 time string, got "yesterday"');
     // A ts is parsed once and remembered: a good one right before must not let a bad one through.
     store.append(sampleRecord(1));
@@ -240,3 +240,28 @@ async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(condition()).toBe(true);
 }
+
+describe('a database written before heads were signed', () => {
+  it('is upgraded on open: its head is signed and anchored, and it verifies without a single new row', async () => {
+    const t = tempDir();
+    try {
+      const file = path.join(t.dir, 'audit.db');
+      const store = openAuditStore({ path: file, anchor: false });
+      for (let i = 0; i < 3; i++) store.append(sampleRecord(i));
+      await store.close();
+      // As the first release left it: no migration ledger, no mac column, no key, no anchor.
+      const raw = new Database(file);
+      raw.exec('DROP TABLE schema_migrations; ALTER TABLE audit_head DROP COLUMN mac;');
+      raw.close();
+      rmSync(path.join(t.dir, 'audit.key'));
+      expect(verifyAudit(file, { anchor: false })).toMatchObject({ ok: true, rows: 3, signed: false });
+
+      const upgraded = openAuditStore({ path: file });
+      await upgraded.close();
+      expect(existsSync(`${file}.head`)).toBe(true);
+      expect(verifyAudit(file)).toMatchObject({ ok: true, rows: 3, signed: true, anchored: true, problems: [] });
+    } finally {
+      t.cleanup();
+    }
+  });
+});

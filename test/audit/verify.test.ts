@@ -87,6 +87,8 @@ describe('verifyAudit', () => {
       [1, 'deleted', 'rows 1-2 are missing'],
       [5, 'deleted', 'rows 5-7 are missing'],
       [10, 'deleted', 'row 10 is missing from the end'],
+      // The anchor beside the database says the chain ended at 10 too.
+      [10, 'rolled-back', 'the chain ends at seq 9 but the anchor says 10'],
     ]);
   });
 

@@ -2,8 +2,12 @@ import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
 import { UserError } from '../errors.js';
 
-interface FilterFlags {
+interface TargetFlags {
   db?: string;
+  audit?: string;
+}
+
+interface FilterFlags extends TargetFlags {
   session?: string;
   kind?: string;
   event?: string;
@@ -14,18 +18,18 @@ interface FilterFlags {
   limit?: string;
 }
 
-/** `hookwise audit` (list), `audit export` (JSONL) and `audit verify` (the hash chain). */
+/** `hookwise audit` (list), `export` (JSONL), `verify` (chain, head, anchor) and `coverage` (tool runs without an allowing PreToolUse). */
 export function defineAudit(program: Command, setExit: SetExit): void {
   const audit = program
     .command('audit')
-    .description('List, export and verify the audit trail (default database: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db).');
+    .description('List, export, verify and check the coverage of the audit trail (default: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db; --audit postgres://... for PostgreSQL).');
 
   withFilters(audit.command('list', { isDefault: true }).description('List audit records as a table (the default).'))
     .option('--json', 'print the records as a JSON array')
     .action(async (flags: FilterFlags & { json?: boolean }) => {
       const pc = (await import('picocolors')).default;
-      const { queryAudit, formatAuditTable } = await auditModule();
-      const rows = await userErrors(async () => queryAudit(await dbPath(flags), await filtersOf(flags)));
+      const { queryAuditTrail, formatAuditTable } = await auditModule();
+      const rows = await userErrors(async () => queryAuditTrail(await targetOf(flags), await filtersOf(flags)));
       if (flags.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       else {
         const lines = rows.length > 0 ? formatAuditTable(rows, pc) : [];
@@ -38,12 +42,12 @@ export function defineAudit(program: Command, setExit: SetExit): void {
   withFilters(audit.command('export').description('Write audit records as JSON Lines, oldest first.'))
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (flags: FilterFlags & { out?: string }) => {
-      const { exportAuditJsonl, AuditDatabaseMissingError } = await auditModule();
+      const { exportAuditTrail, isPostgresUrl, AuditDatabaseMissingError } = await auditModule();
       const { existsSync, openSync, writeSync, closeSync } = await import('node:fs');
-      const path = await dbPath(flags);
+      const target = await targetOf(flags);
       const filters = await filtersOf(flags);
       // Checked before --out is created, so a wrong path leaves no empty file behind.
-      if (!existsSync(path)) throw new UserError(new AuditDatabaseMissingError(path).message);
+      if (!isPostgresUrl(target) && !existsSync(target)) throw new UserError(new AuditDatabaseMissingError(target).message);
       let fd = 1;
       if (flags.out) {
         try {
@@ -61,7 +65,7 @@ export function defineAudit(program: Command, setExit: SetExit): void {
         }
       };
       try {
-        await userErrors(async () => exportAuditJsonl(path, filters, write));
+        await userErrors(async () => exportAuditTrail(target, filters, write));
         if (pending) writeSync(fd, pending);
       } finally {
         if (flags.out) closeSync(fd);
@@ -69,31 +73,62 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       setExit(0);
     });
 
-  audit
-    .command('verify')
-    .description('Check the hash chain: exit 0 if intact, else print each edited, deleted or reordered row and exit 1.')
-    .option('--db <path>', 'the audit database')
+  withTarget(audit.command('verify'))
+    .description(
+      'Check the hash chain, the signed head and the anchor file: exit 0 if intact, else print each edited, deleted, reordered or rolled-back row and exit 1.',
+    )
+    .option('--key-file <path>', 'the audit key (default: $HOOKWISE_AUDIT_KEY, else audit.key beside the database)')
+    .option('--no-anchor', 'do not compare the end of the chain with the <db>.head anchor file')
     .option('--json', 'print the result as JSON')
-    .action(async (flags: { db?: string; json?: boolean }) => {
+    .action(async (flags: TargetFlags & { json?: boolean; keyFile?: string; anchor: boolean }) => {
       const pc = (await import('picocolors')).default;
-      const { verifyAudit } = await auditModule();
-      const result = await userErrors(async () => verifyAudit(await dbPath(flags)));
+      const { verifyAuditTrail } = await auditModule();
+      const result = await userErrors(async () => verifyAuditTrail(await targetOf(flags), { keyFile: flags.keyFile, anchor: flags.anchor }));
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.ok) {
-        process.stdout.write(`${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})\n`);
+        const streams = result.streams > 1 ? `, ${result.streams} streams` : '';
+        const unsigned = result.signed ? '' : ' (heads not signed: set HOOKWISE_AUDIT_KEY to detect a rewritten head)';
+        process.stdout.write(`${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}${streams}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})${unsigned}\n`);
       } else {
-        for (const p of result.problems) process.stdout.write(`${pc.red(p.kind)} seq ${p.seq}: ${p.message}\n`);
+        for (const p of result.problems) {
+          const stream = p.stream === undefined ? '' : `stream ${JSON.stringify(p.stream)} `;
+          process.stdout.write(`${pc.red(p.kind)} ${stream}seq ${p.seq}: ${p.message}\n`);
+        }
         process.stdout.write(`${pc.red('FAILED')}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${result.rows} rows (${result.path})\n`);
       }
       setExit(result.ok ? 0 : 1);
     });
+
+  withTarget(audit.command('coverage'))
+    .description('List tool executions without an allowing PreToolUse outcome: exit 1 if there are any, 0 otherwise.')
+    .option('--json', 'print the result as JSON')
+    .action(async (flags: TargetFlags & { json?: boolean }) => {
+      const pc = (await import('picocolors')).default;
+      const { auditCoverage } = await auditModule();
+      const result = await userErrors(async () => auditCoverage(await targetOf(flags)));
+      if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else {
+        for (const u of result.uncovered) {
+          const stream = u.stream === undefined ? '' : `stream ${JSON.stringify(u.stream)} `;
+          process.stdout.write(`${pc.red('uncovered')} ${stream}seq ${u.seq} (${u.tool ?? '-'}, session ${u.sessionId}): ${u.why}\n`);
+        }
+        const summary = `${result.covered} of ${result.executions} tool execution${result.executions === 1 ? '' : 's'} allowed by a PreToolUse outcome (${result.path})`;
+        process.stdout.write(result.uncovered.length === 0 ? `${pc.green('ok')}: ${summary}\n` : `${pc.red('FAILED')}: ${summary}\n`);
+      }
+      setExit(result.uncovered.length === 0 ? 0 : 1);
+    });
+}
+
+function withTarget(command: Command): Command {
+  return command
+    .option('--audit <file|url>', 'the audit store: an SQLite file or a postgres:// URL (?schema=NAME picks the schema)')
+    .option('--db <path>', 'the same as --audit');
 }
 
 function withFilters(command: Command): Command {
-  return command
-    .option('--db <path>', 'the audit database')
+  return withTarget(command)
     .option('--session <id>', 'only this session')
-    .option('--kind <kind>', 'only outcome or tool records')
+    .option('--kind <kind>', 'only this kind of record: outcome, tool, or another kind')
     .option('--event <event>', 'only this event (aliases accepted)')
     .option('--decision <decision>', 'only this decision: allow, deny, ask, defer, or none')
     .option('--tool <name>', 'only this tool')
@@ -106,18 +141,21 @@ function auditModule() {
   return import('../../audit/index.js');
 }
 
-/** `--db`, else the default every writer uses: `$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db` here. */
-async function dbPath(flags: { db?: string }): Promise<string> {
+/** `--audit` or `--db`, else the default every writer uses: `$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db` here. */
+async function targetOf(flags: TargetFlags): Promise<string> {
   const path = await import('node:path');
-  if (flags.db) return path.resolve(flags.db);
+  if (flags.audit !== undefined && flags.db !== undefined && flags.audit !== flags.db) throw new UserError('--audit and --db name the same thing: give one of them');
+  const given = flags.audit ?? flags.db;
+  const { isPostgresUrl } = await import('../../audit/postgres-url.js');
+  if (given !== undefined) return isPostgresUrl(given) ? given : path.resolve(given);
   const { defaultAuditPath } = await import('../../audit/paths.js');
   return defaultAuditPath(process.cwd());
 }
 
 async function filtersOf(flags: FilterFlags) {
   const { canonicalEvent } = await import('../../core/events.js');
-  if (flags.kind !== undefined && flags.kind !== 'outcome' && flags.kind !== 'tool') {
-    throw new UserError(`--kind must be outcome or tool, got ${JSON.stringify(flags.kind)}`);
+  if (flags.kind !== undefined && !/^[a-z][a-z0-9_.-]{0,31}$/.test(flags.kind)) {
+    throw new UserError(`--kind must be a record kind such as outcome or tool, got ${JSON.stringify(flags.kind)}`);
   }
   if (flags.decision !== undefined && !['allow', 'deny', 'ask', 'defer', 'none'].includes(flags.decision)) {
     throw new UserError(`--decision must be allow, deny, ask, defer or none, got ${JSON.stringify(flags.decision)}`);
@@ -135,7 +173,7 @@ async function filtersOf(flags: FilterFlags) {
   }
   return {
     sessionId: flags.session,
-    kind: flags.kind as 'outcome' | 'tool' | undefined,
+    kind: flags.kind,
     event: flags.event === undefined ? undefined : canonicalEvent(flags.event),
     decision: flags.decision,
     tool: flags.tool,
@@ -145,13 +183,22 @@ async function filtersOf(flags: FilterFlags) {
   };
 }
 
-/** Missing or foreign databases and bad filters are the user's to fix: one line, exit 1. */
+/** Errors the user has to fix (missing, foreign, locked, read-only or unreachable stores; bad keys and filters): one line, exit 1. */
+const USER_ERRORS = new Set([
+  'AuditDatabaseMissingError',
+  'AuditDatabaseFormatError',
+  'AuditDatabaseLockedError',
+  'AuditDatabaseReadOnlyError',
+  'AuditConnectionError',
+  'AuditKeyError',
+  'RangeError',
+]);
+
 async function userErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    const name = error instanceof Error ? error.name : '';
-    if (['AuditDatabaseMissingError', 'AuditDatabaseFormatError', 'RangeError'].includes(name)) throw new UserError((error as Error).message);
+    if (error instanceof Error && USER_ERRORS.has(error.name)) throw new UserError(error.message);
     throw error;
   }
 }
