@@ -46,6 +46,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       maxBodyBytes,
       watch: flags.watch,
       ...(ping && { ready: ping }),
+      ...(audit && { acknowledge: () => audit.flush() }),
     }).catch((error: Error) => {
       throw new UserError(error.message);
     });

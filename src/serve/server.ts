@@ -28,6 +28,11 @@ export interface ServeOptions {
   maxBodyBytes?: number;
   /** Reload a tenant's config when its files change. Default true. */
   watch?: boolean;
+  /**
+   * Resolves once what the fire recorded is durable (the audit store's flush); the answer
+   * waits for it, so an answered call is never missing from the trail. Default: nothing to wait for.
+   */
+  acknowledge?: () => Promise<void>;
   /** Extra readiness check (Redis answers, ...). */
   ready?: () => Promise<boolean>;
   /** One line for the operator. Default: stderr. */
@@ -143,12 +148,15 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     return { policy, counters: store, event, input: input as HookInput, projectDir: path.resolve(projectDir) };
   };
 
-  const fire = (r: Request): Promise<Outcome> => {
+  const acknowledge = batched(options.acknowledge);
+  const fire = async (r: Request): Promise<Outcome> => {
     const engine = r.policy.engine;
     if (!engine) throw new Refusal(503, `hookwise serve: tenant ${r.policy.tenant.name} has no loaded config`, r.event);
     // `projectDir` is where the guards work; `cwd` carries it too for engines that only know cwd.
     const fireOptions: FireOptions & { projectDir?: string } = { cwd: r.projectDir, projectDir: r.projectDir };
-    return withCounters(r.counters, () => engine.fire(r.event, r.input, fireOptions));
+    const outcome = await withCounters(r.counters, () => engine.fire(r.event, r.input, fireOptions));
+    if (acknowledge) await acknowledge();
+    return outcome;
   };
 
   const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: { event?: string }) => {
@@ -237,4 +245,15 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
       return closing;
     },
   };
+}
+
+/** Calls made in the same turn of the event loop share one run of `fn` (one audit commit for many answers). */
+function batched(fn: (() => Promise<void>) | undefined): (() => Promise<void>) | undefined {
+  if (!fn) return undefined;
+  let pending: Promise<void> | undefined;
+  return () =>
+    (pending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      pending = undefined;
+      return fn();
+    }));
 }

@@ -186,6 +186,36 @@ describe('rate limits and failing stores', () => {
   });
 });
 
+describe('acknowledgement', () => {
+  it('answers only once the record is durable, and denies when it cannot be made durable', async () => {
+    const w = workspace('ack');
+    const file = writeConfig(w.configDir, GUARDS_CONFIG);
+    let flushes = 0;
+    let failing = false;
+    const s = await startHookServer({
+      tenants: [tenant('a', file)],
+      port: 0,
+      log: () => {},
+      acknowledge: async () => {
+        flushes++;
+        if (failing) throw new Error('disk full');
+      },
+    });
+    try {
+      const ok = await Promise.all(Array.from({ length: 10 }, () => post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'git status' }))));
+      expect(ok.every((a) => a.status === 200 && a.text === '')).toBe(true);
+      expect(flushes).toBeGreaterThanOrEqual(1);
+      expect(flushes).toBeLessThanOrEqual(10);
+      failing = true;
+      const denied = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'git status' }));
+      expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: internal error: disk full' } });
+    } finally {
+      await s.close();
+      w.cleanup();
+    }
+  });
+});
+
 describe('tenants', () => {
   it('each token gets its own tenant\'s policy, and project roots are enforced', async () => {
     const w = workspace('tenants');
