@@ -50,11 +50,13 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     }).catch((error: Error) => {
       throw new UserError(error.message);
     });
-    process.stdout.write(`hookwise serve: listening on ${server.url} (tenants: ${tenants.map((t) => t.name).join(', ')})\n`);
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // Listening for the signals before saying so: a supervisor may stop us as soon as it reads the line.
+    const signalled = new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGTERM', () => resolve('SIGTERM'));
       process.once('SIGINT', () => resolve('SIGINT'));
     });
+    process.stdout.write(`hookwise serve: listening on ${server.url} (tenants: ${tenants.map((t) => t.name).join(', ')})\n`);
+    const signal = await signalled;
     log(`${signal}: draining (no new connections; in-flight requests finish, then the audit is flushed)`);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
