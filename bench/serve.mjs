@@ -138,7 +138,7 @@ export async function benchTelemetry() {
   instrumentEngine(noSdk);
   const rows = [];
   const interleaved = { plain: Infinity, noSdk: Infinity };
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     interleaved.plain = Math.min(interleaved.plain, await measure(() => plain.fire('PreToolUse', input), { budgetMs: 300 }));
     interleaved.noSdk = Math.min(interleaved.noSdk, await measure(() => noSdk.fire('PreToolUse', input), { budgetMs: 300 }));
   }

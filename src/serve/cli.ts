@@ -88,6 +88,8 @@ async function tenantsFrom(flags: ServeFlags): Promise<Tenant[]> {
     }
   }
   const token = flags.tokenFile ? readToken(flags.tokenFile) : process.env.HOOKWISE_TOKEN?.trim();
+  // The command hooks a config runs inherit this process's environment; they need no token.
+  delete process.env.HOOKWISE_TOKEN;
   if (!token) throw new UserError('serve needs a token: --token-file <file> or HOOKWISE_TOKEN (callers send it as "Authorization: Bearer <token>"), or --tenants <file>');
   if (token.length < 16) throw new UserError('the token is shorter than 16 characters; use a random one, e.g. `openssl rand -hex 32`');
   const config = flags.config?.length ? flags.config.map((f) => path.resolve(f)) : [findConfigModule(process.cwd())].filter((f): f is string => f !== undefined);

@@ -31,6 +31,21 @@ describe('hookwise serve (spawned)', () => {
     expect(rows.every((r) => (r.data as { tenant?: string }).tenant === 'default')).toBe(true);
   });
 
+  it('keeps the token from the hooks it runs: a command hook does not see HOOKWISE_TOKEN', async () => {
+    const settings = path.join(ws.configDir, 'settings.json');
+    const hook = { type: 'command', command: `sh -c 'if [ -n "$HOOKWISE_TOKEN" ]; then echo "token leaked" >&2; exit 2; fi'` };
+    writeFileSync(settings, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook] }] } }));
+    const served = await spawnServe(['--config', settings], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
+    try {
+      const a = await post(`${served.url}/v1/claude-code`, preToolUse(ws.project, 'Bash', { command: 'ls' }));
+      expect(a.status).toBe(200);
+      expect(a.text).toBe('');
+    } finally {
+      served.child.kill('SIGTERM');
+      expect((await served.exited).code).toBe(0);
+    }
+  });
+
   it('refuses to start without a token, with a broken config, or with an unknown store', async () => {
     const good = writeConfig(ws.configDir, GUARDS_CONFIG, 'good.config.mjs');
     const noToken = await runCli(['serve', '--port', '0', '--config', good], { cwd: ws.configDir, unset: ['HOOKWISE_TOKEN'] });
