@@ -28,11 +28,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     };
     if (declared > limit) {
       // The head is still read: it names the event, so the refusal can be the event's failure answer.
-      req.once('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size = chunk.length;
+      const refuse = (chunk?: Buffer) => {
+        req.off('end', refuse);
+        if (chunk) chunks.push(chunk);
         tooLarge();
-      });
+      };
+      req.once('data', refuse);
+      req.once('end', refuse);
       return;
     }
     req.on('data', onData);
