@@ -7,11 +7,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { benchEngine, benchScale } from './engine.mjs';
 import { formatNs, table } from './harness.mjs';
+import { describeServeRow } from './serve.mjs';
+import { describeFleetRow } from './fleet.mjs';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 
 console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`);
-console.log(`date: ${new Date().toISOString()}\n`);
+console.log(`date: ${new Date().toISOString()}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
 
 const engineRows = await benchEngine();
 const base = engineRows[0].ns;
@@ -33,6 +35,9 @@ const parts = [
   ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
   ['runtime.mjs', 'benchRuntime', 'Agent runtime', (r) => [r.name, `${r.ms.toFixed(2)} ms`]],
   ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, `${r.msPerRun.toFixed(1)} ms`]],
+  ['serve.mjs', 'benchServe', '`hookwise serve` under load', (r) => describeServeRow(r)],
+  ['serve.mjs', 'benchTelemetry', 'Telemetry cost per fire', (r) => [r.name, formatNs(r.ns)]],
+  ['fleet.mjs', 'benchFleetRuns', 'Fleet: 3 replicas, one Redis', (r) => describeFleetRow(r)],
 ];
 for (const [file, fn, title, row] of parts) {
   if (!existsSync(here(`./${file}`))) continue;

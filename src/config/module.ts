@@ -9,6 +9,17 @@ const { pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await impo
 
 const NATIVE = /\.(mjs|js|cjs)$/;
 
+/** Bumped by a host that reloads configs (hookwise serve): Node caches a module by its URL. */
+let generation = 0;
+
+/**
+ * Later loads import native config modules afresh instead of from Node's module cache.
+ * Each generation stays in memory, so call it only when a file has changed.
+ */
+export function importConfigModulesAfresh(): void {
+  generation++;
+}
+
 /**
  * Load a `hookwise.config.{ts,mts,mjs,js}`. JavaScript is imported natively;
  * TypeScript is transpiled once (jiti) and the result cached under
@@ -20,7 +31,7 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
   let exported: unknown;
   try {
     if (NATIVE.test(file)) {
-      exported = await import(pathToFileURL(file).href);
+      exported = await import(generation === 0 ? pathToFileURL(file).href : `${pathToFileURL(file).href}?hookwise-load=${generation}`);
     } else {
       const { importTypeScript } = await import('./module-cache.js');
       exported = await importTypeScript(file);

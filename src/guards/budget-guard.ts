@@ -1,7 +1,10 @@
 import type { HookInput } from '../core/input.js';
 import { retry, stop } from '../core/results.js';
 import { defineHook, type MultiEventHook } from '../core/hook.js';
+import type { HookContext } from '../core/spec.js';
 import type { SessionState } from '../core/state.js';
+import { lentCounters } from '../counters/shared.js';
+import type { CounterStore } from '../counters/types.js';
 import { DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
 
 export interface BudgetGuardOptions extends Omit<CommonGuardOptions, 'workspace' | 'interactive'> {
@@ -21,6 +24,14 @@ export interface BudgetGuardOptions extends Omit<CommonGuardOptions, 'workspace'
   now?: () => number;
   workspace?: string;
   interactive?: boolean;
+  /**
+   * Where the counts live. Default: the store the host lends this fire (`hookwise serve`
+   * lends each tenant its view of `--counters redis://...`), else this engine's session state.
+   * With a store, counts are atomic across every process that shares it (docs/fleet.md).
+   */
+  counters?: CounterStore;
+  /** How long a session's shared counts are kept after they start. Default 7 days. */
+  countersTtlMs?: number;
 }
 
 interface Usage {
@@ -67,12 +78,16 @@ export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<Bu
     if (!u) state.set(KEY, (u = { tokens: 0, toolCalls: 0, perTool: new Map(), startedAt: now() }));
     return u;
   };
+  const name = options.name ?? 'guard:budget';
+  const shared = sharedBudget(options, name, now);
   return defineHook<BudgetEvent>({
-    name: options.name ?? 'guard:budget',
+    name,
     events: ['PreToolUse', 'PreModelCall', 'PostModelCall', 'UserPromptSubmit', 'StepStart', 'SessionStart'],
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
     onError: 'continue',
     handler: (input: HookInput, ctx) => {
+      const store = options.counters ?? lentCounters();
+      if (store) return shared(store, input, ctx);
       const u = usageOf(ctx.state);
       const event = input.hook_event_name;
       if (options.maxWallClockMs !== undefined) {
@@ -106,4 +121,49 @@ export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<Bu
       return undefined;
     },
   });
+}
+
+/**
+ * The same limits counted in a CounterStore: every count is one atomic increment whose
+ * result decides, so replicas sharing Redis stop a session at exactly the limit.
+ */
+function sharedBudget(options: BudgetGuardOptions, name: string, now: () => number) {
+  const ttlMs = options.countersTtlMs ?? 7 * 24 * 3600_000;
+  return async (store: CounterStore, input: HookInput, ctx: HookContext) => {
+    const key = (what: string) => `budget:${name}:${ctx.sessionId}:${what}`;
+    const event = input.hook_event_name;
+    if (options.maxWallClockMs !== undefined) {
+      const startedAt = await store.setOnce(key('startedAt'), now(), { ttlMs });
+      const elapsed = now() - startedAt;
+      if (elapsed > options.maxWallClockMs) {
+        return stop(`time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`);
+      }
+    }
+    if (event === 'PostModelCall') {
+      const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
+      if (error && typeof error === 'object' && error.type === 'rate_limit' && options.retryRateLimits !== false) {
+        const delay = typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
+        return retry(delay, { reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms` });
+      }
+    }
+    let tokens: number | undefined;
+    if (event === 'PostModelCall') {
+      const used = tokensOf(input.usage ?? (input.response as { usage?: unknown } | undefined)?.usage);
+      if (used > 0) tokens = await store.increment(key('tokens'), used, { ttlMs });
+    }
+    if (options.maxTokens !== undefined && (event === 'PostModelCall' || event === 'PreModelCall')) {
+      tokens ??= await store.get(key('tokens'));
+      if (tokens > options.maxTokens) return stop(`token budget exceeded: ${fmt(tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
+    }
+    if (event === 'PreToolUse') {
+      const tool = typeof input.tool_name === 'string' ? input.tool_name : '(unnamed tool)';
+      const [calls, n] = await Promise.all([store.increment(key('toolCalls'), 1, { ttlMs }), store.increment(key(`tool:${tool}`), 1, { ttlMs })]);
+      if (options.maxToolCalls !== undefined && calls > options.maxToolCalls) {
+        return stop(`tool-call budget exceeded: this would be tool call ${fmt(calls)} of the session, limit ${fmt(options.maxToolCalls)}`);
+      }
+      const limit = options.maxCallsPerTool?.[tool];
+      if (limit !== undefined && n > limit) return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
+    }
+    return undefined;
+  };
 }

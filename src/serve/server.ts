@@ -1,0 +1,259 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { toClaudeCodeOutput } from '../cli/commands/claude-code.js';
+import type { FireOptions } from '../core/engine.js';
+import { eventInfo } from '../core/events.js';
+import type { HookInput } from '../core/input.js';
+import type { Outcome } from '../core/outcome.js';
+import { MemoryCounterStore } from '../counters/memory.js';
+import { withCounters } from '../counters/shared.js';
+import type { CounterStore } from '../counters/types.js';
+import { failureOutcome, sniffEvent } from './answers.js';
+import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http.js';
+import { TenantPolicy, type EngineAttach } from './policy.js';
+import { hashToken, insideRoots, type Tenant } from './tenants.js';
+
+export interface ServeOptions {
+  tenants: Tenant[];
+  /** Default 127.0.0.1: only this machine can call. */
+  host?: string;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** Shared counters for rate limits and budgets. Default: this process only. */
+  counters?: CounterStore;
+  /** Attached to every engine a tenant's config builds (audit, telemetry). */
+  attach?: EngineAttach;
+  /** Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Reload a tenant's config when its files change. Default true. */
+  watch?: boolean;
+  /**
+   * Resolves once what the fire recorded is durable (the audit store's flush); the answer
+   * waits for it, so an answered call is never missing from the trail. Default: nothing to wait for.
+   */
+  acknowledge?: () => Promise<void>;
+  /** Extra readiness check (Redis answers, ...). */
+  ready?: () => Promise<boolean>;
+  /** One line for the operator. Default: stderr. */
+  log?: (line: string) => void;
+}
+
+export interface HookServer {
+  readonly url: string;
+  readonly server: Server;
+  readonly policies: ReadonlyMap<string, TenantPolicy>;
+  /** Stop accepting, finish what is in flight, drain async hooks. The caller then flushes its stores. */
+  close(): Promise<void>;
+}
+
+/** Header naming the project the guards work in, for callers whose input has no `cwd`. */
+export const PROJECT_DIR_HEADER = 'x-hookwise-project-dir';
+/** On /v1/claude-code, a refusal answered as a 200 block carries its real status here. */
+export const ERROR_HEADER = 'x-hookwise-error';
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly event?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Request {
+  policy: TenantPolicy;
+  counters: CounterStore;
+  event: string;
+  input: HookInput;
+  projectDir: string;
+}
+
+/**
+ * `hookwise serve`: one HTTP server, any number of tenants, each with its own engine.
+ * Every answer to a blockable event that could not be decided is a block (docs/serve.md).
+ */
+export async function startHookServer(options: ServeOptions): Promise<HookServer> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`hookwise serve: ${line}\n`));
+  const counters = options.counters ?? new MemoryCounterStore();
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const attach = options.attach ?? (() => () => {});
+  const policies = new Map<string, TenantPolicy>();
+  const byToken = new Map<string, { policy: TenantPolicy; counters: CounterStore }>();
+  for (const tenant of options.tenants) {
+    const policy = new TenantPolicy(tenant, { attach, log });
+    await policy.load();
+    policies.set(tenant.name, policy);
+    byToken.set(tenant.tokenSha256, { policy, counters: counters.scoped(`tenant:${tenant.name}:`) });
+  }
+  if (options.watch !== false) for (const policy of policies.values()) policy.watch();
+
+  let draining = false;
+  let inflight = 0;
+  let idle: (() => void) | undefined;
+
+  const authenticate = (req: IncomingMessage, event: string | undefined) => {
+    const header = req.headers.authorization;
+    if (typeof header !== 'string' || !header.startsWith('Bearer ') || header.length === 7) {
+      throw new Refusal(401, 'hookwise serve: missing bearer token (Authorization: Bearer <token>)', event);
+    }
+    const found = byToken.get(hashToken(header.slice(7).trim()));
+    if (!found) throw new Refusal(401, 'hookwise serve: unknown token', event);
+    return found;
+  };
+
+  const rateLimit = async (tenant: Tenant, store: CounterStore, event: string) => {
+    const limit = tenant.rateLimit;
+    if (!limit) return;
+    const window = Math.floor(Date.now() / limit.windowMs);
+    const used = await store.increment(`rate:${window}`, 1, { ttlMs: limit.windowMs * 2 });
+    if (used > limit.requests) {
+      throw new Refusal(429, `hookwise serve: tenant ${tenant.name} is over its rate limit of ${limit.requests} requests per ${limit.windowMs / 1000} s`, event);
+    }
+  };
+
+  /** Body, token, input, rate limit and project: everything a fire needs, or the refusal. */
+  const prepare = async (req: IncomingMessage, eventFromPath: string | undefined, seen: { event?: string }): Promise<Request> => {
+    let body: string;
+    try {
+      body = await readBody(req, maxBody);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) throw new Refusal(413, `hookwise serve: ${error.message}`, eventFromPath ?? sniffEvent(error.head));
+      throw error;
+    }
+    const sniffed = eventFromPath ?? sniffEvent(body);
+    seen.event = sniffed;
+    const { policy, counters: store } = authenticate(req, sniffed);
+    let input: unknown;
+    try {
+      input = JSON.parse(body);
+    } catch (error) {
+      throw new Refusal(400, `hookwise serve: the body is not JSON: ${(error as Error).message}`, sniffed);
+    }
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Refusal(400, 'hookwise serve: the body must be a JSON object', sniffed);
+    const event = eventFromPath ?? (input as HookInput).hook_event_name;
+    if (typeof event !== 'string' || event === '') throw new Refusal(400, 'hookwise serve: hook_event_name is missing; expected the JSON Claude Code sends a hook', sniffed);
+    seen.event = event;
+    const header = req.headers[PROJECT_DIR_HEADER];
+    const projectDir = typeof header === 'string' && header !== '' ? header : (input as HookInput).cwd;
+    if (typeof projectDir !== 'string' || !path.isAbsolute(projectDir)) {
+      throw new Refusal(400, `hookwise serve: name the project directory as an absolute path (input cwd or the X-Hookwise-Project-Dir header)`, event);
+    }
+    const roots = policy.tenant.projectRoots;
+    if (roots && !insideRoots(path.resolve(projectDir), roots)) {
+      throw new Refusal(403, `hookwise serve: ${projectDir} is outside the project roots of tenant ${policy.tenant.name}`, event);
+    }
+    await rateLimit(policy.tenant, store, event);
+    return { policy, counters: store, event, input: input as HookInput, projectDir: path.resolve(projectDir) };
+  };
+
+  const acknowledge = batched(options.acknowledge);
+  const fire = async (r: Request): Promise<Outcome> => {
+    const engine = r.policy.engine;
+    if (!engine) throw new Refusal(503, `hookwise serve: tenant ${r.policy.tenant.name} has no loaded config`, r.event);
+    // `projectDir` is where the guards work; `cwd` carries it too for engines that only know cwd.
+    const fireOptions: FireOptions & { projectDir?: string } = { cwd: r.projectDir, projectDir: r.projectDir };
+    const outcome = await withCounters(r.counters, () => engine.fire(r.event, r.input, fireOptions));
+    if (acknowledge) await acknowledge();
+    return outcome;
+  };
+
+  const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: { event?: string }) => {
+    const r = await prepare(req, undefined, seen);
+    const answer = toClaudeCodeOutput(await fire(r));
+    if (answer) sendJson(res, 200, answer);
+    else sendEmpty(res, 200);
+  };
+
+  const fireApi = async (req: IncomingMessage, res: ServerResponse, event: string, seen: { event?: string }) => {
+    const r = await prepare(req, event, seen);
+    sendJson(res, 200, await fire(r));
+  };
+
+  /** A refusal or a crash, answered so that it never lets a blockable event through. */
+  const fail = (res: ServerResponse, error: unknown, claude: boolean, event: string | undefined) => {
+    const refusal = error instanceof Refusal ? error : new Refusal(500, `hookwise serve: internal error: ${error instanceof Error ? error.message : String(error)}`, event);
+    if (refusal.status >= 500) log(`${refusal.message}`);
+    if (res.headersSent) return void res.destroy();
+    // Claude Code treats any non-2xx answer as a non-blocking error and runs the tool,
+    // so to Claude Code a refusal of a blockable event is a 200 that blocks.
+    if (claude && refusal.event && eventInfo(refusal.event).blockable) {
+      sendJson(res, 200, toClaudeCodeOutput(failureOutcome(refusal.event, refusal.message)), { [ERROR_HEADER]: String(refusal.status) });
+    } else {
+      sendJson(res, refusal.status, { error: refusal.message });
+    }
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const claude = url === '/v1/claude-code';
+    const seen: { event?: string } = {};
+    try {
+      if (draining) res.setHeader('connection', 'close');
+      if (req.method === 'POST' && claude) return await claudeCode(req, res, seen);
+      if (req.method === 'POST' && url.startsWith('/v1/fire/')) return await fireApi(req, res, decodeURIComponent(url.slice(9)), seen);
+      if (req.method === 'GET' && url === '/healthz') return sendJson(res, 200, { ok: true });
+      if (req.method === 'GET' && url === '/readyz') return await readyz(res);
+      const known = claude || url.startsWith('/v1/fire/') || url === '/healthz' || url === '/readyz';
+      sendJson(res, known ? 405 : 404, { error: known ? `hookwise serve: ${req.method} is not allowed on ${url}` : `hookwise serve: no route ${url}` });
+    } catch (error) {
+      fail(res, error, claude, seen.event);
+    }
+  };
+
+  const readyz = async (res: ServerResponse) => {
+    const problems: string[] = [];
+    if (draining) problems.push('draining');
+    for (const p of policies.values()) if (!p.engine) problems.push(`tenant ${p.tenant.name} has no config`);
+    if (options.ready && !(await options.ready().catch(() => false))) problems.push('a shared store does not answer');
+    sendJson(res, problems.length ? 503 : 200, problems.length ? { ready: false, problems } : { ready: true });
+  };
+
+  const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+    inflight++;
+    res.once('close', () => {
+      if (--inflight === 0) idle?.();
+    });
+    void route(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8787, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    policies,
+    close() {
+      closing ??= (async () => {
+        draining = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (inflight > 0) await new Promise<void>((resolve) => (idle = resolve));
+        server.closeAllConnections();
+        await stopped;
+        await Promise.all([...policies.values()].map((p) => p.close()));
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Calls made in the same turn of the event loop share one run of `fn` (one audit commit for many answers). */
+function batched(fn: (() => Promise<void>) | undefined): (() => Promise<void>) | undefined {
+  if (!fn) return undefined;
+  let pending: Promise<void> | undefined;
+  return () =>
+    (pending ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      pending = undefined;
+      return fn();
+    }));
+}
