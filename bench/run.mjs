@@ -22,7 +22,7 @@ console.log(table(['case', 'time per op', 'vs 0 hooks'], engineRows.map((r) => [
 const parts = [
   ['guards.mjs', 'benchGuards', 'Guards', (r) => [r.name, formatNs(r.nsPerOp)]],
   ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
-  ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, `${r.msPerRun.toFixed(1)} ms`]],
+  ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, r.text ?? `${r.msPerRun.toFixed(1)} ms`]],
 ];
 for (const [file, fn, title, row] of parts) {
   if (!existsSync(here(`./${file}`))) continue;

@@ -156,7 +156,10 @@ export class Envelope {
     };
     const heartbeat = setInterval(() => Atomics.add(beat, 0, 1), HEARTBEAT_MS);
     heartbeat.unref();
-    const worker = new Worker(WATCHDOG, { eval: true, workerData: { beat, stallMs: this.options.stallTimeoutMs } });
+    // execArgv: [] so that a parent started with --input-type=module does not make the CommonJS source an ES module.
+    const worker = new Worker(WATCHDOG, { eval: true, execArgv: [], workerData: { beat, stallMs: this.options.stallTimeoutMs } });
+    // Without a watchdog the answer is still right; only a stuck hook could not be stopped. Say so, go on.
+    worker.on('error', (error) => writeAll(2, `hookwise: warning: the watchdog thread failed: ${oneLine(describe(error))}\n`));
     worker.unref();
   }
 }
