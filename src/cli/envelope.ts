@@ -18,8 +18,9 @@ const workerThreads = (process.getBuiltinModule?.('node:worker_threads') ?? (awa
  * change it: the process exits with the answer's code once the work left is done.
  *
  * The config and hooks run on this (the main) thread. A watchdog thread watches a
- * heartbeat the main thread's event loop bumps; when it stops for `stallTimeoutMs`
- * (a hook or the config is stuck in synchronous code), the watchdog interrupts the
+ * heartbeat the main thread's event loop bumps; when it stops while the main thread
+ * burns `stallTimeoutMs` of CPU (a hook or the config is stuck in synchronous code;
+ * wall time where /proc is missing), the watchdog interrupts the
  * main thread through the inspector protocol (`Runtime.evaluate`, which V8 runs at
  * the next interrupt check, even inside a loop) to write the failure answer and exit.
  */
@@ -33,7 +34,7 @@ export interface FailureAnswer {
 
 export interface EnvelopeOptions {
   failure(reason: string): FailureAnswer;
-  /** How long the main thread may run without yielding before the watchdog ends it. */
+  /** How much CPU time the main thread may spend without yielding before the watchdog ends it. */
   stallTimeoutMs: number;
 }
 
@@ -143,7 +144,7 @@ export class Envelope {
     const beat = new Int32Array(new SharedArrayBuffer(4));
     (globalThis as Record<symbol, unknown>)[STALLED] = (ms: number) => {
       // The inspector prints "Waiting for the debugger to disconnect..." at exit; the answer has one line.
-      const failure = this.state === 'running' ? `a hook or the config ran synchronously for ${ms} ms without yielding; stopped` : undefined;
+      const failure = this.state === 'running' ? `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped` : undefined;
       if (failure) {
         const answer = this.options.failure(failure);
         if (answer.stdout) writeAll(1, answer.stdout);
@@ -157,7 +158,7 @@ export class Envelope {
     const heartbeat = setInterval(() => Atomics.add(beat, 0, 1), HEARTBEAT_MS);
     heartbeat.unref();
     // execArgv: [] so that a parent started with --input-type=module does not make the CommonJS source an ES module.
-    const worker = new Worker(WATCHDOG, { eval: true, execArgv: [], workerData: { beat, stallMs: this.options.stallTimeoutMs } });
+    const worker = new Worker(WATCHDOG, { eval: true, execArgv: [], workerData: { beat, stallMs: this.options.stallTimeoutMs, pid: process.pid } });
     // Without a watchdog the answer is still right; only a stuck hook could not be stopped. Say so, go on.
     worker.on('error', (error) => writeAll(2, `hookwise: warning: the watchdog thread failed: ${oneLine(describe(error))}\n`));
     worker.unref();
@@ -173,12 +174,21 @@ class EnvelopeTimeout extends Error {}
  */
 const WATCHDOG = `
 const { workerData } = require('node:worker_threads');
-const { beat, stallMs } = workerData;
-let last = Atomics.load(beat, 0), since = Date.now(), quiet = 0;
+const { readFileSync } = require('node:fs');
+const { beat, stallMs, pid } = workerData;
+// The main thread's own CPU time (Linux): a stuck loop burns it, a process the machine
+// starves does not, so a loaded machine is never mistaken for a stuck hook. Else wall time.
+const cpuMs = () => {
+  try {
+    const fields = readFileSync('/proc/' + pid + '/task/' + pid + '/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch { return Date.now(); }
+};
+let last = Atomics.load(beat, 0), since = cpuMs(), quiet = 0;
 const timer = setInterval(() => {
   const now = Atomics.load(beat, 0);
-  if (now !== last) { last = now; since = Date.now(); quiet = 0; return; }
-  if (++quiet < 3 || Date.now() - since < stallMs) return;
+  if (now !== last) { last = now; since = cpuMs(); quiet = 0; return; }
+  if (++quiet < 3 || cpuMs() - since < stallMs) return;
   clearInterval(timer);
   try {
     const { Session } = require('node:inspector');

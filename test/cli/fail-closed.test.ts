@@ -68,7 +68,7 @@ describe('hookwise claude-code fails closed on PreToolUse', () => {
 
   it('a handler stuck in a synchronous loop is stopped by the watchdog (--stall-timeout)', async () => {
     const dir = project(hookConfig('() => { for (;;) {} }'));
-    expectFailedClosed(await claudeCode(dir, PRE, ['--stall-timeout', '1500']), /ran synchronously for 1500 ms without yielding; stopped/);
+    expectFailedClosed(await claudeCode(dir, PRE, ['--stall-timeout', '1500']), /ran synchronously for 1500 ms of CPU time without yielding; stopped/);
   });
 
   it('a config stuck in a synchronous loop while loading is stopped too', async () => {
