@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { queryAudit } from '../../src/audit/index.js';
 import { repoRoot, runCli } from './run-cli.js';
 
 /**
@@ -118,6 +119,29 @@ describe('what config and hook code cannot do to the answer', () => {
     const r = await claudeCode(dir);
     expect(r.code).toBe(0);
     expect(readFileSync(marker, 'utf8')).toBe('ok');
+  });
+});
+
+describe('the audit trail of the drop-in', () => {
+  it('with HOOKWISE_AUDIT_DB every Outcome is recorded before the answer, and the database verifies', async () => {
+    const dir = project(hookConfig(`() => deny('no')`));
+    const db = path.join(dir, 'audit.db');
+    for (let i = 0; i < 2; i++) {
+      const r = await claudeCode(dir, PRE, [], { HOOKWISE_AUDIT_DB: 'audit.db' });
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+    const rows = queryAudit(db);
+    expect(rows.map((row) => [row.event, row.decision, row.tool])).toEqual([
+      ['PreToolUse', 'deny', 'Bash'],
+      ['PreToolUse', 'deny', 'Bash'],
+    ]);
+    expect((await runCli(['audit', 'verify', '--db', db])).code).toBe(0);
+  });
+
+  it('an audit database that cannot be written fails closed', async () => {
+    const dir = project(hookConfig(`() => deny('no')`));
+    writeFileSync(path.join(dir, 'not-a-db'), 'plain text, not SQLite');
+    expectFailedClosed(await claudeCode(dir, PRE, [], { HOOKWISE_AUDIT_DB: 'not-a-db' }), /.+/);
   });
 });
 

@@ -119,9 +119,13 @@ async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string): Promise
       return envelope.finish();
     }
     const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
+    const audit = await auditTo(engine, projectDir);
     process.env[RECURSION_GUARD] = '1';
     const outcome = await engine.fire(event, input);
-    await envelope.answer(serialise(toClaudeCodeOutput(outcome)), 0);
+    const answer = serialise(toClaudeCodeOutput(outcome));
+    // The record is written before the answer: an answer that cannot be recorded is a failure.
+    audit?.closeSync();
+    await envelope.answer(answer, 0);
     // Async hooks finish before the process ends; what they return has no later outcome to reach.
     await engine.drain();
     return envelope.finish();
@@ -152,6 +156,16 @@ async function loadFor(files: string[], projectDir: string) {
     files.some((f) => TYPESCRIPT.test(f)) && import('../../config/module-cache.js'),
   ]);
   return (await loadEngine({ config: files, cwd: projectDir })).engine;
+}
+
+/** With `HOOKWISE_AUDIT_DB` set (relative to the project), every fire's Outcome goes to that audit database. */
+async function auditTo(engine: Awaited<ReturnType<typeof loadFor>>, projectDir: string) {
+  const file = process.env.HOOKWISE_AUDIT_DB;
+  if (!file) return undefined;
+  const { auditEngine, openAuditStore } = await import('../../audit/index.js');
+  const store = openAuditStore({ path: path.resolve(projectDir, file) });
+  auditEngine(engine, store);
+  return store;
 }
 
 /** The answer as written: JSON on one line, or nothing; too large an answer is a failure. */
