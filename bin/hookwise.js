@@ -13,7 +13,11 @@ run.then(
     process.exitCode = code;
   },
   (error) => {
-    process.stderr.write(`hookwise: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    const message = error instanceof Error ? error.message : String(error);
+    // claude-code ends the process itself; reaching here means hookwise could not even load
+    // (a broken install): that fails closed too (docs/claude-code.md#failures).
+    const failOpen = !fastPath || rest.includes('--fail-open') || process.env.HOOKWISE_FAIL_OPEN === '1';
+    process.stderr.write(`${failOpen ? 'hookwise' : 'hookwise failed closed'}: ${message.split('\n')[0]}\n`);
+    process.exitCode = failOpen ? 1 : 2;
   },
 );

@@ -3,7 +3,7 @@ import { UserError } from './errors.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
-const { fstatSync, readSync } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
+const { fstatSync, readSync, statSync } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
 
 /**
  * Read all of stdin; empty when stdin is a terminal. Read synchronously from fd 0:
@@ -26,7 +26,12 @@ export async function readStdin(): Promise<string> {
  */
 function isTerminal(): boolean {
   try {
-    return fstatSync(0).isCharacterDevice();
+    const terminal = fstatSync(0).isCharacterDevice();
+    // Node 20's ES-module resolver stops resolving symlinks after an fstat of a pipe
+    // (a shared stat buffer): a linked `hookwise` would then load twice, once from
+    // the link's path. Any stat of a regular path puts the buffer right again.
+    statSync('/');
+    return terminal;
   } catch {
     return process.stdin.isTTY === true;
   }

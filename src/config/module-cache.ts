@@ -1,12 +1,14 @@
 import type * as Fs from 'node:fs';
 import path from 'node:path';
+import type * as NodeModule from 'node:module';
 import type * as Url from 'node:url';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
 const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = (process.getBuiltinModule?.('node:fs') ??
   (await import('node:fs'))) as typeof Fs;
-const { pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
+const { fileURLToPath, pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
+const { createRequire } = (process.getBuiltinModule?.('node:module') ?? (await import('node:module'))) as unknown as typeof NodeModule;
 
 /**
  * TypeScript config modules, fast. Loading jiti costs more than a hook may take
@@ -19,16 +21,48 @@ const { pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await impo
  * `HOOKWISE_NO_CACHE=1` (or an unwritable folder) means plain jiti every time.
  */
 const RUNTIME = Symbol.for('hookwise.configModuleRuntime');
+/** Bumped when wrap() changes, so that no cached module of an older wrapper is used. */
+const WRAPPER_VERSION = 'w2';
 
 interface Runtime {
   importRelative(from: string, id: string): Promise<unknown>;
+  /** `hookwise` or `hookwise/*` as this running hookwise exports it. */
+  ownExport(id: string): string;
+}
+
+/** `hookwise` and its subpaths: resolved from the project when it installs hookwise, else to the running hookwise. */
+const HOOKWISE_ID = /^hookwise(\/|$)/;
+
+/** The running hookwise's own export of `id` (a package may import itself by name). */
+function ownExport(id: string): string {
+  return import.meta.resolve(id);
 }
 
 type Jiti = { import(id: string, opts?: object): Promise<unknown>; transform(opts: object): string };
 let jitiInstance: Promise<Jiti> | undefined;
+let aliasedJiti: Promise<Jiti> | undefined;
 
 function jiti(): Promise<Jiti> {
   return (jitiInstance ??= import('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti));
+}
+
+/** jiti for a config whose project does not install hookwise: `hookwise` and `hookwise/*` are this one. */
+function jitiFor(file: string): Promise<Jiti> {
+  if (resolvesFrom(file, 'hookwise')) return jiti();
+  return (aliasedJiti ??= import('jiti').then(({ createJiti }) => {
+    const alias: Record<string, string> = {};
+    for (const sub of ['', '/runtime', '/guards', '/config', '/handlers', '/providers', '/audit']) alias[`hookwise${sub}`] = fileURLToPath(ownExport(`hookwise${sub}`));
+    return createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias }) as unknown as Jiti;
+  }));
+}
+
+function resolvesFrom(file: string, id: string): boolean {
+  try {
+    createRequire(file).resolve(id);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const hookwiseVersion = (() => {
@@ -43,15 +77,20 @@ export function cacheDirFor(file: string): string {
   return path.join(path.dirname(file), '.hookwise', 'cache');
 }
 
+/**
+ * A config module through the transpile cache: TypeScript always, JavaScript when
+ * it imports `hookwise` and the project does not install it (Node alone cannot
+ * resolve that import; the cached module resolves it to the running hookwise).
+ */
 export async function importTypeScript(file: string): Promise<unknown> {
-  if (process.env.HOOKWISE_NO_CACHE) return (await jiti()).import(file);
+  if (process.env.HOOKWISE_NO_CACHE) return (await jitiFor(file)).import(file);
   installRuntime();
   const stat = statSync(file);
   // The folder and the file name already say which config this is; node:crypto would cost a few ms here.
-  const key = `${String(stat.mtimeMs).replace('.', '_')}-${stat.size}-${hookwiseVersion}`;
+  const key = `${String(stat.mtimeMs).replace('.', '_')}-${stat.size}-${hookwiseVersion}-${WRAPPER_VERSION}`;
   const dir = cacheDirFor(file);
   const cached = path.join(dir, `${path.basename(file)}.${key}.mjs`);
-  if (!existsSync(cached) && !(await writeCache(file, dir, cached))) return (await jiti()).import(file);
+  if (!existsSync(cached) && !(await writeCache(file, dir, cached))) return (await jitiFor(file)).import(file);
   const ns = (await import(pathToFileURL(cached).href)) as { default: unknown };
   return ns.default;
 }
@@ -93,7 +132,8 @@ function wrap(file: string, code: string): string {
     `const module = { exports: {} };`,
     `const exports = module.exports;`,
     `const __runtime = globalThis[Symbol.for('hookwise.configModuleRuntime')];`,
-    `const jitiImport = (id) => (id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:[\\\\/]/.test(id)) ? __runtime.importRelative(__filename, id) : import(id);`,
+    `const __package = (id) => { if (!/^hookwise(\\/|$)/.test(id)) return id; try { return import.meta.resolve(id); } catch { return __runtime.ownExport(id); } };`,
+    `const jitiImport = (id) => (id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:[\\\\/]/.test(id)) ? __runtime.importRelative(__filename, id) : import(__package(id));`,
     ...(needsRequire ? [`const jitiESMResolve = (id) => require.resolve(id);`] : []),
     code,
     `export default module.exports;`,
@@ -105,7 +145,8 @@ function installRuntime(): void {
   const g = globalThis as unknown as Record<symbol, Runtime | undefined>;
   g[RUNTIME] ??= {
     async importRelative(from, id) {
-      return (await jiti()).import(path.resolve(path.dirname(from), id));
+      return (await jitiFor(from)).import(path.resolve(path.dirname(from), id));
     },
+    ownExport,
   };
 }

@@ -25,13 +25,21 @@ export function importConfigModulesAfresh(): void {
  * TypeScript is transpiled once (jiti) and the result cached under
  * `.hookwise/cache/` beside the config, so later loads skip jiti entirely
  * (see module-cache.ts); `import ... from 'hookwise'` resolves as Node would
- * from the config's folder.
+ * from the config's folder, else (the project does not install hookwise: `npx
+ * hookwise`) to the running hookwise.
  */
 export async function loadConfigModule(file: string): Promise<ConfigSource> {
   let exported: unknown;
   try {
     if (NATIVE.test(file)) {
-      exported = await import(generation === 0 ? pathToFileURL(file).href : `${pathToFileURL(file).href}?hookwise-load=${generation}`);
+      try {
+        exported = await import(generation === 0 ? pathToFileURL(file).href : `${pathToFileURL(file).href}?hookwise-load=${generation}`);
+      } catch (error) {
+        if (!missesHookwise(error)) throw error;
+        // `npx hookwise` in a project that does not install it: resolve 'hookwise' to the running one.
+        const { importTypeScript } = await import('./module-cache.js');
+        exported = await importTypeScript(file);
+      }
     } else {
       const { importTypeScript } = await import('./module-cache.js');
       exported = await importTypeScript(file);
@@ -39,7 +47,8 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
   } catch (error) {
     throw new ConfigError(file, `could not load config module: ${firstLine(error)}`);
   }
-  const config = ((exported as { default?: unknown }).default ?? exported) as HookwiseConfig;
+  // The default export only: a module that merely exports `hooks` by name is a mistake, not a config with those hooks.
+  const config = (exported as { default?: unknown } | undefined)?.default as HookwiseConfig | undefined;
   if (!config || typeof config !== 'object' || !Array.isArray((config as HookwiseConfig).hooks)) {
     throw new ConfigError(file, 'expected a default export of defineConfig({ hooks: [...] })', 'default.hooks');
   }
@@ -48,6 +57,10 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
     return { ...spec, source: spec.source ?? `${file} hooks[${i}]` };
   });
   return { file, kind: 'module', hooks, warnings: [], parallel: config.parallel === true };
+}
+
+function missesHookwise(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /Cannot find package 'hookwise'/.test((error as Error).message);
 }
 
 function firstLine(error: unknown): string {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { canonicalEvent } from '../core/events.js';
+import { capReasons, capText } from './cap-reason.js';
 import type { HookContext, HookHandler } from '../core/spec.js';
 import { runProcess, SpawnError, type RunProcessResult } from './process.js';
 import { protocolFor } from './protocols/index.js';
@@ -86,6 +87,7 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
       const detail = firstLine(run.stderr);
       throw new Error(`command not executable: ${label} (sh exited 126${detail ? `: ${detail}` : ''})`);
     }
-    return protocol.read({ exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr }, event, { asyncRewake: options.asyncRewake });
+    // stderr only ever becomes a reason or a message: cut before it is read, as every reason the answer carries.
+    return capReasons(protocol.read({ exitCode: run.exitCode, stdout: run.stdout, stderr: capText(run.stderr) }, event, { asyncRewake: options.asyncRewake }));
   };
 }

@@ -1,5 +1,6 @@
 import { canonicalEvent } from '../core/events.js';
 import type { HookHandler } from '../core/spec.js';
+import { capReasons } from './cap-reason.js';
 import { CappedBuffer } from './capped-buffer.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './command.js';
 import { interpolateEnv } from './interpolate-env.js';
@@ -44,6 +45,37 @@ async function readCapped(response: Response, limit: number): Promise<{ text: st
   return { text: buffer.text(), truncated: buffer.truncated };
 }
 
+const MAX_REDIRECTS = 5;
+
+/**
+ * POST, following redirects by hand: fetch's own following would re-send the headers
+ * (an interpolated secret among them) to wherever a server points. A redirect is
+ * followed only to a URL in `allowedUrls`, or without an allowlist to the same
+ * origin; anything else is a failure and nothing is sent there.
+ */
+async function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal, allowedUrls: readonly string[] | undefined): Promise<Response> {
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await fetch(target, { method: 'POST', headers, body, signal, redirect: 'manual' });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      throw networkError(target, error);
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location === null) return response;
+    await response.body?.cancel();
+    const next = new URL(location, target).href;
+    const allowed = allowedUrls !== undefined ? urlAllowed(next, allowedUrls) : new URL(next).origin === new URL(url).origin;
+    if (!allowed) {
+      throw new Error(`POST ${url} was redirected to ${next}, ${allowedUrls !== undefined ? 'which is not in allowedUrls' : 'another origin'}; not followed`);
+    }
+    if (hop + 1 >= MAX_REDIRECTS) throw new Error(`POST ${url}: more than ${MAX_REDIRECTS} redirects`);
+    target = next;
+  }
+}
+
 /**
  * A hook that POSTs the input JSON to an endpoint. A 2xx body is read like a
  * Claude Code command's stdout; any other status, or no connection, is a failure
@@ -60,13 +92,7 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
     }
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     for (const [name, value] of headerTemplates) headers[name] = interpolateEnv(value, allowedEnvVars);
-    let response: Response;
-    try {
-      response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(input), signal: ctx.signal });
-    } catch (error) {
-      if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new Error('aborted');
-      throw networkError(url, error);
-    }
+    const response = await post(url, headers, JSON.stringify(input), ctx.signal, options.allowedUrls);
     const body = await readCapped(response, DEFAULT_OUTPUT_LIMIT_BYTES);
     ctx.annotate(body.truncated ? { httpStatus: response.status, truncated: true } : { httpStatus: response.status });
     if (response.status < 200 || response.status > 299) {
@@ -74,6 +100,6 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
       throw new Error(`POST ${url} answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`);
     }
     const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
-    return answerOf(parseClaudeCodeStdout(body.text), event);
+    return capReasons(answerOf(parseClaudeCodeStdout(body.text), event));
   };
 }

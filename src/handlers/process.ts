@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedBuffer } from './capped-buffer.js';
+import { HOOK_ID_ENV, killEverything, newHookId, signalGroup } from './containment.js';
 
 /**
- * Runs one hook process: input on stdin, stdout/stderr captured up to a cap,
- * the process in its own process group so that a timeout or an abort can kill
- * everything it started (grandchildren too), not only the direct child.
+ * Runs one hook process: input on stdin, stdout/stderr captured up to a cap, the
+ * process in its own process group and marked (containment.ts) so that when it
+ * ends, by exit, timeout or abort, everything it started ends too: background
+ * children, `setsid` children and double-forked daemons, not only the direct child.
  */
 export interface RunProcessOptions {
   file: string;
@@ -18,8 +20,9 @@ export interface RunProcessOptions {
   /** Between SIGTERM and SIGKILL of the process group. Default 500 ms. */
   killGraceMs?: number;
   /**
-   * After the process exits, how long to wait for its pipes to close. A background
-   * grandchild may hold them open for ever; past this we stop reading. Default 1 s.
+   * After the process exits and what it left running is killed, how long to wait for
+   * its pipes to close. Only a process that escaped containment can still hold them;
+   * past this we stop reading. Default 1 s.
    */
   exitDrainMs?: number;
 }
@@ -55,16 +58,6 @@ function abortMessage(signal: AbortSignal): string {
   return 'aborted';
 }
 
-/** Signal a whole process group; a group that is already gone is not an error. */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
   return new Promise<RunProcessResult>((resolve, reject) => {
     if (options.signal.aborted) {
@@ -72,10 +65,11 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       return;
     }
     let child: ChildProcess;
+    const hookId = newHookId();
     try {
       child = spawn(options.file, options.args, {
         cwd: options.cwd,
-        env: options.env,
+        env: { ...options.env, [HOOK_ID_ENV]: hookId },
         // Own process group (and session): one kill(-pgid) reaches every descendant.
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -115,7 +109,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       signalGroup(child.pid, 'SIGTERM');
       killTimer = setTimeout(() => {
         killed = true;
-        signalGroup(child.pid!, 'SIGKILL');
+        killEverything(child.pid!, hookId);
         // The leader may keep its pipes open until SIGKILL lands; stop waiting for them.
         child.stdout?.destroy();
         child.stderr?.destroy();
@@ -142,6 +136,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
 
     child.on('exit', (code, signal) => {
       exit = { code, signal };
+      // The hook is over: nothing it started may outlive it, or hold its pipes open.
+      if (child.pid !== undefined) killEverything(child.pid, hookId);
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();
         child.stderr?.destroy();
@@ -153,7 +149,10 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       if (settled) return;
       if (aborted) {
         // Resolve early only when TERM already emptied the group; else SIGKILL follows the grace.
-        if (killed || !signalGroup(child.pid!, 0)) finishAborted();
+        if (killed || !signalGroup(child.pid!, 0)) {
+          killEverything(child.pid!, hookId);
+          finishAborted();
+        }
         return;
       }
       cleanup();

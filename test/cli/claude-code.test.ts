@@ -92,17 +92,18 @@ describe('hookwise claude-code answers in Claude Code output format', () => {
     expect(claudeCode({ hook_event_name: 'SessionStart', source: 'startup' }).json).toEqual({ systemMessage: 'hookwise is on' });
   });
 
-  it('a configuration error: exit 1 (non-blocking in Claude Code), one line on stderr, nothing on stdout', () => {
+  it('a configuration error fails closed: exit 2 (a block in Claude Code) on PreToolUse, exit 1 where exit 2 cannot block; one line on stderr', () => {
     const broken = projectWith({ 'hookwise.config.mjs': 'export default { hooks: "no" };\n' });
+    const message = `${path.join(broken, 'hookwise.config.mjs')}: default.hooks: expected a default export of defineConfig({ hooks: [...] })`;
     const r = claudeCode({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} }, { cwd: broken });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`hookwise: ${path.join(broken, 'hookwise.config.mjs')}: default.hooks: expected a default export of defineConfig({ hooks: [...] })\n`);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `hookwise failed closed: ${message}\n`]);
+    const post = claudeCode({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {} }, { cwd: broken });
+    expect([post.code, post.stdout, post.stderr]).toEqual([1, '', `hookwise: ${message}\n`]);
   });
 
   it('input without hook_event_name is an error; no config is a quiet no-op', () => {
     const missing = claudeCode({ tool_name: 'Bash' });
-    expect([missing.code, missing.stderr]).toEqual([1, 'hookwise: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
+    expect([missing.code, missing.stderr]).toEqual([2, 'hookwise failed closed: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
     const empty = projectWith({});
     const none = claudeCode({ hook_event_name: 'Stop' }, { cwd: empty });
     expect([none.code, none.stdout, none.stderr]).toEqual([0, '', `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${empty}; nothing to run\n`]);
@@ -209,7 +210,7 @@ describe('stdin is read whole, however it arrives (read synchronously, else thro
     const fromFile = run(file);
     expect([fromFile.status, JSON.parse(fromFile.stdout)]).toEqual([0, denied]);
     const fromNull = run('/dev/null');
-    expect([fromNull.status, fromNull.stdout, fromNull.stderr]).toEqual([1, '', 'hookwise: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
+    expect([fromNull.status, fromNull.stdout, fromNull.stderr]).toEqual([2, '', 'hookwise failed closed: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
   });
 });
 
@@ -228,11 +229,11 @@ describe('runClaudeCode: the same command without commander (for a fast launcher
     expect(JSON.parse(viaFlag.stdout)).toEqual({ continue: false, stopReason: 'out of budget' });
   });
 
-  it('errors are one line and exit 1', () => {
+  it('errors are one line and fail closed (exit 2 on Stop)', () => {
     const r = direct(['--bogus'], { hook_event_name: 'Stop' });
-    expect([r.status, r.stderr]).toEqual([1, 'hookwise: claude-code: unknown argument --bogus\n']);
+    expect([r.status, r.stderr]).toEqual([2, 'hookwise failed closed: claude-code: unknown argument --bogus\n']);
     const missing = direct(['--config', path.join(root, 'nope.mjs')], { hook_event_name: 'Stop' });
-    expect([missing.status, missing.stderr]).toEqual([1, `hookwise: ${path.join(root, 'nope.mjs')}: file not found\n`]);
+    expect([missing.status, missing.stderr]).toEqual([2, `hookwise failed closed: ${path.join(root, 'nope.mjs')}: file not found\n`]);
   });
 });
 

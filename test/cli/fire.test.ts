@@ -39,16 +39,16 @@ describe('hookwise fire', () => {
   });
 
   it.each([
-    ['invalid JSON on stdin', ['fire', 'Stop', '--config', example], '{nope', /^hookwise: stdin: input is not valid JSON/],
-    ['a JSON array on stdin', ['fire', 'Stop', '--config', example], '[1]', /^hookwise: stdin: input must be a JSON object, got an array\n$/],
-    ['a missing config file', ['fire', 'Stop', '--config', 'nope.config.ts'], '{}', /^hookwise: .*nope\.config\.ts: file not found\n$/],
+    ['invalid JSON on stdin', ['fire', 'Stop', '--config', example], '{nope', /^hookwise failed closed: stdin: input is not valid JSON/],
+    ['a JSON array on stdin', ['fire', 'Stop', '--config', example], '[1]', /^hookwise failed closed: stdin: input must be a JSON object, got an array\n$/],
+    ['a missing config file', ['fire', 'Stop', '--config', 'nope.config.ts'], '{}', /^hookwise failed closed: .*nope\.config\.ts: file not found\n$/],
     ['an invalid matcher', ['fire', 'Stop', '--config', 'test/fixtures/modules/bad-matcher.config.mjs'], '{}', /bad-matcher\.config\.mjs: hook "broken" .*matcher: invalid regex "\(unclosed"/],
     ['a module without a default config', ['fire', 'Stop', '--config', 'test/fixtures/modules/no-default.config.mjs'], '{}', /no-default\.config\.mjs: default\.hooks: expected a default export of defineConfig/],
     ['a syntax error in a TS config', ['fire', 'Stop', '--config', 'test/fixtures/modules/syntax-error.config.ts'], '{}', /syntax-error\.config\.ts: could not load config module/],
-  ])('%s: one clear line on stderr, exit 1, no stack trace', async (_label, args, stdin, message) => {
+  ])('%s: a blocked Outcome, one clear line on stderr, exit 2, no stack trace', async (_label, args, stdin, message) => {
     const r = await runCli(args, { stdin });
-    expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ event: 'Stop', blocked: true, decision: null, reason: expect.stringMatching(/^hookwise failed: /) });
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -45,7 +45,7 @@ describe('TypeScript config modules are transpiled once and cached', () => {
     expect(await reasonOf()).toBe('first');
     const files = readdirSync(cacheDir);
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^hookwise\.config\.ts\.\d+(_\d+)?-\d+-[^-]+\.mjs$/);
+    expect(files[0]).toMatch(/^hookwise\.config\.ts\.\d+(_\d+)?-\d+-[^-]+-w\d+\.mjs$/);
     // Same mtime and size: the cached module answers (relative imports still load through jiti).
     expect(await reasonOf()).toBe('first');
     expect(readdirSync(cacheDir)).toEqual(files);

@@ -66,6 +66,22 @@ describe('command handler: forms and environment', () => {
   });
 });
 
+describe('command handler: block reasons are capped', () => {
+  it('a megabyte of stderr on exit 2 becomes a reason of a few KB that says it was cut', async () => {
+    const engine = engineWith({ events: 'PreToolUse', handler: commandHandler({ command: `head -c 1048576 /dev/zero | tr '\\0' e >&2; exit 2` }) });
+    const o = await engine.fire('PreToolUse', PRE_TOOL);
+    expect(o.blocked).toBe(true);
+    expect(o.reason).toMatch(/^e{4096}\.\.\. \[cut: 1044480 more characters\]$/);
+  });
+
+  it('so is a reason in the JSON on stdout', async () => {
+    const engine = engineWith({ events: 'PreToolUse', handler: commandHandler({ command: `printf '{"decision":"block","reason":"%s"}' $(head -c 100000 /dev/zero | tr '\\0' r)` }) });
+    const o = await engine.fire('PreToolUse', PRE_TOOL);
+    expect(o.blocked).toBe(true);
+    expect(o.reason).toMatch(/^r{4096}\.\.\. \[cut: 95904 more characters\]$/);
+  });
+});
+
 describe('command handler: failures', () => {
   it('a missing script in shell form (exit 127) is a clear failure, not a pass', async () => {
     const missing = path.join(dir, 'missing-hook.sh');
@@ -146,7 +162,7 @@ describe('command handler: timeout and abort kill the whole process group', () =
       const pidFile = path.join(dir, `pids-${i}`);
       const engine = engineWith({
         events: 'PreToolUse',
-        timeoutMs: 1500,
+        timeoutMs: 8000,
         onError: 'block',
         handler: commandHandler({ command: hanger.command, env: { PID_FILE: pidFile } }),
       });
@@ -154,7 +170,7 @@ describe('command handler: timeout and abort kill the whole process group', () =
       const [grandchild, child] = (await waitForFile(pidFile)).trim().split(' ').map(Number) as [number, number];
       expect(isAlive(grandchild, true)).toBe(true);
       const o = await outcome;
-      expect(o).toMatchObject({ blocked: true, decision: 'deny', reason: 'hook script failed: timed out after 1500 ms' });
+      expect(o).toMatchObject({ blocked: true, decision: 'deny', reason: 'hook script failed: timed out after 8000 ms' });
       expect(o.hooks[0]).toMatchObject({ status: 'timeout' });
       expect(await waitGone(child)).toBe(true);
       expect(await waitGone(grandchild, true)).toBe(true);

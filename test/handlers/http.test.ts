@@ -33,7 +33,15 @@ const routes: Record<string, (res: ServerResponse) => void> = {
   '/error': (res) => res.writeHead(503).end('policy service down\nmore'),
   '/deny-but-500': (res) => res.writeHead(500).end(JSON.stringify({ decision: 'block', reason: 'x' })),
   '/hang': (res) => hanging.push(res),
+  '/redirect-in': (res) => res.writeHead(307, { location: '/deny' }).end(),
+  '/redirect-out': (res) => res.writeHead(302, { location: `${elsewhere}/steal` }).end(),
+  '/huge-reason': (res) => res.writeHead(200).end(JSON.stringify({ decision: 'block', reason: 'r'.repeat(100_000) })),
 };
+
+/** Another origin, the target of a redirect: every request it gets is recorded. */
+let other: Server;
+let elsewhere: string;
+const stolen: Received[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -47,12 +55,20 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  other = createServer((req, res) => {
+    stolen.push({ method: req.method!, url: req.url!, headers: req.headers, body: '' });
+    res.writeHead(200).end(JSON.stringify({ decision: 'approve' }));
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
   for (const res of hanging) res.destroy();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+  other.closeAllConnections();
+  await new Promise((resolve) => other.close(resolve));
 });
 
 beforeEach(() => {
@@ -151,6 +167,35 @@ describe('http hook', () => {
     expect(received).toHaveLength(0);
     const allowed = await engineWith({ url: `${base}/deny`, allowedUrls: [`${base}/`] }).fire('PreToolUse', INPUT);
     expect(allowed).toMatchObject({ blocked: true, reason: 'not on Fridays' });
+  });
+
+  it('a redirect outside allowedUrls (or, without one, to another origin) is not followed, and the secret header goes nowhere', async () => {
+    process.env.HOOKWISE_TEST_TOKEN = 'sekrit';
+    const headers = { Authorization: 'Bearer $HOOKWISE_TEST_TOKEN' };
+    stolen.length = 0;
+    const listed = await engineWith({ url: `${base}/redirect-out`, headers, allowedEnvVars: ['HOOKWISE_TEST_TOKEN'], allowedUrls: [`${base}/*`] }, 'block').fire('PreToolUse', INPUT);
+    expect(listed).toMatchObject({ blocked: true, reason: `hook web failed: POST ${base}/redirect-out was redirected to ${elsewhere}/steal, which is not in allowedUrls; not followed` });
+    const unlisted = await engineWith({ url: `${base}/redirect-out`, headers, allowedEnvVars: ['HOOKWISE_TEST_TOKEN'] }, 'block').fire('PreToolUse', INPUT);
+    expect(unlisted.reason).toBe(`hook web failed: POST ${base}/redirect-out was redirected to ${elsewhere}/steal, another origin; not followed`);
+    expect(stolen).toEqual([]);
+    delete process.env.HOOKWISE_TEST_TOKEN;
+  });
+
+  it('a redirect within the allowed URLs is followed with the same POST', async () => {
+    const o = await engineWith({ url: `${base}/redirect-in`, allowedUrls: [`${base}/*`] }).fire('PreToolUse', INPUT);
+    expect(o).toMatchObject({ blocked: true, decision: 'deny', reason: 'not on Fridays' });
+    expect(received.map((r) => [r.method, r.url])).toEqual([
+      ['POST', '/redirect-in'],
+      ['POST', '/deny'],
+    ]);
+    expect(JSON.parse(received[1]!.body)).toMatchObject(INPUT);
+  });
+
+  it('a block reason is capped at a few KB and says it was cut', async () => {
+    const o = await engineWith({ url: `${base}/huge-reason` }).fire('UserPromptSubmit', INPUT);
+    expect(o.blocked).toBe(true);
+    expect(o.reason!.length).toBeLessThan(5000);
+    expect(o.reason).toMatch(/^r{4096}\.\.\. \[cut: \d+ more characters\]$/);
   });
 
   it('rejects an invalid URL when the hook is built', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,38 @@ describe('runProcess', () => {
     await expect(run).rejects.toThrow('timed out after 5 ms');
     expect(await waitGone(child)).toBe(true);
     expect(await waitGone(grandchild, true)).toBe(true);
+  });
+
+  it('nothing the hook started outlives it: background, nohup, setsid and double-forked children', async () => {
+    const pids = path.join(dir, 'escapees');
+    const line = [
+      `sleep 60 > /dev/null 2>&1 & echo $! >> ${pids}`,
+      `nohup sleep 60 > /dev/null 2>&1 & echo $! >> ${pids}`,
+      `setsid sleep 60 > /dev/null 2>&1 & echo $! >> ${pids}`,
+      // A daemon: a setsid child that forks again and exits, so the sleep's parent is gone.
+      `setsid sh -c 'sleep 60 > /dev/null 2>&1 & echo $! >> ${pids}' > /dev/null 2>&1`,
+      `while [ $(wc -l < ${pids}) -lt 4 ]; do sleep 0.05; done`,
+      'exit 0',
+    ].join('\n');
+    const result = await runProcess({ ...base, file: 'sh', args: ['-c', line], signal: new AbortController().signal });
+    expect(result.exitCode).toBe(0);
+    const started = readFileSync(pids, 'utf8').trim().split('\n').map(Number);
+    expect(started).toHaveLength(4);
+    for (const pid of started) expect(await waitGone(pid, true)).toBe(true);
+  });
+
+  it('a hook that exited is settled at once, not when a grandchild lets go of its pipes', async () => {
+    const pidFile = path.join(dir, 'holder');
+    // The background sleep inherits stdout and stderr: the pipes stay open as long as it lives.
+    const result = await runProcess({
+      ...base,
+      file: 'sh',
+      args: ['-c', `sleep 60 & echo $! > ${pidFile}; echo answered`],
+      exitDrainMs: 600_000,
+      signal: new AbortController().signal,
+    });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'answered\n' });
+    expect(await waitGone(Number(readFileSync(pidFile, 'utf8')), true)).toBe(true);
   });
 
   it('rejects at once when the signal is already aborted', async () => {

@@ -1,14 +1,12 @@
-import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { closestEvent } from '../../config/claude/event-key.js';
+import { canonicalEvent, isKnownEvent } from '../../core/events.js';
 import type { Outcome } from '../../core/outcome.js';
 import type { SetExit } from '../index.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
 import { UserError } from '../errors.js';
 import { readInputObject } from '../stdin.js';
-
-// Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
-// streams included (~3 ms of start-up). getBuiltinModule is Node 20.16+.
-const { writeSync } = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -17,6 +15,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * Reads Claude Code's event JSON on stdin, runs the project's hookwise config module
  * (never Claude Code's settings: they name this very command), and answers in Claude
  * Code's output format. It runs on every tool call, so everything heavy loads lazily.
+ * Everything runs inside the fail-closed envelope (../envelope.ts, docs/claude-code.md#failures).
  */
 const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
@@ -24,55 +23,131 @@ const TYPESCRIPT = /\.(ts|mts|cts)$/;
 /** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
 const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
 
+/**
+ * Events on which Claude Code reads exit code 2 as "block" (its per-event exit-code
+ * table): there hookwise's own failure answers exit 2. On the others exit 2 only
+ * shows stderr, so a failure answers exit 1 (a non-blocking error shown to the user).
+ */
+export const EXIT_2_BLOCKS: ReadonlySet<string> = new Set([
+  'PreToolUse',
+  'PermissionRequest',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'Stop',
+  'SubagentStop',
+  'TeammateIdle',
+  'TaskCreated',
+  'TaskCompleted',
+  'ConfigChange',
+  'PreCompact',
+  'PostToolBatch',
+  'Elicitation',
+  'ElicitationResult',
+  'WorktreeCreate',
+  'PreModelSwitch',
+]);
+
+/** The largest answer written; a larger one is a failure (a host reading a capped pipe would get cut, invalid JSON). */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+interface ClaudeCodeFlags {
+  config?: string[];
+  failOpen?: boolean;
+  loadTimeout?: string;
+  stallTimeout?: string;
+}
+
 export function defineClaudeCode(program: Command, setExit: SetExit): void {
   program
     .command('claude-code')
     .description("Run as a Claude Code hook: read the event on stdin, fire the project's hookwise config, answer in Claude Code's format.")
     .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: hookwise.config.* in $CLAUDE_PROJECT_DIR, else the cwd)', collect)
-    .action(async (flags: { config?: string[] }) => setExit(await claudeCodeAction(flags)));
+    .option('--fail-open', "hookwise's own failures answer exit 1 (Claude Code goes on) instead of exit 2 on events that can block (also HOOKWISE_FAIL_OPEN=1)")
+    .option('--load-timeout <ms>', `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`)
+    .option('--stall-timeout <ms>', `how long a hook may run synchronously before it is stopped (default ${DEFAULT_STALL_TIMEOUT_MS}; also HOOKWISE_STALL_TIMEOUT_MS)`)
+    .action(async (flags: ClaudeCodeFlags) => setExit(await claudeCode(flags)));
 }
 
 /**
  * The command without commander, for a launcher that wants the shortest start-up:
- * `bin/hookwise.js` may call this directly when argv[2] is `claude-code`.
- * Returns the exit code; configuration errors are printed as one line.
+ * `bin/hookwise.js` calls this directly when argv[2] is `claude-code`. It ends the
+ * process itself (see ../envelope.ts); the returned code is for callers that stub the exit.
  */
 export async function runClaudeCode(args: string[]): Promise<number> {
-  const config: string[] = [];
+  const flags: ClaudeCodeFlags = { config: [] };
+  let badArgument: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if ((arg === '-c' || arg === '--config') && args[i + 1] !== undefined) config.push(args[++i]!);
-    else if (arg.startsWith('--config=')) config.push(arg.slice('--config='.length));
-    else {
-      write(2, `hookwise: claude-code: unknown argument ${arg}\n`);
-      return 1;
-    }
+    const value = (name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : args[++i]);
+    if (arg === '-c' || arg === '--config' || arg.startsWith('--config=')) flags.config!.push(value('--config') ?? '');
+    else if (arg === '--fail-open') flags.failOpen = true;
+    else if (arg === '--load-timeout' || arg.startsWith('--load-timeout=')) flags.loadTimeout = value('--load-timeout') ?? '';
+    else if (arg === '--stall-timeout' || arg.startsWith('--stall-timeout=')) flags.stallTimeout = value('--stall-timeout') ?? '';
+    else badArgument ??= arg;
   }
+  return claudeCode(flags, badArgument);
+}
+
+/** What Claude Code gets when hookwise itself fails: exit 2 (block) where exit 2 blocks, else exit 1. */
+export function claudeCodeFailure(event: string | undefined, reason: string, failOpen: boolean): FailureAnswer {
+  const blocks = event === undefined || !isKnownEvent(event) || EXIT_2_BLOCKS.has(canonicalEvent(event));
+  if (blocks && !failOpen) return { stderr: `hookwise failed closed: ${reason}`, code: 2 };
+  return { stderr: `hookwise: ${reason}`, code: 1 };
+}
+
+async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string): Promise<number> {
+  const failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
+  let event: string | undefined;
+  let envelope: Envelope | undefined;
   try {
-    return await claudeCodeAction({ config });
-  } catch (error) {
-    if (error instanceof UserError) {
-      write(2, `hookwise: ${error.message}\n`);
-      return 1;
+    const stallTimeoutMs = millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
+    envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen), stallTimeoutMs });
+    const loadTimeoutMs = millis(flags.loadTimeout ?? process.env.HOOKWISE_LOAD_TIMEOUT_MS, '--load-timeout', DEFAULT_LOAD_TIMEOUT_MS);
+    if (badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${badArgument}`);
+    if (process.env[RECURSION_GUARD]) {
+      process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
+      await envelope.answer(undefined, 0);
+      return envelope.finish();
     }
-    throw error;
+    const input = await readInputObject();
+    event = eventOf(input.hook_event_name);
+    const projectDir = process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
+    const files = await configFiles(flags.config, projectDir);
+    if (files.length === 0) {
+      process.stderr.write(`hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`);
+      await envelope.answer(undefined, 0);
+      return envelope.finish();
+    }
+    const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
+    const audit = await auditTo(engine, projectDir);
+    process.env[RECURSION_GUARD] = '1';
+    const outcome = await engine.fire(event, input);
+    const answer = serialise(toClaudeCodeOutput(outcome));
+    // The record is written before the answer: an answer that cannot be recorded is a failure.
+    audit?.closeSync();
+    await envelope.answer(answer, 0);
+    // Async hooks finish before the process ends; what they return has no later outcome to reach.
+    await engine.drain();
+    return envelope.finish();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (envelope) return envelope.fail(reason);
+    // The envelope itself could not start (a bad --stall-timeout): the same answer, by hand.
+    const answer = claudeCodeFailure(event, reason, failOpen);
+    process.stderr.write(`${answer.stderr}\n`);
+    return answer.code;
   }
 }
 
-async function claudeCodeAction(flags: { config?: string[] }): Promise<number> {
-  if (process.env[RECURSION_GUARD]) {
-    write(2, 'hookwise: claude-code called from one of its own hooks; ignored\n');
-    return 0;
-  }
-  const input = await readInputObject();
-  const event = input.hook_event_name;
-  if (typeof event !== 'string' || event === '') throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
-  const projectDir = process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
-  const files = await configFiles(flags.config, projectDir);
-  if (files.length === 0) {
-    write(2, `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`);
-    return 0;
-  }
+/** The event Claude Code named; a missing, empty or unknown name (`pretooluse`) is a failure. */
+function eventOf(name: unknown): string {
+  if (typeof name !== 'string' || name === '') throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
+  if (isKnownEvent(name)) return name;
+  const close = closestEvent(name);
+  throw new UserError(`stdin: unknown hook_event_name "${name}"${close ? ` (did you mean "${close}"?)` : ''}`);
+}
+
+async function loadFor(files: string[], projectDir: string) {
   // Started together, not each once the module before it has loaded: load-engine
   // imports the loader, which imports the TypeScript cache.
   const [{ loadEngine }] = await Promise.all([
@@ -80,14 +155,26 @@ async function claudeCodeAction(flags: { config?: string[] }): Promise<number> {
     import('../../config/load.js'),
     files.some((f) => TYPESCRIPT.test(f)) && import('../../config/module-cache.js'),
   ]);
-  const { engine } = await loadEngine({ config: files, cwd: projectDir });
-  process.env[RECURSION_GUARD] = '1';
-  const outcome = await engine.fire(event, input);
-  const answer = toClaudeCodeOutput(outcome);
-  if (answer) write(1, `${JSON.stringify(answer)}\n`);
-  // Async hooks finish before the process ends; what they return has no later outcome to reach.
-  await engine.drain();
-  return 0;
+  return (await loadEngine({ config: files, cwd: projectDir })).engine;
+}
+
+/** With `HOOKWISE_AUDIT_DB` set (relative to the project), every fire's Outcome goes to that audit database. */
+async function auditTo(engine: Awaited<ReturnType<typeof loadFor>>, projectDir: string) {
+  const file = process.env.HOOKWISE_AUDIT_DB;
+  if (!file) return undefined;
+  const { auditEngine, openAuditStore } = await import('../../audit/index.js');
+  const store = openAuditStore({ path: path.resolve(projectDir, file) });
+  auditEngine(engine, store);
+  return store;
+}
+
+/** The answer as written: JSON on one line, or nothing; too large an answer is a failure. */
+function serialise(answer: Record<string, unknown> | undefined): string | undefined {
+  if (!answer) return undefined;
+  const text = `${JSON.stringify(answer)}\n`;
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_ANSWER_BYTES) throw new Error(`the answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES} a hook answer may carry`);
+  return text;
 }
 
 async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
@@ -130,19 +217,4 @@ export function toClaudeCodeOutput(o: Outcome): Record<string, unknown> | undefi
   if (o.suppressOutput) out.suppressOutput = true;
   if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: event, ...specific };
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/**
- * Write straight to the descriptor: `process.stdout` and `process.stderr` build a
- * stream on first use (~4 ms, more for a pipe), and this runs on every tool call.
- * A descriptor that refuses a synchronous write (non-blocking and full) gets the rest through the stream.
- */
-function write(fd: 1 | 2, text: string): void {
-  const bytes = Buffer.from(text);
-  let done = 0;
-  try {
-    while (done < bytes.length) done += writeSync(fd, bytes, done);
-  } catch {
-    (fd === 1 ? process.stdout : process.stderr).write(bytes.subarray(done));
-  }
 }

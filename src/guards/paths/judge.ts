@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
-import picomatch from 'picomatch';
+// Through require (lazy-deps), not `import picomatch from 'picomatch'`: imported as an ES module
+// from a linked copy of hookwise, the CommonJS picomatch came out as an empty namespace.
+import { picomatch } from '../../core/lazy-deps.js';
 import { DEFAULT_PROTECTED, DEFAULT_SECRETS, PROTECTED_EXCEPTIONS, SECRET_EXCEPTIONS, type PathRule } from './protected.js';
 import { isWithin, probeCaseInsensitive, resolveReal } from './resolve.js';
 import { textHazard } from './text-hazards.js';
@@ -64,7 +66,7 @@ function anchorOf(pattern: string): string | undefined {
 
 function compileRules(rules: PathRule[], exceptions: string[]): Matcher {
   const opts = { dot: true, nocase: true, ignore: exceptions };
-  const compiled = rules.map((r) => ({ rule: r, anchor: anchorOf(r.pattern), match: picomatch(r.pattern.replace(/^\/+/, ''), opts) }));
+  const compiled = rules.map((r) => ({ rule: r, anchor: anchorOf(r.pattern), match: picomatch()(r.pattern.replace(/^\/+/, ''), opts) }));
   return {
     test(rel) {
       const lower = rel.toLowerCase();

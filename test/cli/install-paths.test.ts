@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot, runNode } from './run-cli.js';
+
+/**
+ * Configs load wherever hookwise runs (docs/claude-code.md#install-paths): a project
+ * that does not install hookwise (`npx hookwise claude-code`), a linked install
+ * (`npm link`, `pnpm link`) and a workspace. Each config imports 'hookwise' and
+ * 'hookwise/guards' and uses shellGuard() and pathGuard(), whose picomatch once
+ * failed to load from a linked copy.
+ */
+const root = mkdtempSync(path.join(tmpdir(), 'hookwise-install-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const GUARDS_MJS = `import { defineConfig } from 'hookwise';
+import { shellGuard, pathGuard } from 'hookwise/guards';
+export default defineConfig({ hooks: [shellGuard(), pathGuard()] });
+`;
+const GUARDS_TS = `import { defineConfig, type HookSpec } from 'hookwise';
+import { shellGuard, pathGuard } from 'hookwise/guards';
+const hooks: HookSpec[] = [shellGuard(), pathGuard()];
+export default defineConfig({ hooks });
+`;
+
+function write(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** `hookwise claude-code` started through `bin`, its stdin a pipe (as Claude Code starts it). */
+function claudeCode(bin: string, project: string, command: string) {
+  return runNode([bin, 'claude-code'], {
+    cwd: project,
+    stdin: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name: 'Bash', tool_input: { command } }),
+    env: { CLAUDE_PROJECT_DIR: project, HOOKWISE_CLAUDE_CODE: '', HOOKWISE_NO_CACHE: undefined },
+    unset: ['HOOKWISE_NO_CACHE'],
+  });
+}
+
+async function expectGuarded(bin: string, project: string): Promise<void> {
+  const denied = await claudeCode(bin, project, 'rm -rf /etc');
+  expect(denied.stderr).toBe('');
+  expect(denied.code).toBe(0);
+  expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('/etc') });
+  const allowed = await claudeCode(bin, project, 'git status');
+  expect([allowed.code, allowed.stderr]).toEqual([0, '']);
+  expect(allowed.stdout === '' || JSON.parse(allowed.stdout).hookSpecificOutput?.permissionDecision !== 'deny').toBe(true);
+}
+
+const ownBin = path.join(repoRoot, 'bin', 'hookwise.js');
+
+describe('a project that does not install hookwise (npx hookwise claude-code)', () => {
+  it.each([
+    ['hookwise.config.mjs', GUARDS_MJS],
+    ['hookwise.config.ts', GUARDS_TS],
+  ])('%s importing hookwise resolves to the running hookwise', async (name, text) => {
+    const project = mkdtempSync(path.join(root, 'bare-'));
+    write(path.join(project, name), text);
+    await expectGuarded(ownBin, project);
+  });
+});
+
+describe('linked and workspace installs load the guards', () => {
+  it('npm link: node_modules/hookwise is a symlink to the package, started through the link', async () => {
+    const project = mkdtempSync(path.join(root, 'linked-'));
+    mkdirSync(path.join(project, 'node_modules'));
+    symlinkSync(repoRoot, path.join(project, 'node_modules', 'hookwise'), 'dir');
+    write(path.join(project, 'hookwise.config.mjs'), GUARDS_MJS);
+    await expectGuarded(path.join(project, 'node_modules', 'hookwise', 'bin', 'hookwise.js'), project);
+    // The same project, started by a hookwise elsewhere (a global install): the config's own copy loads.
+    await expectGuarded(ownBin, project);
+  });
+
+  it('a workspace: the package linked at the root, the config in a member package', async () => {
+    const workspace = mkdtempSync(path.join(root, 'workspace-'));
+    write(path.join(workspace, 'package.json'), JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*'] }));
+    mkdirSync(path.join(workspace, 'node_modules'));
+    symlinkSync(repoRoot, path.join(workspace, 'node_modules', 'hookwise'), 'dir');
+    const member = path.join(workspace, 'packages', 'app');
+    write(path.join(member, 'package.json'), JSON.stringify({ name: 'app', type: 'module' }));
+    write(path.join(member, 'hookwise.config.ts'), GUARDS_TS);
+    await expectGuarded(path.join(workspace, 'node_modules', 'hookwise', 'bin', 'hookwise.js'), member);
+  });
+});
