@@ -8,6 +8,9 @@ export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
 /** A hook blocked the session or the prompt; the agent did not run. */
 export class HookwiseBlockedError extends Error {
   override readonly name = 'HookwiseBlockedError';
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return value instanceof Error && value.name === 'HookwiseBlockedError';
+  }
   constructor(
     readonly reason: string,
     readonly event: string,
