@@ -7,6 +7,7 @@ import { defineAudit } from './commands/audit.js';
 import { defineGuard } from './commands/guard.js';
 import { defineDemo } from './commands/demo.js';
 import { defineRun } from './commands/run.js';
+import { defineMcpProxy } from './commands/mcp-proxy.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -23,7 +24,7 @@ export async function main(argv: string[]): Promise<number> {
   const setExit = (code: number) => {
     exitCode = code;
   };
-  for (const define of [defineDemo, defineRun, defineFire, defineCheck, defineAudit, defineClaudeCode, defineGuard]) define(program, setExit);
+  for (const define of [defineDemo, defineRun, defineFire, defineCheck, defineAudit, defineClaudeCode, defineGuard, defineMcpProxy]) define(program, setExit);
   try {
     await program.parseAsync(argv);
   } catch (error) {
