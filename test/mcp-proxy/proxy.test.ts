@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -120,6 +122,24 @@ describe('hookwise mcp-proxy', () => {
       if (rows.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
     expect(rows.map((r) => r.tool)).toEqual(['mcp__fixture__echo']);
+  });
+
+  it('proxies a Streamable HTTP upstream given with --url', async () => {
+    const http = spawn(process.execPath, [serverPath, '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [chunk] = (await once(http.stdout, 'data')) as [Buffer];
+      const url = `http://127.0.0.1:${String(chunk).trim()}/mcp`;
+      const log = path.join(dir, 'http.log');
+      const client = await connect([cliPath, 'mcp-proxy', '--config', policy, '--name', 'fixture', '--url', url], { HOOK_LOG: log });
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'add', 'env', 'fail']);
+      expect(await client.callTool({ name: 'env', arguments: { name: 'FIXTURE_SECRET' } })).toEqual({ content: [{ type: 'text', text: 'secrets stay secret' }], isError: true });
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'over http' } })).toEqual({ content: [{ type: 'text', text: 'over http' }] });
+      expect(fired(log).map((f) => `${f.event}:${f.tool}`)).toEqual(['PreToolUse:mcp__fixture__env', 'PreToolUse:mcp__fixture__echo', 'PostToolUse:mcp__fixture__echo']);
+      await clients.pop()!.close();
+    } finally {
+      http.kill('SIGTERM');
+      await once(http, 'exit');
+    }
   });
 
   it('derives the server name from the command', () => {
