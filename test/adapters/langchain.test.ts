@@ -65,7 +65,7 @@ describe('hookwiseMiddleware', () => {
   it('fires every event once, PostToolUse with tool_response', async () => {
     const engine = new HookEngine();
     const fired = recorder(engine);
-    engine.register({ name: 'n', events: ['PreToolUse'], handler: () => undefined });
+    engine.register({ name: 'n', events: ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PostModelCall', 'Stop', 'SessionEnd'], handler: () => undefined });
     await invoke(engine, []);
     expect(fired.map((f) => f.event)).toEqual([
       'SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PostModelCall',
@@ -132,6 +132,17 @@ describe('hookwiseMiddleware', () => {
     const { model, result } = await invoke(engine, [], [{ text: 'hello' }, { text: 'bye' }]);
     expect(result.messages.at(-1)!.content).toBe('bye');
     expect(model.seen[1]!.at(-1)!.content).toBe('say bye');
+  });
+
+  it('adds graph nodes only for events with hooks, unless told to add them all', async () => {
+    const engine = new HookEngine().register({ name: 'n', events: ['PreToolUse'], handler: () => undefined });
+    const fired = recorder(engine);
+    await invoke(engine, []);
+    expect([...new Set(fired.map((f) => f.event))]).toEqual(['PreToolUse', 'PostToolUse']);
+    fired.length = 0;
+    await invoke(engine, [], twoCalls(), { events: 'all' });
+    expect(fired.map((f) => f.event)).toContain('SessionStart');
+    expect(fired.map((f) => f.event)).toContain('SessionEnd');
   });
 
   it('records coverage in memory and in the audit store', async () => {

@@ -17,12 +17,41 @@ type Result = Awaited<ReturnType<NonNullable<Parameters<typeof createMiddleware>
  * the model with the reason) and SessionEnd. A stop throws HookwiseStopError
  * out of `invoke`; a deny is the tool's ToolMessage (status "error").
  */
-export function hookwiseMiddleware(engine: HookEngine, options: AdapterOptions = {}) {
+export interface HookwiseMiddlewareOptions extends AdapterOptions {
+  /**
+   * Which agent/model events get a graph node. Each node is a LangGraph step on
+   * every turn, so by default only those whose events have hooks in the engine when
+   * the middleware is made: `'all'` adds every node (hooks registered later fire too).
+   */
+  events?: 'registered' | 'all';
+}
+
+/** The lifecycle nodes and the events that make each worth its graph step. */
+const NODE_EVENTS = {
+  beforeAgent: ['SessionStart', 'UserPromptSubmit'],
+  beforeModel: ['PreModelCall'],
+  afterModel: ['PostModelCall'],
+  afterAgent: ['Stop', 'SessionEnd'],
+} as const;
+
+export function hookwiseMiddleware(engine: HookEngine, options: HookwiseMiddlewareOptions = {}) {
   const gate = new ToolGate(engine, 'langchain', options);
   const lifecycle = new Lifecycle(gate);
+  const wanted = (node: keyof typeof NODE_EVENTS) => options.events === 'all' || NODE_EVENTS[node].some((e) => engine.hooks(e).length > 0);
+  const nodes = lifecycleNodes(gate, lifecycle);
 
   return createMiddleware({
     name: 'hookwise',
+    ...(wanted('beforeAgent') && { beforeAgent: nodes.beforeAgent }),
+    ...(wanted('beforeModel') && { beforeModel: nodes.beforeModel }),
+    ...(wanted('afterModel') && { afterModel: nodes.afterModel }),
+    ...(wanted('afterAgent') && { afterAgent: nodes.afterAgent }),
+    wrapToolCall: async (request, handler) => governToolCall(gate, lifecycle, request as ToolCallRequest, handler as (r: ToolCallRequest) => Promise<Result>),
+  });
+}
+
+function lifecycleNodes(gate: ToolGate, lifecycle: Lifecycle) {
+  return {
     beforeAgent: async (state: State) => {
       const context = await lifecycle.start();
       const human = [...state.messages].reverse().find((m) => typeOf(m) === 'human');
@@ -48,7 +77,7 @@ export function hookwiseMiddleware(engine: HookEngine, options: AdapterOptions =
       return { messages: [new AIMessage({ content: text, id: last.id, tool_calls: (last.tool_calls ?? []) as never })] } as never;
     },
     afterAgent: {
-      canJumpTo: ['model'],
+      canJumpTo: ['model'] as Array<'model'>,
       hook: async (state: State) => {
         const last = state.messages.at(-1);
         const verdict = await endOnThrow(lifecycle, () => lifecycle.stop(last ? textOf(last.content) : ''));
@@ -57,8 +86,7 @@ export function hookwiseMiddleware(engine: HookEngine, options: AdapterOptions =
         return undefined;
       },
     },
-    wrapToolCall: async (request, handler) => governToolCall(gate, lifecycle, request as ToolCallRequest, handler as (r: ToolCallRequest) => Promise<Result>),
-  });
+  };
 }
 
 async function governToolCall(gate: ToolGate, lifecycle: Lifecycle, request: ToolCallRequest, handler: (r: ToolCallRequest) => Promise<Result>): Promise<Result> {

@@ -83,7 +83,8 @@ export class ToolGate {
 
   /** Fire any event in this gate's session. */
   fire(event: string, fields: Record<string, unknown> = {}): Promise<Outcome> {
-    const input: HookInput = { session_id: this.sessionId, cwd: this.cwd, ...fields };
+    // With the common fields already there, the engine does not copy the input.
+    const input: HookInput = { hook_event_name: event, session_id: this.sessionId, cwd: this.cwd, ...fields };
     return this.engine.fire(event, input, { sessionId: this.sessionId, cwd: this.cwd });
   }
 
