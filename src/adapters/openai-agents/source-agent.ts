@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { Agent, Tool } from '@openai/agents';
 
 /**
@@ -8,14 +10,32 @@ import type { Agent, Tool } from '@openai/agents';
  */
 type Lookup = (tool: Tool<any>) => Agent<any, any> | undefined;
 
-let lookup: Lookup | null = null;
-try {
-  const core = import.meta.resolve('@openai/agents-core');
-  const registry = (await import(new URL('./agentToolSourceRegistry.mjs', core).href)) as { getAgentToolSourceAgent?: Lookup };
-  lookup = registry.getAgentToolSourceAgent ?? null;
-} catch {
-  lookup = null;
+/** Where the SDK's core is: beside hookwise (hoisted), else inside @openai/agents's own node_modules. */
+function coreEntry(): string | null {
+  try {
+    return import.meta.resolve('@openai/agents-core');
+  } catch {
+    try {
+      return pathToFileURL(createRequire(import.meta.resolve('@openai/agents')).resolve('@openai/agents-core')).href;
+    } catch {
+      return null;
+    }
+  }
 }
+
+async function loadLookup(): Promise<Lookup | null> {
+  const entry = coreEntry();
+  if (!entry) return null;
+  try {
+    // The ES module build, whichever entry resolved: the SDK's ES modules share its registry.
+    const registry = (await import(new URL('./agentToolSourceRegistry.mjs', entry).href)) as { getAgentToolSourceAgent?: Lookup };
+    return registry.getAgentToolSourceAgent ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const lookup = await loadLookup();
 
 export function sourceAgentOf(tool: Tool<any>): Agent<any, any> | undefined {
   return lookup?.(tool);
