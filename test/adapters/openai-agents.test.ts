@@ -114,8 +114,9 @@ describe('hookAgent', () => {
       const outcome = run(hookAgent(engine, agent), 'go');
       await expect(outcome).rejects.toThrow('budget exhausted');
       // The SDK wraps what a tool throws in a ToolCallError; the stop is its `error`.
-      const thrown = await outcome.catch((e: unknown) => e as { error?: unknown });
-      expect(thrown instanceof HookwiseStopError || thrown.error instanceof HookwiseStopError).toBe(true);
+      const thrown = await outcome.catch((e: unknown) => e);
+      expect(thrown).toBeInstanceOf(HookwiseStopError);
+      await expect(outcome).rejects.toThrow(HookwiseStopError);
       expect(model.calls).toHaveLength(1);
       if (event === 'PreToolUse') expect(ran).toEqual([]);
     }
@@ -186,6 +187,15 @@ describe('hookAgent', () => {
 });
 
 describe('hookRun (openai-agents)', () => {
+  it('a stop leaves hookRun as the HookwiseStopError itself, after SessionEnd', async () => {
+    const engine = new HookEngine().register({ name: 'halt', events: ['PostToolUse'], handler: () => stop('enough') });
+    const fired = recorder(engine);
+    const error = await hookRun(engine, hookAgent(engine, agentWith([]).agent), 'go').catch((e: unknown) => e);
+    expect((error as Error).name).toBe('HookwiseStopError');
+    expect((error as Error).message).toBe('enough');
+    expect(fired.filter((f) => f.event === 'SessionEnd')).toHaveLength(1);
+  });
+
   it('fires the lifecycle in order, awaited, and a Stop block keeps the agent going', async () => {
     const engine = new HookEngine();
     const fired = recorder(engine);

@@ -1,5 +1,6 @@
 import { run, type Agent, type RunResult } from '@openai/agents';
 import type { HookEngine } from '../../core/engine.js';
+import { stopInside } from '../shared/errors.js';
 import { Lifecycle } from '../shared/lifecycle.js';
 import { ToolGate, type AdapterOptions } from '../shared/tool-gate.js';
 import { gateOf } from './agent.js';
@@ -24,8 +25,10 @@ export async function hookRun(engine: HookEngine, agent: Agent<any, any>, prompt
       result = await run(agent, [...result.history, { role: 'user', content: verdict.instruction }]);
     }
   } catch (error) {
-    reason = 'error';
-    throw error;
+    // The SDK wraps what a tool throws; a stop leaves hookRun as the stop itself.
+    const stop = stopInside(error);
+    reason = stop ? 'hook_stop' : 'error';
+    throw stop ?? error;
   } finally {
     await lifecycle.end(reason);
   }

@@ -3,10 +3,11 @@ export class HookwiseStopError extends Error {
   override readonly name = 'HookwiseStopError';
   /**
    * By name: frameworks rethrow copies of what a tool threw (LangGraph does), and an
-   * application may load hookwise twice (ESM and CJS); both still are a stop.
+   * application may load hookwise twice (ESM and CJS); both still are a stop. So is a
+   * framework's wrapper around one (OpenAI Agents' ToolCallError keeps it as `error`).
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof Error && value.name === 'HookwiseStopError';
+    return stopInside(value) !== null;
   }
   constructor(
     readonly reason: string,
@@ -26,4 +27,11 @@ export class UngovernedToolError extends Error {
   ) {
     super(`hookwise cannot govern tool "${toolName}": ${why}. ${fix}`);
   }
+}
+
+/** The stop an error is, or wraps (`error`, `cause`), if any. */
+export function stopInside(value: unknown, depth = 0): (Error & { reason?: string }) | null {
+  if (!(value instanceof Error) || depth > 3) return null;
+  if (value.name === 'HookwiseStopError') return value;
+  return stopInside((value as { error?: unknown }).error, depth + 1) ?? stopInside(value.cause, depth + 1);
 }
