@@ -145,6 +145,24 @@ describe('hookTools', () => {
     expect(model.doStreamCalls).toHaveLength(1);
   });
 
+  it('stop in PreToolUse under streamText: the stream errors before any tool runs', async () => {
+    const engine = new HookEngine().register({ name: 'halt', events: ['PreToolUse'], matcher: 'weather', handler: () => stop('no streaming tools') });
+    const ran: string[] = [];
+    const model = scriptedModel(twoCalls);
+    const errors: unknown[] = [];
+    const result = streamText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5), onError: ({ error }) => void errors.push(error) });
+    const parts: string[] = [];
+    for await (const part of result.fullStream) parts.push(part.type);
+    // streamText reports an error thrown while it prepares the tools as an error part, and ends.
+    expect(parts).toContain('error');
+    // One per call of the step: the stop, then the refusal of the call after it.
+    expect(errors).toHaveLength(2);
+    expect(errors.every((e) => e instanceof HookwiseStopError)).toBe(true);
+    expect((errors[0] as Error).message).toBe('no streaming tools');
+    expect(ran).toEqual([]);
+    expect(model.doStreamCalls).toHaveLength(1);
+  });
+
   it('ask with no approver: the SDK asks for approval and the tool does not run; an approval then runs it', async () => {
     const engine = new HookEngine().register({ name: 'ask', events: ['PreToolUse'], matcher: 'weather', handler: () => ask('weather costs money') });
     const ran: string[] = [];

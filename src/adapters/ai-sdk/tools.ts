@@ -25,6 +25,9 @@ type ModelOutput = Awaited<ReturnType<NonNullable<AnyTool['toModelOutput']>>>;
  */
 export function hookTools<T extends ToolSet>(engine: HookEngine, tools: T, options: HookToolsOptions = {}): T {
   const gate = new ToolGate(engine, 'ai-sdk', options);
+  // The steps (by their messages array) a stop ended: streamText handles each call of a
+  // step on its own, so the calls after a stop must be refused here, not left to run.
+  const stoppedSteps = new WeakSet<object>();
   const governed: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const why = ungovernedReason(tool as AnyTool);
@@ -36,7 +39,7 @@ export function hookTools<T extends ToolSet>(engine: HookEngine, tools: T, optio
       governed[name] = tool;
       continue;
     }
-    governed[name] = governTool(gate, name, tool as AnyTool);
+    governed[name] = governTool(gate, name, tool as AnyTool, stoppedSteps);
   }
   return Object.freeze(governed) as T;
 }
@@ -50,7 +53,7 @@ function ungovernedReason(tool: AnyTool): string | null {
 /** What needsApproval decided for a call, until execute (possibly in a later generateText, after an approval) runs it. */
 type Pending = Plan | { action: 'approved-by-sdk'; plan: Plan & { action: 'ask' | 'run' } };
 
-function governTool(gate: ToolGate, name: string, tool: AnyTool): AnyTool {
+function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: WeakSet<object>): AnyTool {
   const pending = new Map<string, Pending>();
   // Calls a hook stopped after the tool ran: toModelOutput, which the SDK runs before the next model call, throws.
   const stopped = new Map<string, string>();
@@ -66,9 +69,13 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool): AnyTool {
   const needsApproval = async (input: unknown, opts: { toolCallId: string; messages: unknown[]; experimental_context?: unknown }): Promise<boolean> => {
     // The SDK asks again when an approval comes back: still yes, without firing PreToolUse twice.
     if (pending.get(opts.toolCallId)?.action === 'approved-by-sdk') return true;
+    if (stoppedSteps.has(opts.messages)) throw new HookwiseStopError(`not run: a hook stopped the agent earlier in this step`, 'PreToolUse');
     const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
     let plan = await gate.before(call, validate);
-    if (plan.action === 'stop') throw new HookwiseStopError(plan.message, 'PreToolUse');
+    if (plan.action === 'stop') {
+      stoppedSteps.add(opts.messages);
+      throw new HookwiseStopError(plan.message, 'PreToolUse');
+    }
     if (plan.action === 'ask' && gate.options.approve) plan = await gate.resolveAsk(call, plan);
     if (plan.action === 'ask') {
       pending.set(call.id, { action: 'approved-by-sdk', plan });
