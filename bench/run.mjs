@@ -46,3 +46,11 @@ for (const [file, fn, title, row] of parts) {
   console.log(`\n## ${title}\n`);
   console.log(table(['case', 'result'], rows.map(row)));
 }
+
+if (existsSync(here('./adapters.mjs'))) {
+  const { benchAdapters } = await import('./adapters.mjs');
+  const rows = await benchAdapters();
+  console.log('\n## Adapters (10 no-op hooks on PreToolUse and PostToolUse)\n');
+  const us = (ns) => `${(ns / 1e3).toFixed(1)} µs`;
+  console.log(table(['framework', 'bare, per tool call (fastest)', 'with hookwise (fastest)', 'added (median of paired runs)'], rows.map((r) => [r.name, us(r.bareNs), us(r.hookedNs), `${(r.overhead * 100).toFixed(1)}%`])));
+}

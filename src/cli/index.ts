@@ -9,6 +9,7 @@ import { defineDemo } from './commands/demo.js';
 import { defineRun } from './commands/run.js';
 import { defineInit } from './commands/init.js';
 import { defineServe } from './commands/serve.js';
+import { defineMcpProxy } from './commands/mcp-proxy.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -25,7 +26,7 @@ export async function main(argv: string[]): Promise<number> {
   const setExit = (code: number) => {
     exitCode = code;
   };
-  for (const define of [defineInit, defineDemo, defineRun, defineFire, defineCheck, defineAudit, defineClaudeCode, defineGuard, defineServe]) define(program, setExit);
+  for (const define of [defineInit, defineDemo, defineRun, defineFire, defineCheck, defineAudit, defineClaudeCode, defineGuard, defineServe, defineMcpProxy]) define(program, setExit);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -1,0 +1,7 @@
+/**
+ * hookwise for the Vercel AI SDK (`ai` 6). See docs/adapters.md.
+ */
+export { hookTools, type HookToolsOptions } from './tools.js';
+export { hookModel, ModelCallBlockedError } from './model.js';
+export { hookRun, type HookRunOptions, type Turn } from './run.js';
+export { HookwiseStopError, HookwiseBlockedError, UngovernedToolError, MemoryCoverage, type CoverageSink, type ToolExecution, type AdapterOptions, type Approver, type ApprovalRequest } from '../shared/index.js';

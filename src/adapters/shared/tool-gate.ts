@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditSink } from '../../audit/types.js';
+import type { HookEngine } from '../../core/engine.js';
+import type { HookInput } from '../../core/input.js';
+import type { Outcome } from '../../core/outcome.js';
+import { AuditCoverage, type CoverageSink, type ToolExecution } from './coverage.js';
+
+/** Options every adapter takes. */
+export interface AdapterOptions {
+  /** The session every fire belongs to. Default: a new id per wrap. */
+  sessionId?: string;
+  /** The `cwd` hooks see. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Record every tool execution, with the PreToolUse outcome that allowed it, in this audit store. */
+  audit?: AuditSink;
+  /** Also (or instead) report executions here, e.g. a `MemoryCoverage`. */
+  coverage?: CoverageSink;
+  /**
+   * Who answers an `ask`. Resolves true to run the tool. Without one, the framework's
+   * own approval is used where it has one; where it has none, the tool does not run.
+   */
+  approve?: Approver;
+}
+
+export interface ApprovalRequest {
+  toolName: string;
+  toolInput: Record<string, unknown>;
+  toolUseId: string;
+  reason: string | null;
+  sessionId: string;
+}
+export type Approver = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+export interface ToolCallInfo {
+  name: string;
+  input: Record<string, unknown>;
+  id: string;
+}
+
+/** Checks a rewritten input against the tool's schema: the parsed value, or why not. */
+export type Checked = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+export type InputValidator = (input: Record<string, unknown>) => Checked | Promise<Checked>;
+
+/** What to do with one tool call, read from the whole PreToolUse outcome. */
+export type Plan =
+  | { action: 'run'; input: Record<string, unknown>; pre: Outcome; approvedBy: ToolExecution['approvedBy'] }
+  | { action: 'deny'; message: string; pre: Outcome }
+  | { action: 'ask'; input: Record<string, unknown>; pre: Outcome; reason: string | null }
+  | { action: 'stop'; message: string; pre: Outcome };
+
+export interface AfterTool {
+  /** What the model sees: the tool's own output, or a hook's replacement. */
+  output: unknown;
+  replaced: boolean;
+  /** Text hooks added (additionalContext, a PostToolUse block's reason). */
+  extra: string[];
+  /** Set when a hook stopped the agent. */
+  stop: string | null;
+}
+
+/**
+ * Tool calls through the policy, the same way for every framework: PreToolUse
+ * (deny, stop, rewrite, ask), PermissionRequest for an ask, the coverage record,
+ * then exactly one PostToolUse or PostToolUseFailure per executed call. Adapters
+ * map the Plan and the AfterTool onto their framework and nothing else.
+ */
+export class ToolGate {
+  readonly sessionId: string;
+  readonly cwd: string;
+  private readonly sinks: CoverageSink[];
+
+  constructor(
+    readonly engine: HookEngine,
+    readonly host: string,
+    readonly options: AdapterOptions = {},
+  ) {
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.cwd = options.cwd ?? process.cwd();
+    this.sinks = [];
+    if (options.audit) this.sinks.push(new AuditCoverage(options.audit));
+    if (options.coverage) this.sinks.push(options.coverage);
+  }
+
+  /** Fire any event in this gate's session. */
+  fire(event: string, fields: Record<string, unknown> = {}): Promise<Outcome> {
+    // With the common fields already there, the engine does not copy the input.
+    const input: HookInput = { hook_event_name: event, session_id: this.sessionId, cwd: this.cwd, ...fields };
+    return this.engine.fire(event, input, { sessionId: this.sessionId, cwd: this.cwd });
+  }
+
+  /** PreToolUse, then PermissionRequest if the policy asked. */
+  async before(call: ToolCallInfo, validate?: InputValidator, fields?: Record<string, unknown>): Promise<Plan> {
+    const pre = await this.fire('PreToolUse', { ...fields, tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
+    if (pre.stop) return { action: 'stop', message: stopText(pre), pre };
+    if (pre.blocked) return { action: 'deny', message: denyText(pre, call.name), pre };
+    let input = call.input;
+    if (pre.updatedInput) {
+      const checked = validate ? await validate(pre.updatedInput) : { ok: true as const, value: pre.updatedInput };
+      if (!checked.ok) {
+        return { action: 'deny', message: `A PreToolUse hook rewrote the input of ${call.name} into invalid input (${checked.message}). The tool was not run.`, pre };
+      }
+      input = checked.value;
+    }
+    if (pre.decision !== 'ask' && pre.decision !== 'defer') return { action: 'run', input, pre, approvedBy: 'policy' };
+
+    const answer = await this.fire('PermissionRequest', {
+      ...fields,
+      tool_name: call.name,
+      tool_input: input,
+      tool_use_id: call.id,
+      permission_suggestions: [],
+      reason: pre.reason,
+    });
+    if (answer.stop) return { action: 'stop', message: stopText(answer), pre };
+    if (answer.blocked || answer.decision === 'deny') return { action: 'deny', message: denyText(answer, call.name), pre };
+    if (answer.decision === 'allow') {
+      if (!answer.updatedInput) return { action: 'run', input, pre, approvedBy: 'hook' };
+      const checked = validate ? await validate(answer.updatedInput) : { ok: true as const, value: answer.updatedInput };
+      if (!checked.ok) return { action: 'deny', message: `A PermissionRequest hook rewrote the input of ${call.name} into invalid input (${checked.message}). The tool was not run.`, pre };
+      return { action: 'run', input: checked.value, pre, approvedBy: 'hook' };
+    }
+    return { action: 'ask', input, pre, reason: pre.reason };
+  }
+
+  /** An ask answered by the approver option; with nobody to ask, the tool does not run. */
+  async resolveAsk(call: ToolCallInfo, plan: Plan & { action: 'ask' }, approver = this.options.approve): Promise<Plan> {
+    const why = plan.reason ? ` (${plan.reason})` : '';
+    if (!approver) {
+      return { action: 'deny', message: `Permission needed to use ${call.name}${why}, and no one can approve it. The tool was not run.`, pre: plan.pre };
+    }
+    const approved = await approver({ toolName: call.name, toolInput: plan.input, toolUseId: call.id, reason: plan.reason, sessionId: this.sessionId });
+    if (approved === true) return { action: 'run', input: plan.input, pre: plan.pre, approvedBy: 'approver' };
+    return { action: 'deny', message: `The user denied permission to use ${call.name}${why}. The tool was not run.`, pre: plan.pre };
+  }
+
+  /**
+   * Records the execution about to happen. Returns why not when it cannot be
+   * recorded: an unrecordable tool call does not run.
+   */
+  admit(call: ToolCallInfo, plan: Plan & { action: 'run' }): string | null {
+    if (this.sinks.length === 0) return null;
+    const execution: ToolExecution = {
+      host: this.host,
+      ts: new Date().toISOString(),
+      sessionId: this.sessionId,
+      toolName: call.name,
+      toolUseId: call.id,
+      toolInput: plan.input,
+      allowedBy: plan.pre,
+      approvedBy: plan.approvedBy,
+    };
+    try {
+      for (const sink of this.sinks) sink.toolExecuted(execution);
+      return null;
+    } catch (error) {
+      return `The audit trail could not record this ${call.name} call (${error instanceof Error ? error.message : String(error)}). The tool was not run.`;
+    }
+  }
+
+  /** PostToolUse for a call that returned. */
+  async after(call: ToolCallInfo, input: Record<string, unknown>, output: unknown, fields?: Record<string, unknown>): Promise<AfterTool> {
+    const post = await this.fire('PostToolUse', { ...fields, tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: output });
+    const replaced = post.updatedOutput !== null && post.updatedOutput !== undefined;
+    const extra: string[] = [];
+    if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
+    if (post.additionalContext) extra.push(post.additionalContext);
+    return { output: replaced ? post.updatedOutput : output, replaced, extra, stop: post.stop ? stopText(post) : null };
+  }
+
+  /** PostToolUseFailure for a call that threw; returns the stop reason if a hook stopped the agent. */
+  async failed(call: ToolCallInfo, input: Record<string, unknown>, error: unknown, fields?: Record<string, unknown>): Promise<{ stop: string | null; extra: string[] }> {
+    const failure = await this.fire('PostToolUseFailure', {
+      ...fields,
+      tool_name: call.name,
+      tool_input: input,
+      tool_use_id: call.id,
+      error: error instanceof Error ? error.message : String(error),
+      is_interrupt: false,
+    });
+    return { stop: failure.stop ? stopText(failure) : null, extra: failure.additionalContext ? [failure.additionalContext] : [] };
+  }
+}
+
+/** The hook that decided a blocked outcome. */
+export function decidingHook(outcome: Outcome): string {
+  const deciding = outcome.hooks.find((h) => h.result === 'deny' || h.result === 'block' || h.result === 'stop');
+  if (deciding) return deciding.name;
+  return outcome.hooks.find((h) => h.status === 'error' || h.status === 'timeout')?.name ?? outcome.hooks.at(-1)?.name ?? '(unknown)';
+}
+
+/** What the model reads for a denied call: the hook's reason, as Claude Code gives it. */
+export function denyText(outcome: Outcome, toolName: string): string {
+  return outcome.reason ?? `PreToolUse hook "${decidingHook(outcome)}" denied ${toolName}. The tool was not run.`;
+}
+
+export function stopText(outcome: Outcome): string {
+  return outcome.stopReason ?? outcome.reason ?? `hook "${decidingHook(outcome)}" stopped the agent`;
+}
+
+/** Model-facing text with the extra lines hooks added (only ever appended to text). */
+export function withExtra(output: unknown, extra: string[]): unknown {
+  if (extra.length === 0 || typeof output !== 'string') return output;
+  return [output, ...extra].join('\n\n');
+}
