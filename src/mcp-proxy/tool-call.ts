@@ -37,7 +37,7 @@ export class GovernedToolCall {
     }
     if (plan.action === 'deny') return refusal(plan.message);
     if (plan.action !== 'run') return refusal('not run');
-    const refused = this.gate.admit(call, plan);
+    const refused = await this.gate.admit(call, plan);
     if (refused) return refusal(refused);
 
     let result: CallToolResult;

@@ -98,7 +98,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
     }
     if (plan.action === 'deny') return plan.message;
     if (plan.action !== 'run') return plan; // unreachable: planFor resolves every ask
-    const refused = gate.admit(call, plan);
+    const refused = await gate.admit(call, plan);
     if (refused) return refused;
     let output: unknown;
     try {

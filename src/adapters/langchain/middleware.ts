@@ -97,7 +97,7 @@ async function governToolCall(gate: ToolGate, lifecycle: Lifecycle, request: Too
   if (plan.action === 'stop') return endOnThrow(lifecycle, () => Promise.reject(new HookwiseStopError(plan.message, 'PreToolUse')));
   if (plan.action === 'deny') return refusal(call, plan.message);
   if (plan.action !== 'run') return refusal(call, 'not run');
-  const refused = gate.admit(call, plan);
+  const refused = await gate.admit(call, plan);
   if (refused) return refusal(call, refused);
   const next = plan.input === call.input ? request : { ...request, toolCall: { ...toolCall, args: plan.input } };
   let result: Result;

@@ -52,7 +52,7 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
     const plan = await planFor(runContext, call);
     if (plan.action === 'stop') throw new HookwiseStopError(plan.message, 'PreToolUse');
     if (plan.action !== 'run') return (plan as { message: string }).message;
-    const refused = gate.admit(call, plan);
+    const refused = await gate.admit(call, plan);
     if (refused) return refused;
     const text = plan.input === call.input ? inputText : JSON.stringify(plan.input);
     let output: unknown;

@@ -1,5 +1,8 @@
 import type { AuditSink } from '../../audit/types.js';
+import type { HookEngine } from '../../core/engine.js';
 import type { Outcome } from '../../core/outcome.js';
+import { auditEngine } from '../../audit/engine.js';
+import { toolExecutionRecord } from '../../audit/tool-execution.js';
 
 /**
  * One tool execution and the PreToolUse outcome that let it run. An adapter records
@@ -22,7 +25,8 @@ export interface ToolExecution {
 
 /** Where adapters report tool executions. */
 export interface CoverageSink {
-  toolExecuted(execution: ToolExecution): void;
+  /** Resolves once recorded; the tool runs only then. A throw or rejection refuses the call. */
+  toolExecuted(execution: ToolExecution): void | Promise<unknown>;
 }
 
 /** Keeps executions in memory; `uncovered()` lists the ones no PreToolUse allowed. */
@@ -39,31 +43,33 @@ export class MemoryCoverage implements CoverageSink {
 }
 
 /**
- * Writes each execution to an audit store as a `tool` record (the same kind the
- * runtime writes before a tool runs), durably when the store can: a tool whose
- * execution cannot be recorded does not run.
+ * Writes each execution to an audit store as a `tool` record (the record the
+ * runtime writes before a tool runs), and records every Outcome of the engine,
+ * so `hookwise audit coverage` finds the PreToolUse outcome that allowed each
+ * execution (and the denials next to them).
  */
 export class AuditCoverage implements CoverageSink {
-  constructor(private readonly audit: AuditSink) {}
+  constructor(
+    private readonly audit: AuditSink,
+    engine?: HookEngine,
+  ) {
+    if (engine) recordOutcomes(engine, audit);
+  }
 
-  toolExecuted(e: ToolExecution): void {
-    const record = {
-      kind: 'tool' as const,
-      ts: e.ts,
-      sessionId: e.sessionId,
-      tool: e.toolName,
-      event: 'PreToolUse',
-      decision: e.allowedBy?.decision ?? null,
-      data: {
-        tool_name: e.toolName,
-        tool_input: e.toolInput,
-        tool_use_id: e.toolUseId,
-        host: e.host,
-        approved_by: e.approvedBy,
-        allowed_by: e.allowedBy,
-      },
-    };
-    if (this.audit.appendDurable) this.audit.appendDurable(record);
+  async toolExecuted(e: ToolExecution): Promise<void> {
+    const record = toolExecutionRecord({ sessionId: e.sessionId, toolName: e.toolName, toolInput: e.toolInput, toolUseId: e.toolUseId, host: e.host, ts: e.ts });
+    if (this.audit.appendDurable) await this.audit.appendDurable(record);
     else this.audit.append(record);
   }
+}
+
+/** Engines already recording into a store: wrapping several tool sets over one engine records each Outcome once. */
+const recording = new WeakMap<HookEngine, WeakSet<AuditSink>>();
+
+function recordOutcomes(engine: HookEngine, audit: AuditSink): void {
+  const stores = recording.get(engine) ?? new WeakSet<AuditSink>();
+  recording.set(engine, stores);
+  if (stores.has(audit)) return;
+  stores.add(audit);
+  auditEngine(engine, audit);
 }

@@ -77,7 +77,7 @@ export class ToolGate {
     this.sessionId = options.sessionId ?? randomUUID();
     this.cwd = options.cwd ?? process.cwd();
     this.sinks = [];
-    if (options.audit) this.sinks.push(new AuditCoverage(options.audit));
+    if (options.audit) this.sinks.push(new AuditCoverage(options.audit, engine));
     if (options.coverage) this.sinks.push(options.coverage);
   }
 
@@ -137,7 +137,7 @@ export class ToolGate {
    * Records the execution about to happen. Returns why not when it cannot be
    * recorded: an unrecordable tool call does not run.
    */
-  admit(call: ToolCallInfo, plan: Plan & { action: 'run' }): string | null {
+  async admit(call: ToolCallInfo, plan: Plan & { action: 'run' }): Promise<string | null> {
     if (this.sinks.length === 0) return null;
     const execution: ToolExecution = {
       host: this.host,
@@ -150,7 +150,7 @@ export class ToolGate {
       approvedBy: plan.approvedBy,
     };
     try {
-      for (const sink of this.sinks) sink.toolExecuted(execution);
+      for (const sink of this.sinks) await sink.toolExecuted(execution);
       return null;
     } catch (error) {
       return `The audit trail could not record this ${call.name} call (${error instanceof Error ? error.message : String(error)}). The tool was not run.`;
