@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../providers/types.js';
 import { blockedBy } from './hook-gateway.js';
-import type { Halt, RunContext } from './run-context.js';
+import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import type { CompactionBudget } from './types.js';
 
 const DEFAULT_KEEP_RECENT = 4;
@@ -65,7 +65,7 @@ export async function compactIfNeeded(run: RunContext): Promise<Halt | undefined
     message_count: before,
     estimated_tokens: estimateTokens(run.messages),
   });
-  if (pre.stop) return { stopReason: 'hook_stop', reason: pre.stopReason };
+  if (pre.stop) return stopHalt(pre);
   if (pre.blocked) {
     run.session.observer.emit({ type: 'system_message', text: `compaction skipped: PreCompact ${blockedBy(pre)}`, event: 'PreCompact' });
     return undefined;

@@ -1,4 +1,4 @@
-import type { RunContext } from './run-context.js';
+import { stopHalt, type RunContext } from './run-context.js';
 import type { StopReason } from './types.js';
 
 /** Claude Code's cap: after this many blocks in a row the agent stops anyway. */
@@ -15,7 +15,7 @@ export type Continuation = { continue: true; instruction: string } | { continue:
 export async function evaluateStop(run: RunContext, lastText: string): Promise<Continuation> {
   const event = run.isSubagent ? 'SubagentStop' : 'Stop';
   const outcome = await run.hooks.fire(event, stopFields(run, lastText, { success: true, error: null }));
-  if (outcome.stop) return { continue: false, stopReason: 'hook_stop', reason: outcome.stopReason };
+  if (outcome.stop) return { continue: false, ...stopHalt(outcome) };
   if (!outcome.blocked) {
     run.stopBlocks = 0;
     return { continue: false, stopReason: 'end_turn', reason: null };

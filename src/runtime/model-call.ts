@@ -1,6 +1,6 @@
 import { ModelError, type ModelResponse } from '../providers/types.js';
 import { blockedBy } from './hook-gateway.js';
-import { HOOK_CONTEXT_HEADER, type Halt, type RunContext } from './run-context.js';
+import { HOOK_CONTEXT_HEADER, type Halt, type RunContext, stopHalt } from './run-context.js';
 import { sleep } from './sleep.js';
 import { applyStateRewrite, promptOf, systemPromptOf } from './state-rewrite.js';
 
@@ -29,7 +29,7 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
       system_prompt: systemPromptOf(run.messages),
       messages: run.messages.slice(),
     });
-    if (pre.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: pre.stopReason } };
+    if (pre.stop) return { ok: false, halt: stopHalt(pre) };
     if (pre.blocked) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: PreModelCall ${blockedBy(pre)}` } };
     const invalid = applyStateRewrite(run, pre, ['messages', 'system_prompt', 'prompt']);
     if (invalid) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: ${invalid}` } };
@@ -56,7 +56,7 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
         },
         { retry: 'return' },
       );
-      if (post.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: post.stopReason } };
+      if (post.stop) return { ok: false, halt: stopHalt(post) };
       const delayMs = post.retry?.delayMs ?? (error.kind === 'rate_limit' ? (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_DELAY_MS) : undefined);
       if (delayMs === undefined) return failed(error.kind, error.message);
       if (retries >= session.maxOperationRetries) return failed(error.kind, `${error.message} (retry limit reached after ${retries} retries)`);
@@ -91,7 +91,7 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
       },
       { retry: 'return' },
     );
-    if (post.stop) return { ok: false, halt: { stopReason: 'hook_stop', reason: post.stopReason } };
+    if (post.stop) return { ok: false, halt: stopHalt(post) };
     if (post.retry && retries < session.maxOperationRetries) {
       session.observer.emit({ type: 'retry', event: 'PostModelCall', attempt: retries + 1, delayMs: post.retry.delayMs, why: 'hook asked to retry', ...run.tag });
       await sleep(post.retry.delayMs, session.signal);

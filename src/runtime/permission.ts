@@ -1,7 +1,7 @@
 import type { Outcome } from '../core/outcome.js';
 import type { ToolCall } from '../providers/types.js';
 import { blockedBy } from './hook-gateway.js';
-import type { Halt, RunContext } from './run-context.js';
+import { stopHalt, type Halt, type RunContext } from './run-context.js';
 
 export type Permission =
   | { granted: true; input: Record<string, unknown>; rewritten: boolean }
@@ -22,7 +22,7 @@ export async function requestPermission(run: RunContext, call: ToolCall, input: 
     reason: asked,
   });
   if (answer.stop) {
-    const halt: Halt = { stopReason: 'hook_stop', reason: answer.stopReason };
+    const halt: Halt = stopHalt(answer);
     return { granted: false, reason: `PermissionRequest ${blockedBy(answer)}`, halt };
   }
   if (answer.blocked || answer.decision === 'deny') {

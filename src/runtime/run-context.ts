@@ -1,3 +1,4 @@
+import type { Outcome } from '../core/outcome.js';
 import type { AuditSink } from '../audit/types.js';
 import type { HookEngine } from '../core/engine.js';
 import type { ChatMessage, ModelProvider, ToolDefinition } from '../providers/types.js';
@@ -14,6 +15,11 @@ export interface Halt {
   stopReason: StopReason;
   reason: string | null;
   error?: { type: string; message: string };
+}
+
+/** A hook said stop (Claude Code's `continue: false`): the whole agent halts with its reason. */
+export function stopHalt(outcome: Pick<Outcome, 'stopReason'>): Halt {
+  return { stopReason: 'hook_stop', reason: outcome.stopReason };
 }
 
 /** What the main agent and its subagents share: one session, one engine, one provider. */

@@ -9,7 +9,7 @@ import type { CheckpointData } from './checkpoint.js';
 import { blockedBy } from './hook-gateway.js';
 import { reportFailure, runAgentLoop } from './loop.js';
 import type { Observer } from './observer.js';
-import { RunContext, type Halt, type SessionScope } from './run-context.js';
+import { RunContext, type Halt, type SessionScope, stopHalt } from './run-context.js';
 import { spawnSubagent } from './subagent.js';
 import { Transcript } from './transcript.js';
 import type { AgentOptions, RunResult } from './types.js';
@@ -162,7 +162,7 @@ async function startSession(run: RunContext, source: 'startup' | 'resume'): Prom
   if (run.session.options.systemPrompt !== undefined) fields.system_prompt = run.session.options.systemPrompt;
   if (run.identity.agentType) fields.agent_type = run.identity.agentType;
   const outcome = await run.hooks.fire('SessionStart', fields);
-  if (outcome.stop) return { stopReason: 'hook_stop', reason: outcome.stopReason };
+  if (outcome.stop) return stopHalt(outcome);
   if (outcome.blocked) return { stopReason: 'session_refused', reason: `session refused: SessionStart ${blockedBy(outcome)}` };
   if (outcome.additionalContext) run.addMessage({ role: 'system', content: outcome.additionalContext });
   return undefined;
@@ -171,7 +171,7 @@ async function startSession(run: RunContext, source: 'startup' | 'resume'): Prom
 async function submitPrompt(run: RunContext, prompt: string): Promise<Halt | undefined> {
   run.session.promptId = randomUUID();
   const outcome = await run.hooks.fire('UserPromptSubmit', { prompt });
-  if (outcome.stop) return { stopReason: 'hook_stop', reason: outcome.stopReason };
+  if (outcome.stop) return stopHalt(outcome);
   if (outcome.blocked) return { stopReason: 'prompt_rejected', reason: `prompt rejected: UserPromptSubmit ${blockedBy(outcome)}` };
   const rewritten = outcome.updatedInput?.prompt;
   const text = typeof rewritten === 'string' ? rewritten : prompt;

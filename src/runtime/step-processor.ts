@@ -2,7 +2,7 @@ import { checkpointStep } from './checkpoint.js';
 import { compactIfNeeded } from './compaction.js';
 import { blockedBy } from './hook-gateway.js';
 import { callModel } from './model-call.js';
-import type { Halt, RunContext } from './run-context.js';
+import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import { applyStateRewrite } from './state-rewrite.js';
 import { HookedToolExecutor } from './tool-executor.js';
 
@@ -23,7 +23,7 @@ export async function processStep(run: RunContext): Promise<StepResult> {
   run.enterStep(index, 'model');
   // StepStart may rewrite the state the step starts from (the conversation, the metadata).
   const start = await run.hooks.fire('StepStart', { messages: run.messages.slice() });
-  if (start.stop) return { kind: 'halt', halt: { stopReason: 'hook_stop', reason: start.stopReason } };
+  if (start.stop) return { kind: 'halt', halt: stopHalt(start) };
   if (start.blocked) return { kind: 'halt', halt: { stopReason: 'hook_blocked', reason: `step not run: StepStart ${blockedBy(start)}` } };
   const invalid = applyStateRewrite(run, start, ['messages', 'metadata']);
   if (invalid) return { kind: 'halt', halt: { stopReason: 'hook_blocked', reason: `step not run: ${invalid}` } };

@@ -1,7 +1,7 @@
 import { blockedBy } from './hook-gateway.js';
 import { runAgentLoop } from './loop.js';
 import { stopFields } from './continuation.js';
-import { RunContext, type Halt } from './run-context.js';
+import { RunContext, type Halt, stopHalt } from './run-context.js';
 import type { SubagentRequest, SubagentResult } from './tool.js';
 
 /**
@@ -22,7 +22,7 @@ export async function spawnSubagent(parent: RunContext, request: SubagentRequest
     prompt: request.prompt,
   });
   if (start.blocked || start.stop) {
-    if (start.stop) session.halt = { stopReason: 'hook_stop', reason: start.stopReason };
+    if (start.stop) session.halt = stopHalt(start);
     const reason = `subagent ${agentType} not started: SubagentStart ${blockedBy(start)}`;
     return { ok: false, text: reason, agentId, stopReason: start.stop ? 'hook_stop' : 'hook_blocked', reason };
   }

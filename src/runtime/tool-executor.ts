@@ -3,7 +3,7 @@ import type { Outcome } from '../core/outcome.js';
 import type { ChatMessage, ToolCall } from '../providers/types.js';
 import { blockedBy, decidingHook, rewritingHook } from './hook-gateway.js';
 import { requestPermission } from './permission.js';
-import type { Halt, RunContext } from './run-context.js';
+import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import { outputText, validateToolInput, type Tool } from './tool.js';
 import { runTool, toolContext } from './tool-runner.js';
 
@@ -56,7 +56,7 @@ export class HookedToolExecutor {
         tool_response: r.response ?? r.message.content,
       })),
     });
-    if (batch.stop) return { messages, halt: { stopReason: 'hook_stop', reason: batch.stopReason } };
+    if (batch.stop) return { messages, halt: stopHalt(batch) };
     if (batch.blocked) return { messages, halt: { stopReason: 'hook_blocked', reason: `PostToolBatch ${blockedBy(batch)}` } };
     return { messages };
   }
@@ -75,7 +75,7 @@ export class HookedToolExecutor {
     const shown = structuredClone(checked.value);
     const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: shown, tool_use_id: call.id, recent_tools: run.recentTools.slice() });
     if (pre.stop) {
-      const halt: Halt = { stopReason: 'hook_stop', reason: pre.stopReason };
+      const halt: Halt = stopHalt(pre);
       return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, halt);
     }
     if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
@@ -152,7 +152,7 @@ export class HookedToolExecutor {
         result: result(false, ran.error),
       });
       if (failure.additionalContext) extra.push(failure.additionalContext);
-      const halt = failure.stop ? { stopReason: 'hook_stop' as const, reason: failure.stopReason } : undefined;
+      const halt = failure.stop ? stopHalt(failure) : undefined;
       return { message: toolMessage(call, joined(`Error: ${ran.error}`, extra), true), status: 'error', input, halt };
     }
 
@@ -170,7 +170,7 @@ export class HookedToolExecutor {
     const seen = post.updatedOutput !== null && post.updatedOutput !== undefined ? outputText(post.updatedOutput) : text;
     if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
     if (post.additionalContext) extra.push(post.additionalContext);
-    const halt = post.stop ? { stopReason: 'hook_stop' as const, reason: post.stopReason } : undefined;
+    const halt = post.stop ? stopHalt(post) : undefined;
     return { message: toolMessage(call, joined(seen, extra), false), status: 'ok', input, response: ran.output, halt };
   }
 

@@ -206,8 +206,15 @@ describe('hookTools', () => {
     expect(coverage.executions.map((e) => e.toolName)).toEqual(['weather']);
     expect(coverage.executions[0]!.allowedBy!.event).toBe('PreToolUse');
     expect(coverage.uncovered()).toEqual([]);
-    expect(audit.records).toHaveLength(1);
-    expect(audit.records[0]).toMatchObject({ kind: 'tool', tool: 'weather', sessionId: 'cov', data: { host: 'ai-sdk', tool_use_id: 'c1' } });
+    const executions = audit.records.filter((r) => r.kind === 'tool');
+    expect(executions).toHaveLength(1);
+    expect(executions[0]).toMatchObject({ kind: 'tool', tool: 'weather', sessionId: 'cov', data: { host: 'ai-sdk', tool_use_id: 'c1' } });
+    // The outcomes are in the trail too, the denial included: coverage matches them by tool_use_id.
+    const pre = audit.records.filter((r) => r.kind === 'outcome' && r.event === 'PreToolUse');
+    expect(pre.map((r) => [(r.data.input as { tool_use_id: string }).tool_use_id, r.decision])).toEqual([
+      ['c1', null],
+      ['c2', 'deny'],
+    ]);
   });
 
   it('refuses provider-executed tools and tools without execute at wrap time, and tools added later', () => {

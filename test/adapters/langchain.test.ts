@@ -151,6 +151,6 @@ describe('hookwiseMiddleware', () => {
     await invoke(new HookEngine(), [], twoCalls(), { coverage, audit });
     expect(coverage.executions.map((e) => e.toolName)).toEqual(['weather', 'echo']);
     expect(coverage.uncovered()).toEqual([]);
-    expect(audit.records.map((r) => r.data.host)).toEqual(['langchain', 'langchain']);
+    expect(audit.records.filter((r) => r.kind === 'tool').map((r) => r.data.host)).toEqual(['langchain', 'langchain']);
   });
 });

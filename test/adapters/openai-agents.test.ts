@@ -152,7 +152,7 @@ describe('hookAgent', () => {
     await run(hookAgent(engine, agentWith([]).agent, { coverage, audit }), 'go');
     expect(coverage.executions.map((e) => e.toolName).sort()).toEqual(['echo', 'weather']);
     expect(coverage.uncovered()).toEqual([]);
-    expect(audit.records.map((r) => r.tool).sort()).toEqual(['echo', 'weather']);
+    expect(audit.records.filter((r) => r.kind === 'tool').map((r) => r.tool).sort()).toEqual(['echo', 'weather']);
   });
 
   it('governs handoffs and agents used as tools, recursively', async () => {

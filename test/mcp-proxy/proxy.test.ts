@@ -115,7 +115,7 @@ describe('hookwise mcp-proxy', () => {
     let rows: ReturnType<typeof queryAudit> = [];
     for (let i = 0; i < 200 && rows.length === 0; i++) {
       try {
-        rows = queryAudit(db, {});
+        rows = queryAudit(db, { kind: 'tool' });
       } catch {
         rows = [];
       }
