@@ -45,6 +45,12 @@ function annotateRun(ctx: HookContext, run: RunProcessResult): void {
   ctx.annotate(fields);
 }
 
+/** The program and arguments that run a shell line: `sh -c`, `bash -c` (Claude Code's default) or PowerShell. */
+function shellLine(shell: NonNullable<CommandHandlerOptions['shell']>, line: string): [string, string[]] {
+  if (shell === 'powershell') return ['pwsh', ['-NoProfile', '-NonInteractive', '-Command', line]];
+  return [shell, ['-c', line]];
+}
+
 /**
  * A hook that runs an external program. `command` alone runs through `sh -c`;
  * with `args` it is the program itself (exec form, no shell). The input goes
@@ -55,8 +61,7 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
   const protocol = protocolFor(options.protocol ?? 'claude-code');
   const limitBytes = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
   const shellForm = options.args === undefined;
-  const file = shellForm ? 'sh' : options.command;
-  const args = shellForm ? ['-c', options.command] : options.args!;
+  const [file, args] = shellForm ? shellLine(options.shell ?? 'sh', options.command) : [options.command, options.args!];
   const label = `"${options.command}"`;
 
   return async (input, ctx) => {
@@ -86,6 +91,10 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
       const detail = firstLine(run.stderr);
       throw new Error(`command not executable: ${label} (sh exited 126${detail ? `: ${detail}` : ''})`);
     }
-    return protocol.read({ exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr }, event, { asyncRewake: options.asyncRewake });
+    return protocol.read(
+      { exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr, stdoutTruncated: run.stdoutTruncated },
+      event,
+      { asyncRewake: options.asyncRewake, plugin: options.env?.CLAUDE_PLUGIN_ROOT !== undefined },
+    );
   };
 }

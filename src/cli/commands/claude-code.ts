@@ -1,7 +1,7 @@
 import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { Outcome } from '../../core/outcome.js';
+import { toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
 import { UserError } from '../errors.js';
 import { readInputObject } from '../stdin.js';
@@ -20,9 +20,6 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  */
 const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
-
-/** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
-const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
 
 export function defineClaudeCode(program: Command, setExit: SetExit): void {
   program
@@ -83,7 +80,7 @@ async function claudeCodeAction(flags: { config?: string[] }): Promise<number> {
   const { engine } = await loadEngine({ config: files, cwd: projectDir });
   process.env[RECURSION_GUARD] = '1';
   const outcome = await engine.fire(event, input);
-  const answer = toClaudeCodeOutput(outcome);
+  const answer = toClaudeCodeOutput(outcome, input.tool_name);
   if (answer) write(1, `${JSON.stringify(answer)}\n`);
   // Async hooks finish before the process ends; what they return has no later outcome to reach.
   await engine.drain();
@@ -97,40 +94,8 @@ async function configFiles(named: string[] | undefined, projectDir: string): Pro
   return found ? [found] : [];
 }
 
-/**
- * An Outcome as Claude Code reads a hook's JSON output: PreToolUse decisions in
- * hookSpecificOutput.permissionDecision, PermissionRequest in decision.behavior,
- * other blocks as `decision: "block"`, a stop as `continue: false`. Undefined
- * when there is nothing to say (Claude Code then goes on as if no hook ran).
- */
-export function toClaudeCodeOutput(o: Outcome): Record<string, unknown> | undefined {
-  const event = o.event;
-  const out: Record<string, unknown> = {};
-  const specific: Record<string, unknown> = {};
-  if (o.stop) {
-    out.continue = false;
-    out.stopReason = o.stopReason ?? o.reason ?? 'stopped by a hookwise hook';
-  }
-  if (event === 'PreToolUse') {
-    if (o.decision) {
-      specific.permissionDecision = o.decision;
-      if (o.reason) specific.permissionDecisionReason = o.reason;
-    }
-    if (o.updatedInput && !o.blocked) specific.updatedInput = o.updatedInput;
-  } else if (event === 'PermissionRequest') {
-    if (o.decision === 'allow') specific.decision = { behavior: 'allow', ...(o.updatedInput && { updatedInput: o.updatedInput }) };
-    else if (o.decision === 'deny') specific.decision = { behavior: 'deny', ...(o.reason && { message: o.reason }) };
-  } else if (o.blocked && !o.stop) {
-    out.decision = 'block';
-    out.reason = o.reason ?? 'blocked by a hookwise hook';
-  }
-  if (o.additionalContext && CONTEXT_EVENTS.has(event)) specific.additionalContext = o.additionalContext;
-  if (event === 'PostToolUse' && o.updatedOutput !== null && o.updatedOutput !== undefined) specific.updatedMCPToolOutput = o.updatedOutput;
-  if (o.systemMessage) out.systemMessage = o.systemMessage;
-  if (o.suppressOutput) out.suppressOutput = true;
-  if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: event, ...specific };
-  return Object.keys(out).length > 0 ? out : undefined;
-}
+/** Writing the answer is Claude Code's protocol: it lives with the rest of it in the core. */
+export { toClaudeCodeOutput };
 
 /**
  * Write straight to the descriptor: `process.stdout` and `process.stderr` build a
