@@ -138,6 +138,14 @@ const SPECIFIC: Record<string, Record<string, FieldType>> = {
   MessageDisplay: { displayContent: 'string' },
 };
 
+/** Claude Code events whose output has no hookSpecificOutput: naming one there is an error. */
+const NO_SPECIFIC_OUTPUT = new Set([
+  'SessionEnd', 'PreCompact', 'PostCompact', 'StopFailure', 'TaskCreated', 'TaskCompleted', 'TeammateIdle', 'ConfigChange', 'InstructionsLoaded', 'WorktreeRemove',
+]);
+
+/** hookwise's own and custom events (PreModelCall, StepStart, ...) may add context. */
+const OTHER_EVENTS: Record<string, FieldType> = { additionalContext: 'string' };
+
 /** Fields an output must have for its hookEventName. */
 const REQUIRED: Record<string, string[]> = { PermissionRequest: ['decision'], WorktreeCreate: ['worktreePath'] };
 
@@ -215,7 +223,7 @@ export function validateClaudeCodeOutput(value: Record<string, unknown>, options
   if (specific !== undefined) {
     const name = specific.hookEventName;
     if (name === undefined) fail('hookSpecificOutput is missing required field "hookEventName"');
-    const table = typeof name === 'string' ? SPECIFIC[name] : undefined;
+    const table = typeof name !== 'string' || name === '' || NO_SPECIFIC_OUTPUT.has(name) ? undefined : (SPECIFIC[name] ?? OTHER_EVENTS);
     if (table === undefined) fail(`hookSpecificOutput.hookEventName ${JSON.stringify(name)} is not an event with hook-specific output`);
     if (options.event !== undefined && name !== options.event) {
       fail(`hook returned incorrect event name: expected '${options.event}' but got '${String(name)}'`);
