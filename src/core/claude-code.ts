@@ -350,6 +350,21 @@ export function readClaudeCodeStdout(stdout: string): StdoutReading {
 /** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
 const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'SubagentStart', 'Stop', 'SubagentStop', 'Notification']);
 
+/**
+ * Whether a replaced output can stand for a built-in tool's output. Claude Code checks
+ * an updatedToolOutput against the tool's output schema and keeps the original output
+ * when it does not fit (a string for Bash's `{stdout, stderr, ...}`); hookwise does not
+ * carry Claude Code's schemas and checks the shape instead: same kind of value, and
+ * every field of the original present with the same type. MCP tools take anything.
+ */
+export function outputFitsTool(original: unknown, replacement: unknown, toolName: unknown): boolean {
+  if (isMcpToolName(toolName) || original === undefined || original === null) return true;
+  if (typeof original !== typeof replacement || Array.isArray(original) !== Array.isArray(replacement)) return false;
+  if (typeof original !== 'object' || Array.isArray(original)) return true;
+  const target = replacement as Record<string, unknown>;
+  return Object.entries(original as Record<string, unknown>).every(([key, value]) => value === undefined || value === null || typeof target[key] === typeof value);
+}
+
 /** MCP tools are named `mcp__<server>__<tool>`. */
 export const isMcpToolName = (name: unknown): boolean => typeof name === 'string' && name.startsWith('mcp__');
 

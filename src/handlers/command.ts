@@ -94,7 +94,7 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
     return protocol.read(
       { exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr, stdoutTruncated: run.stdoutTruncated },
       event,
-      { asyncRewake: options.asyncRewake, plugin: options.env?.CLAUDE_PLUGIN_ROOT !== undefined },
+      { asyncRewake: options.asyncRewake, plugin: options.env?.CLAUDE_PLUGIN_ROOT !== undefined, input },
     );
   };
 }

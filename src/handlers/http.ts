@@ -75,6 +75,6 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
     }
     const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
     if (body.truncated) throw new Error(`POST ${url} answered more than ${DEFAULT_OUTPUT_LIMIT_BYTES} bytes; the answer was cut and cannot be read`);
-    return readHttpBody(body.text, event);
+    return readHttpBody(body.text, event, input);
   };
 }

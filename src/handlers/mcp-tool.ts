@@ -78,7 +78,7 @@ export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
       const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
       const reading = readClaudeCodeStdout(body);
       // Plain text from an MCP tool is not context: Claude Code reports the hook as completed.
-      return reading.type === 'json' ? answerOf(reading, event) : undefined;
+      return reading.type === 'json' ? answerOf(reading, event, input) : undefined;
     } finally {
       await client.close().catch(() => {});
     }

@@ -19,6 +19,17 @@ export async function startMockAnthropic() {
         body = JSON.parse(raw);
       } catch {}
       requests.push({ path: req.url, body });
+      // HTTP hooks of the cases answer here.
+      if (req.url.startsWith('/hook/')) {
+        const kind = req.url.slice('/hook/'.length);
+        const answers = {
+          deny: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'HTTP-deny' } },
+          context: { hookSpecificOutput: { hookEventName: body.hook_event_name, additionalContext: 'HTTP-context' } },
+        };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answers[kind] ?? {}));
+        return;
+      }
       if (!req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ input_tokens: 1 }));

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { all, type Matcher } from '../../core/matchers.js';
@@ -41,8 +40,12 @@ export interface HttpPolicy {
 /** The concurrent group of every hook from Claude Code's configuration (settings, plugins, skills). */
 export const CLAUDE_CODE_GROUP = 'claude-code';
 
-/** Claude Code runs command hooks with bash unless the entry says `shell`; sh where there is no bash. */
-const DEFAULT_SHELL: 'bash' | 'sh' = ['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash'].some((f) => existsSync(f)) ? 'bash' : 'sh';
+/**
+ * Claude Code 2.1.197 documents `shell: "bash"` (the default) but, on Linux and macOS,
+ * spawns the line with Node's `shell: true`, which is `/bin/sh -c`: hookwise does the
+ * same, so a script behaves as it does there. `"powershell"` runs pwsh.
+ */
+const shellOf = (shell: CommandEntry['shell']): 'sh' | 'powershell' => (shell === 'powershell' ? 'powershell' : 'sh');
 
 /** Events whose command hooks get CLAUDE_ENV_FILE, as in Claude Code. */
 const ENV_FILE_EVENTS = new Set(['SessionStart', 'CwdChanged', 'FileChanged']);
@@ -196,7 +199,7 @@ function commandHandlerFor(entry: CommandEntry, item: CollectedEntry, ctx: Entry
   if (ctx.pluginRoot) env.CLAUDE_PLUGIN_ROOT = ctx.pluginRoot;
   const options: CommandHandlerOptions = {
     command: entry.command,
-    shell: entry.shell ?? DEFAULT_SHELL,
+    shell: shellOf(entry.shell),
     // Seed 003's own forms were written for claude-agent-rs, whose command hooks speak its protocol.
     protocol: entry.protocol ?? (item.variant ? 'claude-agent-rs' : 'claude-code'),
     env,

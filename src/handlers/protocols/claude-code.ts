@@ -1,6 +1,8 @@
 import {
   blockingErrorBlocks,
+  isMcpToolName,
   isMissingScript,
+  outputFitsTool,
   plainStdoutIsContext,
   plainStdoutIsWorktreePath,
   readClaudeCodeStdout,
@@ -9,6 +11,7 @@ import {
   type StdoutReading,
 } from '../../core/claude-code.js';
 import { context } from '../../core/results.js';
+import type { HookInput } from '../../core/input.js';
 import type { HandlerReturn } from '../../core/spec.js';
 import { refuse } from './block-for.js';
 import type { Protocol } from './types.js';
@@ -35,9 +38,14 @@ export function parseClaudeCodeStdout(stdout: string): StdoutReading {
  * a hookSpecificOutput naming another event is an error, and `decision: "block"` is
  * dropped where Claude Code ignores blocking errors (SessionStart, ...).
  */
-export function readClaudeCodeJson(value: Record<string, unknown>, event: string): ClaudeCodeJsonOutput | undefined {
+export function readClaudeCodeJson(value: Record<string, unknown>, event: string, input?: HookInput): ClaudeCodeJsonOutput | undefined {
   if (value.async === true) return undefined;
   const output = validateClaudeCodeOutput(value, { strict: false, event: event || undefined });
+  const specific = output.hookSpecificOutput;
+  const toolName = input?.tool_name;
+  // Claude Code applies updatedMCPToolOutput to MCP tools only, and an updatedToolOutput that does not fit the tool's output not at all.
+  if (specific?.updatedMCPToolOutput !== undefined && !isMcpToolName(toolName)) delete specific.updatedMCPToolOutput;
+  if (specific?.updatedToolOutput !== undefined && !outputFitsTool(input?.tool_response, specific.updatedToolOutput, toolName)) delete specific.updatedToolOutput;
   if (output.decision === 'block' && !blockingErrorBlocks(event)) {
     delete output.decision;
     delete output.reason;
@@ -50,8 +58,8 @@ export function readClaudeCodeJson(value: Record<string, unknown>, event: string
  * context on SessionStart, UserPromptSubmit and the like, the worktree's path on
  * WorktreeCreate, and ignored elsewhere; empty is no opinion.
  */
-export function answerOf(reading: StdoutReading, event: string): HandlerReturn {
-  if (reading.type === 'json') return readClaudeCodeJson(reading.value, event);
+export function answerOf(reading: StdoutReading, event: string, input?: HookInput): HandlerReturn {
+  if (reading.type === 'json') return readClaudeCodeJson(reading.value, event, input);
   if (reading.type === 'text' && plainStdoutIsContext(event)) return context(reading.text);
   if (reading.type === 'text' && plainStdoutIsWorktreePath(event)) {
     return { hookSpecificOutput: { hookEventName: 'WorktreeCreate', worktreePath: reading.text } };
@@ -63,12 +71,12 @@ export function answerOf(reading: StdoutReading, event: string): HandlerReturn {
  * An HTTP hook's 2xx body: Claude Code wants JSON there (an empty body is `{}`);
  * plain text or broken JSON is a non-blocking error.
  */
-export function readHttpBody(body: string, event: string): HandlerReturn {
+export function readHttpBody(body: string, event: string, input?: HookInput): HandlerReturn {
   const text = body.trim();
   if (text === '') return undefined;
   const reading = readClaudeCodeStdout(text);
   if (reading.type !== 'json') throw new InvalidHookOutputError(`HTTP hook must return JSON, got: ${firstLine(text, 200)}`);
-  return readClaudeCodeJson(reading.value, event);
+  return readClaudeCodeJson(reading.value, event, input);
 }
 
 /** Claude Code's command protocol, as of Claude Code 2.1.197. */
@@ -87,12 +95,12 @@ export const claudeCodeProtocol: Protocol = {
     }
     if (reading.type === 'json') {
       // A JSON object decides on every exit code; exit 2 adds stderr as the block when the JSON did not block.
-      const output = readClaudeCodeJson(reading.value, event);
+      const output = readClaudeCodeJson(reading.value, event, options?.input);
       if (exitCode !== 2 || options?.asyncRewake || !blockingErrorBlocks(event) || output === undefined) return output;
       if (output.decision === 'block' || output.hookSpecificOutput?.permissionDecision === 'deny') return output;
       return { ...output, decision: 'block', reason: stderr.trim() || 'No stderr output' };
     }
-    if (exitCode === 0) return answerOf(reading, event);
+    if (exitCode === 0) return answerOf(reading, event, options?.input);
     if (exitCode === 2) {
       const reason = stderr.trim();
       if (options?.asyncRewake) return reason ? context(reason) : undefined;

@@ -16,6 +16,8 @@ export interface ReadOptions {
   asyncRewake?: boolean;
   /** A plugin's hook: Claude Code's missing-script rule also covers UserPromptSubmit. */
   plugin?: boolean;
+  /** The hook's input: updatedMCPToolOutput counts for MCP tools only, updatedToolOutput must fit tool_response. */
+  input?: HookInput;
 }
 
 /**
