@@ -178,6 +178,12 @@ describe('8: settings features', () => {
     expect(failed.hooks[0]!.error).toBe('MCP tool checker/check returned an error: checker exploded');
   });
 
+  it('HTTP hooks do not run on SessionStart and Setup, as in Claude Code', async () => {
+    const { engine } = await project({ hooks: { SessionStart: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/never' }] }] } });
+    const outcome = await engine.fire('SessionStart', { session_id: 's', source: 'startup' });
+    expect(outcome.hooks[0]).toMatchObject({ status: 'ok', result: 'none', skippedBecause: 'HTTP hooks do not run on SessionStart (as in Claude Code)' });
+  });
+
   it('an mcp_tool hook naming a server that is not configured is a non-blocking error', async () => {
     const { engine } = await project({ hooks: { PreToolUse: [{ hooks: [{ type: 'mcp_tool', server: 'nowhere', tool: 'x' }] }] } });
     const outcome = await engine.fire('PreToolUse', bash('ls'));

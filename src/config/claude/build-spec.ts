@@ -130,6 +130,10 @@ function lazy(make: () => Promise<HookHandler>): HookHandler {
 }
 
 function handlerFor(type: string, entry: CollectedEntry['entry'], item: CollectedEntry, ctx: EntryContext): HookHandler {
+  // Claude Code skips HTTP hooks on SessionStart and Setup.
+  if (type === 'http' && (item.event === 'SessionStart' || item.event === 'Setup')) {
+    return (_input, hookCtx) => void hookCtx.annotate({ skippedBecause: `HTTP hooks do not run on ${item.event} (as in Claude Code)` });
+  }
   if (type === 'http') return httpHandlerFor(entry as HttpEntry, ctx.httpPolicy);
   if (type === 'prompt') {
     const e = entry as PromptEntry;
