@@ -74,7 +74,8 @@ export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
       const result = await client.callTool({ name: options.tool, arguments: args }, undefined, { signal: ctx.signal });
       const content = Array.isArray(result.content) ? result.content : [];
       const body = content.map((c: { type: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('\n');
-      if (result.isError) throw new Error(`MCP tool ${options.server}/${options.tool} returned an error${body ? `: ${body.split('\n')[0]!.slice(0, 300)}` : ''}`);
+      const firstLine = body.split('\n')[0]?.slice(0, 300) ?? '';
+      if (result.isError) throw new Error(`MCP tool ${options.server}/${options.tool} returned an error${firstLine ? `: ${firstLine}` : ''}`);
       const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
       const reading = readClaudeCodeStdout(body);
       // Plain text from an MCP tool is not context: Claude Code reports the hook as completed.

@@ -165,7 +165,8 @@ function httpHandlerFor(e: HttpEntry, policy: HttpPolicy | undefined): HookHandl
   return async (input, hookCtx) => {
     const { httpHandler } = await import('../../handlers/http.js');
     const own = e.allowedEnvVars ?? [];
-    const envVars = policy?.allowedEnvVars === undefined ? own : own.filter((name) => policy.allowedEnvVars!.includes(name));
+    const limit = policy?.allowedEnvVars;
+    const envVars = limit === undefined ? own : own.filter((name) => limit.includes(name));
     return httpHandler({
       url: e.url,
       ...(e.headers && { headers: e.headers }),
