@@ -127,6 +127,12 @@ export class OutcomeBuilder {
   finish(): Outcome {
     const o = this.outcome;
     if (o.blocked && this.permission) o.decision = 'deny';
+    // A stop on PreToolUse ends the turn after the tool runs; a refused tool does not run,
+    // so the turn goes on with the refusal (Claude Code 2.1.197, checked by test/differential).
+    if (o.stop && o.blocked && o.event === 'PreToolUse') {
+      o.stop = false;
+      o.stopReason = null;
+    }
     if (!o.blocked) o.reason = this.decisionReason;
     if (this.context) o.additionalContext = this.context.join('\n');
     if (this.messages) o.systemMessage = this.messages.join('\n');

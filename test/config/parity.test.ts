@@ -94,6 +94,14 @@ describe('3 to 6: what each event does with an answer', () => {
     expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({ blocked: false, decision: null, stop: true, stopReason: 'enough' });
   });
 
+  it('continue:false with a deny on PreToolUse: refused, and the turn goes on (no stop)', async () => {
+    const { engine } = await project(
+      { hooks: { PreToolUse: [{ hooks: [sh('h.sh')] }] } },
+      { 'h.sh': json({ continue: false, stopReason: 'enough', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } }) },
+    );
+    expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({ blocked: true, decision: 'deny', reason: 'no', stop: false, stopReason: null });
+  });
+
   it('hookSpecificOutput without hookEventName, or naming another event: a non-blocking error, the whole output ignored', async () => {
     const { engine } = await project(
       { hooks: { PreToolUse: [{ hooks: [sh('none.sh'), sh('other.sh')] }] } },

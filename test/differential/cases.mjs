@@ -188,6 +188,14 @@ export const cases = [
     calls: [bash(0), bash(1)],
   },
   {
+    name: 'continue:false with a deny on PreToolUse: refused; the turn goes on',
+    item: 3,
+    reason: 'DENY-stop',
+    settings: { hooks: pre('Bash', cmd('h.sh')) },
+    scripts: { 'h.sh': logged(json({ continue: false, stopReason: 'STOP-deny', ...deny('DENY-stop') })) },
+    calls: [bash(0), bash(1)],
+  },
+  {
     name: 'continue:false on PostToolUse: the turn ends',
     item: 3,
     settings: { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [cmd('h.sh')] }] } },
@@ -326,6 +334,26 @@ export const cases = [
     item: 8,
     reason: 'HTTP-deny',
     settings: { allowedHttpHookUrls: ['$MOCK/*'], hooks: pre('Bash', { type: 'http', url: '$MOCK/hook/deny' }) },
+    calls: [bash(0)],
+  },
+  {
+    name: 'prompt hook not met on PreToolUse: the tool is refused, the turn goes on',
+    item: 8,
+    reason: 'PROMPT-no',
+    settings: { hooks: pre('Bash', { type: 'prompt', prompt: 'Is this safe? VERDICT: {"ok": false, "reason": "PROMPT-no"} $ARGUMENTS', model: 'claude-haiku-4-5' }) },
+    calls: [bash(0), bash(1)],
+  },
+  {
+    name: 'prompt hook not met with continueOnBlock: refused, the turn goes on',
+    item: 8,
+    reason: 'PROMPT-no',
+    settings: { hooks: pre('Bash', { type: 'prompt', prompt: 'Is this safe? VERDICT: {"ok": false, "reason": "PROMPT-no"} $ARGUMENTS', model: 'claude-haiku-4-5', continueOnBlock: true }) },
+    calls: [bash(0), bash(1)],
+  },
+  {
+    name: 'prompt hook met: the tool runs',
+    item: 8,
+    settings: { hooks: pre('Bash', { type: 'prompt', prompt: 'Is this safe? VERDICT: {"ok": true, "reason": "fine"} $ARGUMENTS', model: 'claude-haiku-4-5' }) },
     calls: [bash(0)],
   },
   {

@@ -136,8 +136,11 @@ export async function runHookwise(c) {
   const { dir, project } = makeProject(c, mock.url);
   const { loadConfig, engineFor } = await import(path.join(repoRoot, 'dist', 'config', 'load.js'));
   const { outputFitsTool } = await import(path.join(repoRoot, 'dist', 'core', 'claude-code.js'));
-  const previous = process.env.CLAUDE_PROJECT_DIR;
+  const previous = { CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR, ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY };
   process.env.CLAUDE_PROJECT_DIR = project;
+  // Prompt hooks judge with the same mock model Claude Code's use.
+  process.env.ANTHROPIC_BASE_URL = mock.url;
+  process.env.ANTHROPIC_API_KEY = 'sk-ant-test';
   try {
     const engine = engineFor(await loadConfig({ files: [path.join(project, '.claude', 'settings.json')], cwd: project }));
     const base = { session_id: 'diff', transcript_path: path.join(dir, 't.jsonl'), cwd: project, permission_mode: 'bypassPermissions' };
@@ -186,8 +189,10 @@ export async function runHookwise(c) {
     return { calls, hookRuns: hookRuns(project), contextSeen: c.context !== undefined && allContext.includes(c.context), turnEnded: ended, stopFeedbackSeen };
   } finally {
     await mock.close();
-    if (previous === undefined) delete process.env.CLAUDE_PROJECT_DIR;
-    else process.env.CLAUDE_PROJECT_DIR = previous;
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }

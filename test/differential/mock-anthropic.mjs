@@ -64,7 +64,18 @@ export function scriptOf(body) {
   return undefined;
 }
 
+/** Prompt hooks (Claude Code's and hookwise's) ask the model to judge: the answer is in the prompt, after `VERDICT:`. */
+function verdictOf(body) {
+  const system = typeof body.system === 'string' ? body.system : JSON.stringify(body.system ?? '');
+  if (!/evaluating a hook condition|You judge one event/.test(system)) return undefined;
+  const asked = (body.messages ?? []).map((m) => textOf(m.content)).join('\n');
+  const match = /VERDICT: (\{[^}]*\})/.exec(asked);
+  return match ? match[1] : '{"ok": true, "reason": "fine"}';
+}
+
 function nextReply(body) {
+  const verdict = verdictOf(body);
+  if (verdict) return { text: verdict };
   const script = scriptOf(body);
   if (!script) return { text: 'ok' };
   const made = (body.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use')).length;
