@@ -4,7 +4,7 @@ import path from 'node:path';
 import { specsFromHooksBlock } from './claude/specs.js';
 import { ConfigError } from './errors.js';
 import { parseJson } from './parse-json.js';
-import type { ClaudeSourceOptions } from './settings.js';
+import { mcpServersFor, type ClaudeSourceOptions } from './settings.js';
 import type { ConfigSource } from './source.js';
 
 /** The plugin's root: the folder holding `hooks/hooks.json` (else the file's own folder). */
@@ -38,11 +38,15 @@ export function pluginHooksFromJson(file: string, json: unknown, options: Claude
   // The flat form may carry a description beside the events.
   const { description: _description, ...flat } = obj;
   const root = pluginRootOf(file);
+  const httpPolicy = {};
+  const projectDir = options.cwd ?? process.cwd();
   const built = specsFromHooksBlock(nested ? obj.hooks : flat, nested ? 'hooks' : '', {
     file,
     namePrefix: `plugin:${pluginName(root)}`,
-    projectDir: options.cwd ?? process.cwd(),
+    projectDir,
     pluginRoot: root,
+    httpPolicy,
+    mcpServers: mcpServersFor(undefined, projectDir),
   });
-  return { file, kind: 'plugin', hooks: built.hooks, warnings: built.warnings };
+  return { file, kind: 'plugin', hooks: built.hooks, warnings: built.warnings, httpPolicy };
 }

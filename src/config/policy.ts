@@ -12,7 +12,6 @@ const isClaudeStyle = (s: ConfigSource) => CLAUDE_KINDS.has(s.kind);
  * - `disableAllHooks: true` in managed settings: managed hooks go too;
  * - `allowManagedHooksOnly: true` in managed settings: only managed hooks load.
  * hookwise config modules and SDK hooks are never affected: they are named explicitly.
- * Identical handlers from several settings files run once (the first is kept).
  */
 export function mergeSources(sources: ConfigSource[]): { hooks: HookSpec[]; notes: string[] } {
   const notes: string[] = [];
@@ -34,20 +33,28 @@ export function mergeSources(sources: ConfigSource[]): { hooks: HookSpec[]; note
     const spared = managedDisable ? 'hookwise config modules' : 'managed settings and hookwise config modules';
     notes.push(`${switchedBy.file}: ${flag} is true: ${dropped} hook${dropped === 1 ? '' : 's'} from Claude Code settings, plugins and skills not loaded (${spared} still are)`);
   }
-  return { hooks: uniqueNames(dedupe(kept, sources)), notes };
+  shareHttpPolicy(sources);
+  // Duplicates are not dropped here: Claude Code removes them among the hooks matched at
+  // each fire (HookSpec.dedupKey), so two groups whose matchers differ both keep their hook.
+  return { hooks: uniqueNames(kept), notes };
 }
 
-/** Identical handlers from settings files: keep the first. */
-function dedupe(hooks: HookSpec[], sources: ConfigSource[]): HookSpec[] {
-  const fromSettings = new Set(sources.filter((s) => s.kind === 'claude-settings').flatMap((s) => s.hooks));
-  const seen = new Set<string>();
-  return hooks.filter((spec) => {
-    const key = fromSettings.has(spec) ? identityOf(spec) : undefined;
-    if (key === undefined) return true;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+/**
+ * `allowedHttpHookUrls` and `httpHookAllowedEnvVars` merge across settings sources (a
+ * union, as Claude Code merges them) and bind every Claude-style source's HTTP hooks.
+ */
+function shareHttpPolicy(sources: ConfigSource[]): void {
+  const lists = (pick: (s: ConfigSource) => string[] | undefined): string[] | undefined => {
+    const given = sources.map(pick).filter((l): l is string[] => l !== undefined);
+    return given.length === 0 ? undefined : [...new Set(given.flat())];
+  };
+  const allowedUrls = lists((s) => s.allowedHttpHookUrls);
+  const allowedEnvVars = lists((s) => s.httpHookAllowedEnvVars);
+  for (const source of sources) {
+    if (!source.httpPolicy) continue;
+    if (allowedUrls !== undefined) source.httpPolicy.allowedUrls = allowedUrls;
+    if (allowedEnvVars !== undefined) source.httpPolicy.allowedEnvVars = allowedEnvVars;
+  }
 }
 
 /** Names from configuration files must not replace one another in the engine: number the repeats. */

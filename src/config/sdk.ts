@@ -3,6 +3,7 @@ import type { HookInput } from '../core/input.js';
 import { MatcherError } from '../core/regex.js';
 import type { ClaudeCodeJsonOutput } from '../core/results.js';
 import { asHook, type AnyHook } from '../core/hook.js';
+import { readClaudeCodeJson } from '../handlers/protocols/claude-code.js';
 import { DEFAULT_TIMEOUT_MS, type HookSpec, type OnError } from '../core/spec.js';
 import { eventFromKey } from './claude/event-key.js';
 import { ConfigError } from './errors.js';
@@ -71,8 +72,9 @@ export function fromSdkHooks(hooks: SdkHooks, options: SdkHooksOptions = {}): An
           source: `${where} ${path}`,
           handler: async (input, ctx) => {
             const output = await callback(input, typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined, { signal: ctx.signal });
-            if (output && typeof output === 'object' && (output as { async?: unknown }).async === true) return undefined;
-            return output as ClaudeCodeJsonOutput | undefined;
+            if (output === undefined || output === null) return undefined;
+            // Claude Code's own reading: unknown fields dropped, a wrong hookEventName an error.
+            return readClaudeCodeJson(output as Record<string, unknown>, event, input);
           },
         };
         if (group.matcher !== undefined && group.matcher.trim() !== '') spec.matcher = group.matcher;

@@ -19,4 +19,10 @@ export interface ConfigSource {
   disableAllHooks?: boolean;
   /** `allowManagedHooksOnly: true` in managed settings: only managed hooks (and hookwise's own) load. */
   allowManagedHooksOnly?: boolean;
+  /** Claude Code settings' `allowedHttpHookUrls` (merged across sources by the loader). */
+  allowedHttpHookUrls?: string[];
+  /** Claude Code settings' `httpHookAllowedEnvVars` (merged across sources by the loader). */
+  httpHookAllowedEnvVars?: string[];
+  /** What this source's HTTP hooks obey; the loader fills it from every source's lists. */
+  httpPolicy?: { allowedUrls?: string[]; allowedEnvVars?: string[] };
 }

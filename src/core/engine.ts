@@ -346,6 +346,10 @@ export class HookEngine {
     if (this.parallel) return this.runParallel(fire);
     for (; i < fire.hooks.length; i++) {
       const hook = fire.hooks[i]!;
+      if (hook.spec.concurrentGroup !== undefined && !fire.ended) {
+        const end = this.groupEnd(fire, i);
+        return this.runGroup(fire, i, end).then(() => this.run(fire, end));
+      }
       // After the chain ended, or a `once` hook an overlapping fire of the session ran while this one waited.
       if (fire.ended || (hook.once && fire.scope.session.onceRan.has(hook.name))) {
         fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
@@ -367,6 +371,45 @@ export class HookEngine {
       fire.records[i] = step;
     }
     return this.finish(fire);
+  }
+
+  /** The index after the run of hooks that share hook `i`'s concurrent group. */
+  private groupEnd(fire: Fire, i: number): number {
+    const group = fire.hooks[i]!.spec.concurrentGroup;
+    let end = i + 1;
+    while (end < fire.hooks.length && fire.hooks[end]!.spec.concurrentGroup === group) end++;
+    return end;
+  }
+
+  /**
+   * Hooks [from, to) of one concurrent group: all start at once on the input as the
+   * group found it (a repeated dedupKey runs once), then fold in run order.
+   */
+  private async runGroup(fire: Fire, from: number, to: number): Promise<void> {
+    const input = fire.input;
+    const keys = new Set<string>();
+    const attempts: Array<Promise<{ record: HookRecord; attempt: Attempt }> | undefined> = [];
+    for (let i = from; i < to; i++) {
+      const hook = fire.hooks[i]!;
+      const key = hook.spec.dedupKey;
+      const duplicate = key !== undefined && keys.has(key);
+      if (key !== undefined) keys.add(key);
+      if (duplicate || (hook.once && fire.scope.session.onceRan.has(hook.name))) {
+        fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null, ...(duplicate && { duplicate: true }) };
+        continue;
+      }
+      if (hook.once) fire.scope.session.onceRan.add(hook.name);
+      if (hook.async) fire.records[i] = this.startAsync(fire, hook);
+      else attempts[i - from] = this.attempt(fire, hook, input);
+    }
+    for (let i = from; i < to; i++) {
+      const pending = attempts[i - from];
+      if (pending === undefined) continue;
+      const { record, attempt } = await pending;
+      fire.records[i] = record;
+      if (!fire.ended) this.apply(fire, fire.hooks[i]!, attempt);
+    }
+    fire.clock = now();
   }
 
   private runParallel(fire: Fire): Promise<Outcome> {

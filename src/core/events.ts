@@ -46,12 +46,13 @@ const table: Array<[string, Omit<EventInfo, 'name'>, string[]]> = [
   ['TeammateIdle', { blockable: true }, []],
   ['ConfigChange', { blockable: true, filterField: 'source' }, []],
   ['CwdChanged', { blockable: false }, []],
-  ['FileChanged', { blockable: false, filterField: 'file_name' }, []],
+  // Claude Code sends file_path and matches the matcher against its base name.
+  ['FileChanged', { blockable: false, filterField: 'file_path' }, []],
   ['WorktreeCreate', { blockable: true }, []],
   ['WorktreeRemove', { blockable: false }, []],
   ['Elicitation', { blockable: true, filterField: 'mcp_server_name' }, []],
   ['ElicitationResult', { blockable: true, filterField: 'mcp_server_name' }, []],
-  ['PreModelSwitch', { blockable: true, filterField: 'model', permission: true }, []],
+  ['PreModelSwitch', { blockable: true, filterField: 'to_model', permission: true }, []],
 ];
 
 const byName = new Map<string, EventInfo>();

@@ -65,6 +65,7 @@ const EXACT_NAMES = /^[A-Za-z0-9_\- ,|]*$/;
 
 function filterValue(input: HookInput, field: string): string {
   const value = field === 'step_name' ? stepNameOf(input) : input[field];
+  if (field === 'file_path' && typeof value === 'string') return value.slice(value.lastIndexOf('/') + 1);
   return typeof value === 'string' ? value : '';
 }
 

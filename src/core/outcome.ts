@@ -27,6 +27,10 @@ export interface Outcome {
   systemMessage: string | null;
   suppressOutput: boolean;
   retry: { delayMs: number } | null;
+  /** Claude Code's Elicitation/ElicitationResult answer (first one wins, in execution order). */
+  elicitation?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> } | null;
+  /** Claude Code's WorktreeCreate answer: the created worktree's path (first one wins). */
+  worktreePath?: string | null;
   hooks: HookRecord[];
 }
 
@@ -47,9 +51,18 @@ export function emptyOutcome(event: string): Outcome {
     systemMessage: null,
     suppressOutput: false,
     retry: null,
+    elicitation: null,
+    worktreePath: null,
     hooks: [],
   };
 }
+
+/**
+ * Events where `stop` means "let this go on, then end the turn", as Claude Code's
+ * `continue: false` does: the tool runs (PreToolUse) or has run (Post*), the agent is
+ * not kept going (Stop). Everywhere else a stop also blocks what the event announces.
+ */
+const STOP_AFTER = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
 
 /**
  * Folds verdicts, in execution order, into one Outcome (SEMANTICS.md section 5).
@@ -83,7 +96,7 @@ export class OutcomeBuilder {
     if (v.stop) {
       if (!o.stop) o.stopReason = v.stopReason ?? v.reason ?? null;
       o.stop = true;
-      if (!o.blocked) {
+      if (!o.blocked && !STOP_AFTER.has(o.event)) {
         o.blocked = true;
         o.reason = o.stopReason;
       }
@@ -96,6 +109,8 @@ export class OutcomeBuilder {
     if (v.systemMessage !== undefined) (this.messages ??= []).push(v.systemMessage);
     if (v.suppressOutput) o.suppressOutput = true;
     if (v.retryDelayMs !== undefined && o.retry === null) o.retry = { delayMs: v.retryDelayMs };
+    if (v.elicitation !== undefined && !o.elicitation) o.elicitation = v.elicitation;
+    if (v.worktreePath !== undefined && !o.worktreePath) o.worktreePath = v.worktreePath;
   }
 
   /** A failing hook under a fail-closed policy. */
@@ -112,6 +127,12 @@ export class OutcomeBuilder {
   finish(): Outcome {
     const o = this.outcome;
     if (o.blocked && this.permission) o.decision = 'deny';
+    // A stop on PreToolUse ends the turn after the tool runs; a refused tool does not run,
+    // so the turn goes on with the refusal (Claude Code 2.1.197, checked by test/differential).
+    if (o.stop && o.blocked && o.event === 'PreToolUse') {
+      o.stop = false;
+      o.stopReason = null;
+    }
     if (!o.blocked) o.reason = this.decisionReason;
     if (this.context) o.additionalContext = this.context.join('\n');
     if (this.messages) o.systemMessage = this.messages.join('\n');

@@ -212,9 +212,13 @@ export class EventIndex {
   }
 }
 
+/** FileChanged matchers see the file's name, as Claude Code's do (`.env`, not `/p/.env`). */
+export const baseName = (file: string): string => file.slice(file.lastIndexOf('/') + 1);
+
 export function filterValueOf(input: HookInput, field: string | undefined): string {
   if (!field) return '';
   if (field === 'step_name') return stepNameOf(input);
   const value = input[field];
+  if (field === 'file_path' && typeof value === 'string') return baseName(value);
   return typeof value === 'string' ? value : '';
 }

@@ -1,3 +1,5 @@
+import { validateClaudeCodeOutput, verdictFromClaudeCode, type ClaudeCodeJsonOutput } from './claude-code.js';
+
 /**
  * What a handler can return, the helpers that build it, and the one function
  * that turns any return value (helper result, Claude Code JSON output, nothing)
@@ -37,27 +39,7 @@ export type HookResult =
   | ({ kind: 'context' } & ResultExtras)
   | ({ kind: 'none' } & ResultExtras);
 
-/** Claude Code's JSON hook output, as a command hook prints it on stdout. */
-export interface ClaudeCodeJsonOutput {
-  continue?: boolean;
-  stopReason?: string;
-  suppressOutput?: boolean;
-  systemMessage?: string;
-  decision?: 'approve' | 'block' | string;
-  reason?: string;
-  hookSpecificOutput?: {
-    hookEventName?: string;
-    permissionDecision?: Decision;
-    permissionDecisionReason?: string;
-    updatedInput?: Record<string, unknown>;
-    additionalContext?: string;
-    updatedMCPToolOutput?: unknown;
-    updatedToolOutput?: unknown;
-    decision?: { behavior?: 'allow' | 'deny'; updatedInput?: Record<string, unknown>; message?: string; interrupt?: boolean };
-    [key: string]: unknown;
-  };
-  [key: string]: unknown;
-}
+export type { ClaudeCodeJsonOutput } from './claude-code.js';
 
 export const allow = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'allow', reason, ...extras });
 export const deny = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'deny', reason, ...extras });
@@ -114,6 +96,10 @@ export interface Verdict {
   retryDelayMs?: number;
   /** The chain ends after this hook (deny, block, stop, retry, skip). */
   ends?: boolean;
+  /** Claude Code's Elicitation/ElicitationResult answer. */
+  elicitation?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  /** Claude Code's WorktreeCreate answer: the created worktree's path. */
+  worktreePath?: string;
 }
 
 const RESULT_KINDS = new Set<string>(['allow', 'deny', 'ask', 'defer', 'modify', 'block', 'stop', 'retry', 'skip', 'context', 'none']);
@@ -126,15 +112,22 @@ export function isHookResult(value: unknown): value is HookResult {
   return typeof value === 'object' && value !== null && RESULT_KINDS.has((value as { kind?: string }).kind as string);
 }
 
-/** Normalise a handler's return value. `undefined`/`null` means no opinion. */
+/**
+ * Normalise a handler's return value. `undefined`/`null` means no opinion. Anything
+ * else must be a result (`kind` one of the result kinds, nothing else) or Claude Code
+ * JSON output that Claude Code's schema accepts, with no field it does not know:
+ * `{decision: "maybe"}`, `"Deny"`, a `permissionDecision` outside hookSpecificOutput
+ * are hook failures (InvalidResultError), never "no opinion". Claude Code settings
+ * hooks are read leniently by their protocol before they get here (docs/claude-code.md).
+ */
 export function toVerdict(value: unknown): Verdict {
   if (value === undefined || value === null) return NO_OPINION;
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new InvalidResultError(`handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`);
   }
-  if (isHookResult(value)) return fromHookResult(value);
   if ('kind' in value) {
-    throw new InvalidResultError(`handler returned a result of unknown kind ${JSON.stringify((value as { kind: unknown }).kind)}; expected one of ${[...RESULT_KINDS].join(', ')}`);
+    if (!isHookResult(value)) throw new InvalidResultError(`handler returned a result of unknown kind ${JSON.stringify((value as { kind: unknown }).kind)}; expected one of: ${[...RESULT_KINDS].join(', ')}`);
+    return fromHookResult(value);
   }
   return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);
 }
@@ -184,65 +177,7 @@ function fromHookResult(r: HookResult): Verdict {
   return extrasOf(r, v);
 }
 
-/**
- * Claude Code's JSON output, read as Claude Code reads it: `continue:false` halts,
- * `hookSpecificOutput.permissionDecision` decides, legacy `decision: approve|block`
- * still works, `additionalContext`/`systemMessage`/`suppressOutput` pass through.
- */
-export function fromClaudeCodeOutput(o: ClaudeCodeJsonOutput): Verdict {
-  const v: Verdict = { result: 'none' };
-  const specific = (typeof o.hookSpecificOutput === 'object' && o.hookSpecificOutput) || {};
-  if (typeof o.systemMessage === 'string') v.systemMessage = o.systemMessage;
-  if (o.suppressOutput === true) v.suppressOutput = true;
-  if (typeof specific.additionalContext === 'string') v.additionalContext = specific.additionalContext;
-  const output = specific.updatedMCPToolOutput ?? specific.updatedToolOutput;
-  if (output !== undefined) v.updatedOutput = output;
-
-  const permission = specific.permissionDecision;
-  const behavior = specific.decision?.behavior;
-  if (permission === 'allow' || permission === 'deny' || permission === 'ask' || permission === 'defer') {
-    v.decision = permission;
-    if (typeof specific.permissionDecisionReason === 'string') v.reason = specific.permissionDecisionReason;
-  } else if (behavior === 'allow' || behavior === 'deny') {
-    // PermissionRequest answers with decision.behavior.
-    v.decision = behavior;
-    if (typeof specific.decision?.message === 'string') v.reason = specific.decision.message;
-    if (behavior === 'deny' && specific.decision?.interrupt === true) {
-      v.stop = true;
-      v.stopReason = v.reason ?? 'interrupted by PermissionRequest hook';
-    }
-  } else if (o.decision === 'approve') {
-    v.decision = 'allow';
-  }
-  if (o.decision === 'block') {
-    v.block = true;
-    if (v.decision === undefined) v.decision = 'deny';
-  }
-  if (v.decision === 'deny') v.block = true;
-  if (typeof o.reason === 'string' && v.reason === undefined) v.reason = o.reason;
-
-  const updatedInput = specific.updatedInput ?? specific.decision?.updatedInput;
-  if (updatedInput && typeof updatedInput === 'object') v.updatedInput = updatedInput;
-
-  if (o.continue === false) {
-    v.stop = true;
-    v.stopReason = typeof o.stopReason === 'string' ? o.stopReason : (v.reason ?? 'stopped by hook');
-  }
-  v.result = primaryKind(v, o.decision === 'block');
-  if (v.block || v.stop) v.ends = true;
-  // A legacy `decision: "block"` carries a decision of deny only where the merge
-  // wants one; keep it off events without a permission decision (see merge).
-  if (o.decision === 'block' && permission === undefined && behavior === undefined) v.decision = undefined;
-  return v;
-}
-
-function primaryKind(v: Verdict, legacyBlock: boolean): ResultKind {
-  if (v.stop) return 'stop';
-  if (v.decision === 'deny' && !legacyBlock) return 'deny';
-  if (v.block) return 'block';
-  if (v.decision === 'ask' || v.decision === 'defer') return v.decision;
-  if (v.updatedInput !== undefined || v.updatedOutput !== undefined) return 'modify';
-  if (v.decision === 'allow') return 'allow';
-  if (v.additionalContext !== undefined) return 'context';
-  return 'none';
+/** Claude Code's JSON output (strictly validated), read as Claude Code reads it. */
+export function fromClaudeCodeOutput(o: ClaudeCodeJsonOutput, event?: string): Verdict {
+  return verdictFromClaudeCode(validateClaudeCodeOutput(o, { strict: true, event }), event);
 }

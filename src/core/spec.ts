@@ -77,6 +77,15 @@ export interface HookSpec<I extends HookInput = HookInput> {
   source?: string;
   /** Shown by hosts while the hook runs (Claude Code's `statusMessage`). */
   statusMessage?: string;
+  /**
+   * Hooks with the same `concurrentGroup` that follow one another in run order run at
+   * once, each on the input as the group found it; their results merge in run order.
+   * Claude Code's settings hooks use it: Claude Code runs the hooks matched for an
+   * event concurrently on the original input.
+   */
+  concurrentGroup?: string;
+  /** Within one run of a concurrent group, hooks with the same key run once (the first in run order). */
+  dedupKey?: string;
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;

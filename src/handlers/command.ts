@@ -46,6 +46,12 @@ function annotateRun(ctx: HookContext, run: RunProcessResult): void {
   ctx.annotate(fields);
 }
 
+/** The program and arguments that run a shell line: `sh -c`, `bash -c` (Claude Code's default) or PowerShell. */
+function shellLine(shell: NonNullable<CommandHandlerOptions['shell']>, line: string): [string, string[]] {
+  if (shell === 'powershell') return ['pwsh', ['-NoProfile', '-NonInteractive', '-Command', line]];
+  return [shell, ['-c', line]];
+}
+
 /**
  * A hook that runs an external program. `command` alone runs through `sh -c`;
  * with `args` it is the program itself (exec form, no shell). The input goes
@@ -56,8 +62,7 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
   const protocol = protocolFor(options.protocol ?? 'claude-code');
   const limitBytes = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
   const shellForm = options.args === undefined;
-  const file = shellForm ? 'sh' : options.command;
-  const args = shellForm ? ['-c', options.command] : options.args!;
+  const [file, args] = shellForm ? shellLine(options.shell ?? 'sh', options.command) : [options.command, options.args!];
   const label = `"${options.command}"`;
 
   return async (input, ctx) => {
@@ -88,6 +93,12 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
       throw new Error(`command not executable: ${label} (sh exited 126${detail ? `: ${detail}` : ''})`);
     }
     // stderr only ever becomes a reason or a message: cut before it is read, as every reason the answer carries.
-    return capReasons(protocol.read({ exitCode: run.exitCode, stdout: run.stdout, stderr: capText(run.stderr) }, event, { asyncRewake: options.asyncRewake }));
+    return capReasons(
+      protocol.read(
+        { exitCode: run.exitCode, stdout: run.stdout, stderr: capText(run.stderr), stdoutTruncated: run.stdoutTruncated },
+        event,
+        { asyncRewake: options.asyncRewake, plugin: options.env?.CLAUDE_PLUGIN_ROOT !== undefined, input },
+      ),
+    );
   };
 }

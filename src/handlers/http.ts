@@ -4,7 +4,7 @@ import { capReasons } from './cap-reason.js';
 import { CappedBuffer } from './capped-buffer.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './command.js';
 import { interpolateEnv } from './interpolate-env.js';
-import { answerOf, parseClaudeCodeStdout } from './protocols/claude-code.js';
+import { readHttpBody } from './protocols/claude-code.js';
 import type { HttpHandlerOptions } from './types.js';
 import { urlAllowed } from './url-allowlist.js';
 
@@ -100,6 +100,7 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
       throw new Error(`POST ${url} answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`);
     }
     const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
-    return capReasons(answerOf(parseClaudeCodeStdout(body.text), event));
+    if (body.truncated) throw new Error(`POST ${url} answered more than ${DEFAULT_OUTPUT_LIMIT_BYTES} bytes; the answer was cut and cannot be read`);
+    return capReasons(readHttpBody(body.text, event, input));
   };
 }

@@ -11,6 +11,8 @@ export interface CommandHandlerOptions {
   /** The shell line (run with `sh -c`), or the program when `args` is given (exec form, no shell). */
   command: string;
   args?: string[];
+  /** The shell that runs `command` when there are no `args`: `sh` (default), `bash`, or `powershell` (pwsh). */
+  shell?: 'sh' | 'bash' | 'powershell';
   protocol?: CommandProtocol;
   /** Extra environment: CLAUDE_PROJECT_DIR, CLAUDE_PLUGIN_ROOT, CLAUDE_ENV_FILE, ... */
   env?: Record<string, string>;

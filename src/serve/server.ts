@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { toClaudeCodeOutput } from '../cli/commands/claude-code.js';
+import { toClaudeCodeOutput } from '../core/claude-code.js';
 import type { FireOptions } from '../core/engine.js';
 import { eventInfo } from '../core/events.js';
 import type { HookInput } from '../core/input.js';
@@ -153,7 +153,7 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     const engine = r.policy.engine;
     if (!engine) throw new Refusal(503, `hookwise serve: tenant ${r.policy.tenant.name} has no loaded config`, r.event);
     // `projectDir` is where the guards work; `cwd` carries it too for engines that only know cwd.
-    const fireOptions: FireOptions & { projectDir?: string } = { cwd: r.projectDir, projectDir: r.projectDir };
+    const fireOptions: FireOptions = { cwd: r.projectDir, projectDir: r.projectDir };
     const outcome = await withCounters(r.counters, () => engine.fire(r.event, r.input, fireOptions));
     if (acknowledge) await acknowledge();
     return outcome;
@@ -161,7 +161,7 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
 
   const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: { event?: string }) => {
     const r = await prepare(req, undefined, seen);
-    const answer = toClaudeCodeOutput(await fire(r));
+    const answer = toClaudeCodeOutput(await fire(r), r.input.tool_name);
     if (answer) sendJson(res, 200, answer);
     else sendEmpty(res, 200);
   };

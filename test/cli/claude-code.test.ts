@@ -261,6 +261,6 @@ describe('toClaudeCodeOutput', () => {
 
   it('a stop wins over a block; context stays off events whose output has no place for it', () => {
     expect(toClaudeCodeOutput(outcome('Stop', { stop: true, stopReason: 'halt', blocked: true, reason: 'halt' }))).toEqual({ continue: false, stopReason: 'halt' });
-    expect(toClaudeCodeOutput(outcome('Notification', { additionalContext: 'x', suppressOutput: true }))).toEqual({ suppressOutput: true });
+    expect(toClaudeCodeOutput(outcome('SessionEnd', { additionalContext: 'x', suppressOutput: true }))).toEqual({ suppressOutput: true });
   });
 });

@@ -29,7 +29,7 @@ describe('hookwise run --model openai:<model> --base-url URL', () => {
     writeFileSync(
       path.join(workspace, 'hookwise.config.mjs'),
       `export default { hooks: [{ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: '\\\\brm\\\\b' },
-        handler: () => ({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no rm in this project' } }) }] };\n`,
+        handler: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm in this project' } }) }] };\n`,
     );
     server
       .next(json(200, completion({ content: 'Cleaning first.', tool_calls: [toolCall('call_1', 'Bash', { command: 'rm -rf data' })] }, 'tool_calls')))

@@ -68,14 +68,14 @@ describe('configuration errors name the file and the JSON path, word for word', 
     const source = await loadSource(f);
     expect(source.warnings).toEqual([
       `${f}: hooks.PreToolUse[0].hooks[0].command: required (expected string) (entry hooks.PreToolUse[0].hooks[0] skipped)`,
-      `${f}: hooks.PreToolUse[0].hooks[1].type: "agent" hooks are not supported by hookwise (entry hooks.PreToolUse[0].hooks[1] skipped)`,
-      `${f}: hooks.PreToolUse[0].hooks[2].type: expected "command", "http" or "prompt" (entry hooks.PreToolUse[0].hooks[2] skipped)`,
+      `${f}: hooks.PreToolUse[0].hooks[2].type: expected "command", "http", "prompt", "agent" or "mcp_tool" (entry hooks.PreToolUse[0].hooks[2] skipped)`,
       `${f}: hooks.PreToolUse[0].hooks[3].onFailure: expected "block" or "continue" (entry hooks.PreToolUse[0].hooks[3] skipped)`,
       `${f}: hooks.PreToolUse[0].hooks[4].timout: unknown field, ignored`,
       `${f}: hooks.PreToolUse[1].hooks: expected array (group hooks.PreToolUse[1] skipped)`,
       `${f}: hooks.Stop: expected an array of hook groups, a command string or a name-to-hook map (skipped)`,
     ]);
-    expect(source.hooks.map((h) => h.source)).toEqual([`${f} hooks.PreToolUse[0].hooks[4]`]);
+    // hooks[1] is an agent hook: loaded, as in Claude Code.
+    expect(source.hooks.map((h) => h.source)).toEqual([`${f} hooks.PreToolUse[0].hooks[1]`, `${f} hooks.PreToolUse[0].hooks[4]`]);
   });
 
   it('a file that is not there, or of an unknown kind', async () => {

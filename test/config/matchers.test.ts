@@ -6,25 +6,26 @@ import { engineFor, loadConfig } from '../../src/config/load.js';
 
 /**
  * Matchers as Claude Code evaluates them, through settings files: every group
- * prints its label as context, so an outcome's context lists the groups that matched.
+ * prints its label as a systemMessage, so an outcome's systemMessage lists the groups that matched.
  */
 const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-matchers-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const say = (label: string) => `printf '%s' '{"hookSpecificOutput":{"additionalContext":"${label}"}}'`;
+// systemMessage: every event's output may carry one (PreCompact and StopFailure have no hookSpecificOutput).
+const say = (label: string, _event: string) => `printf '%s' '{"systemMessage":"${label}"}'`;
 
 async function engineWith(event: string, groups: Array<{ matcher?: string; if?: string; label: string }>) {
   const file = path.join(dir, `${event}-${Math.random().toString(36).slice(2)}.json`);
   const entries = groups.map((g) => ({
     ...(g.matcher !== undefined && { matcher: g.matcher }),
-    hooks: [{ type: 'command', command: say(g.label), ...(g.if && { if: g.if }) }],
+    hooks: [{ type: 'command', command: say(g.label, event), ...(g.if && { if: g.if }) }],
   }));
   writeFileSync(file, JSON.stringify({ hooks: { [event]: entries } }));
   return engineFor(await loadConfig({ files: [file], cwd: dir }));
 }
 
 async function matched(engine: Awaited<ReturnType<typeof engineWith>>, event: string, input: Record<string, unknown>) {
-  return ((await engine.fire(event, { cwd: dir, ...input })).additionalContext ?? '').split('\n').filter(Boolean);
+  return ((await engine.fire(event, { cwd: dir, ...input })).systemMessage ?? '').split('\n').filter(Boolean);
 }
 
 describe('tool matchers', () => {

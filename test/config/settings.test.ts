@@ -60,10 +60,12 @@ describe('merging every settings file', () => {
   it('runs the hooks of all of them, in source order, identical handlers once', async () => {
     const { engine } = await discovered(FIXTURE_ROOT);
     const outcome = await engine.fire('PreToolUse', bash('npm test'));
-    // "shared" is in the user's and the project's settings: it runs once, where it came first.
+    // "shared" is in the user's and the project's settings: it runs once, where it came first;
+    // the copy is registered and skipped at the fire (Claude Code dedups among the hooks matched at each fire).
     expect(outcome.additionalContext).toBe(['managed', 'managed-d-10', 'managed-d-20', 'user', 'shared', 'project', 'local'].join('\n'));
     expect(outcome.blocked).toBe(false);
-    expect(outcome.hooks.map((h) => h.status)).toEqual(Array(7).fill('ok'));
+    expect(outcome.hooks.map((h) => h.status)).toEqual([...Array(5).fill('ok'), 'skipped', 'ok', 'ok']);
+    expect(outcome.hooks[5]).toMatchObject({ duplicate: true });
   });
 
   it('keeps the first of two identical handlers, with its source, under a deterministic name', async () => {
@@ -74,7 +76,10 @@ describe('merging every settings file', () => {
     expect(shared[0]!.name).toMatch(/^settings:PreToolUse:[0-9a-f]{10}$/);
     const again = await discovered(FIXTURE_ROOT);
     expect(again.engine.hooks('PreToolUse').map((h) => h.name)).toEqual(engine.hooks('PreToolUse').map((h) => h.name));
-    expect(engine.hooks('PreToolUse').some((h) => h.source === `${fixture('project', '.claude', 'settings.json')} hooks.PreToolUse[0].hooks[0]`)).toBe(false);
+    // The project's copy is registered (under a numbered name) and runs only when the user's does not match.
+    const copy = engine.hooks('PreToolUse').find((h) => h.source === `${fixture('project', '.claude', 'settings.json')} hooks.PreToolUse[0].hooks[0]`);
+    expect(copy?.name).toBe(`${shared[0]!.name}#2`);
+    expect(copy?.dedupKey).toBe(shared[0]!.dedupKey);
   });
 
   it('applies the `if` rule of a handler entry together with its group matcher', async () => {

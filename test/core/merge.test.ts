@@ -53,9 +53,12 @@ describe('permission decision: deny > defer > ask > allow > none (SEMANTICS 5)',
 });
 
 describe('stop overrides everything (SEMANTICS 5)', () => {
-  it('implies blocked, stopReason is the first given', async () => {
-    const outcome = await fireWith('PostToolUse', [context('c'), stop('halt now')]);
+  it('implies blocked where the stopped thing has not happened; stopReason is the first given', async () => {
+    const outcome = await fireWith('UserPromptSubmit', [context('c'), stop('halt now')], { prompt: 'p' });
     expect(outcome).toMatchObject({ stop: true, stopReason: 'halt now', blocked: true, reason: 'halt now' });
+    // After a tool ran (and before one runs, as Claude Code's continue:false): the turn ends, nothing is blocked.
+    const after = await fireWith('PostToolUse', [context('c'), stop('halt now')]);
+    expect(after).toMatchObject({ stop: true, stopReason: 'halt now', blocked: false, reason: null });
     const parallel = await fireWith('PostToolUse', [allow(), { continue: false, stopReason: 'first' }, { continue: false, stopReason: 'second' }], bash, true);
     expect(parallel.stopReason).toBe('first');
   });
@@ -124,7 +127,7 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
   });
 
   it('permissionDecision allow with updatedInput', async () => {
-    const outcome = await fireWith('PreToolUse', [{ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command: 'ls -a' } } }]);
+    const outcome = await fireWith('PreToolUse', [{ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -a' } } }]);
     expect(outcome).toMatchObject({ decision: 'allow', updatedInput: { command: 'ls -a' }, blocked: false });
   });
 
@@ -136,20 +139,36 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
 
   it('continue:false halts with stopReason; additionalContext and systemMessage pass through', async () => {
     const outcome = await fireWith('UserPromptSubmit', [
-      { continue: false, stopReason: 'done for today', systemMessage: 'bye', hookSpecificOutput: { additionalContext: 'ctx' } },
+      { continue: false, stopReason: 'done for today', systemMessage: 'bye', hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'ctx' } },
     ], { prompt: 'p' });
     expect(outcome).toMatchObject({ stop: true, stopReason: 'done for today', blocked: true, systemMessage: 'bye', additionalContext: 'ctx' });
   });
 
   it('PermissionRequest decision.behavior', async () => {
-    const allowOutcome = await fireWith('PermissionRequest', [{ hookSpecificOutput: { decision: { behavior: 'allow', updatedInput: { command: 'x' } } } }]);
+    const allowOutcome = await fireWith('PermissionRequest', [{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { command: 'x' } } } }]);
     expect(allowOutcome).toMatchObject({ decision: 'allow', updatedInput: { command: 'x' } });
-    const denyOutcome = await fireWith('PermissionRequest', [{ hookSpecificOutput: { decision: { behavior: 'deny', message: 'no' } } }]);
+    const denyOutcome = await fireWith('PermissionRequest', [{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } }]);
     expect(denyOutcome).toMatchObject({ decision: 'deny', blocked: true, reason: 'no' });
   });
 
   it('PostToolUse updatedMCPToolOutput replaces the output', async () => {
-    const outcome = await fireWith('PostToolUse', [{ hookSpecificOutput: { updatedMCPToolOutput: 'clean' } }]);
+    const outcome = await fireWith('PostToolUse', [{ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'clean' } }]);
     expect(outcome.updatedOutput).toBe('clean');
+  });
+
+  it('output Claude Code would reject is a hook failure, not "no opinion" (docs/claude-code.md)', async () => {
+    const bad = [
+      { decision: 'maybe' },
+      { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Deny' } },
+      { permissionDecision: 'deny' },
+      { hookSpecificOutput: { permissionDecision: 'deny' } },
+      { hookSpecificOutput: { hookEventName: 'PreToolUse', permisionDecision: 'deny' } },
+      { kind: 'Deny', reason: 'x' },
+    ];
+    for (const output of bad) {
+      const outcome = await fireWith('PreToolUse', [output]);
+      expect(outcome.hooks[0]).toMatchObject({ status: 'error', result: null });
+      expect(outcome.hooks[0]!.error).toMatch(/invalid Claude Code hook output|unknown kind/);
+    }
   });
 });

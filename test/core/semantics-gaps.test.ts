@@ -335,7 +335,7 @@ describe('section 3: modify on tool events replaces tool_input, elsewhere patche
   it('a Claude Code updatedInput replaces tool_input the same way', async () => {
     const engine = new HookEngine();
     const seen: unknown[] = [];
-    engine.register({ name: 'a', events: 'PreToolUse', handler: () => ({ hookSpecificOutput: { permissionDecision: 'allow', updatedInput: { command: 'pwd' } } }) });
+    engine.register({ name: 'a', events: 'PreToolUse', handler: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'pwd' } } }) });
     engine.register({ name: 'b', events: 'PreToolUse', handler: (i) => void seen.push(i.tool_input) });
     await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls', timeout: 5 } });
     expect(seen).toEqual([{ command: 'pwd' }]);
@@ -482,9 +482,11 @@ describe('section 5: merge rules not covered elsewhere', () => {
   });
 
   // Catches: stop not implying blocked/deny when an earlier hook allowed and rewrote.
-  it('stop overrides an earlier allow and modification: blocked, decision deny, stop reason', async () => {
+  it('stop on PreToolUse: the tool runs (with its rewrite), then the turn ends; elsewhere stop blocks', async () => {
     const outcome = await fireWith('PreToolUse', [modify({ command: 'pwd' }), allow('ok'), stop('halt everything')]);
-    expect(outcome).toMatchObject({ stop: true, stopReason: 'halt everything', blocked: true, decision: 'deny', reason: 'halt everything', updatedInput: { command: 'pwd' } });
+    expect(outcome).toMatchObject({ stop: true, stopReason: 'halt everything', blocked: false, decision: 'allow', reason: 'ok', updatedInput: { command: 'pwd' } });
+    const prompt = await fireWith('UserPromptSubmit', [allow('ok'), stop('halt everything')]);
+    expect(prompt).toMatchObject({ stop: true, blocked: true, reason: 'halt everything' });
   });
 
   // Catches: a later plain allow discarding an earlier updatedOutput.

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
 import type { Outcome } from '../../src/core/outcome.js';
 import { commandHandler } from '../../src/handlers/command.js';
+import { claudeCodeProtocol } from '../../src/handlers/protocols/claude-code.js';
 import { makeContext, RESPONDERS } from './helpers.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-cc-'));
@@ -109,16 +110,17 @@ for (const responder of RESPONDERS) {
       expect(o.hooks[0]).toMatchObject({ status: 'ok', result: 'none' });
     });
 
-    it('stdout that starts with { but is not JSON: a failure', async () => {
+    it('stdout that starts with { but is not JSON: plain text, as Claude Code reads it (no opinion on PreToolUse)', async () => {
       const o = await fire(responder, 'PreToolUse', { stdout: '{ "decision": "block", oops' });
-      expect(o.blocked).toBe(false);
-      expect(o.hooks[0]!.status).toBe('error');
-      expect(o.hooks[0]!.error).toMatch(/^hook printed invalid JSON .*: \{ "decision": "block", oops$/);
+      expect(o).toMatchObject({ blocked: false, decision: null });
+      expect(o.hooks[0]).toMatchObject({ status: 'ok', result: 'none' });
     });
 
-    it('continue:false halts the agent', async () => {
+    it('continue:false ends the turn after the tool (stop, not blocked)', async () => {
       const o = await fire(responder, 'PostToolUse', { stdout: JSON.stringify({ continue: false, stopReason: 'budget spent' }) });
-      expect(o).toMatchObject({ stop: true, stopReason: 'budget spent', blocked: true });
+      expect(o).toMatchObject({ stop: true, stopReason: 'budget spent', blocked: false });
+      const pre = await fire(responder, 'PreToolUse', { stdout: JSON.stringify({ continue: false, stopReason: 'last one' }) });
+      expect(pre).toMatchObject({ stop: true, stopReason: 'last one', blocked: false, decision: null });
     });
 
     it('updatedInput rewrites the tool input', async () => {
@@ -153,11 +155,77 @@ describe('claude-code protocol, direct calls', () => {
 
   it('exit 2 with empty stderr still blocks, with a reason that says why', async () => {
     const handler = commandHandler({ command: bash.shell, env: envOf({ exit: 2 }) });
-    expect(await handler({ hook_event_name: 'PreToolUse' }, makeContext())).toEqual({ kind: 'deny', reason: 'blocked by hook (exit code 2)' });
+    expect(await handler({ hook_event_name: 'PreToolUse' }, makeContext())).toEqual({ kind: 'deny', reason: 'No stderr output' });
   });
 
   it('an alias event name is read as its canonical event (PreToolCall = PreToolUse)', async () => {
     const handler = commandHandler({ command: bash.shell, env: envOf({ stderr: 'no', exit: 2 }) });
     expect(await handler({ hook_event_name: 'PreToolCall' }, makeContext())).toEqual({ kind: 'deny', reason: 'no' });
+  });
+});
+
+describe('writing an Outcome as Claude Code output (src/core/claude-code.ts)', async () => {
+  const { toClaudeCodeOutput } = await import('../../src/core/claude-code.js');
+  const { emptyOutcome } = await import('../../src/core/outcome.js');
+  const outcome = (event: string, fields: Partial<Outcome>): Outcome => ({ ...emptyOutcome(event), ...fields });
+
+  it('a replaced output is updatedToolOutput, and updatedMCPToolOutput for MCP tools only', () => {
+    const replaced = { stdout: '[redacted]', stderr: '' };
+    expect(toClaudeCodeOutput(outcome('PostToolUse', { updatedOutput: replaced }), 'Bash')).toEqual({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: replaced },
+    });
+    expect(toClaudeCodeOutput(outcome('PostToolUse', { updatedOutput: 'rows' }), 'mcp__db__query')).toEqual({
+      hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'rows' },
+    });
+  });
+
+  it('Stop context, PermissionDenied retry, Elicitation action/content and WorktreeCreate path reach the output', () => {
+    expect(toClaudeCodeOutput(outcome('Stop', { additionalContext: 'one more check' }))).toEqual({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'one more check' } });
+    expect(toClaudeCodeOutput(outcome('PermissionDenied', { retry: { delayMs: 0 } }))).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } });
+    expect(toClaudeCodeOutput(outcome('Elicitation', { elicitation: { action: 'accept', content: { name: 'x' } } }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'x' } },
+    });
+    expect(toClaudeCodeOutput(outcome('WorktreeCreate', { worktreePath: '/w/feature' }))).toEqual({ hookSpecificOutput: { hookEventName: 'WorktreeCreate', worktreePath: '/w/feature' } });
+  });
+
+  it('what it writes reads back to the same Outcome fields', async () => {
+    for (const [event, fields, tool] of [
+      ['PreToolUse', { decision: 'deny', blocked: true, reason: 'no' }, 'Bash'],
+      ['PostToolUse', { updatedOutput: { stdout: 'x' } }, 'Bash'],
+      ['Elicitation', { elicitation: { action: 'decline' }, blocked: true, reason: 'no thanks' }, undefined],
+      ['WorktreeCreate', { worktreePath: '/w' }, undefined],
+      ['PermissionDenied', { retry: { delayMs: 0 } }, 'Bash'],
+    ] as Array<[string, Partial<Outcome>, string | undefined]>) {
+      const engine = new HookEngine({ logger: silent });
+      const written = toClaudeCodeOutput(outcome(event, fields), tool);
+      engine.register({ name: 'h', events: event, handler: () => written });
+      expect(await engine.fire(event, { session_id: 's', tool_name: tool })).toMatchObject(fields);
+    }
+  });
+});
+
+describe('reading: Claude Code output from command hooks', () => {
+  const read = (stdout: string, event: string, exitCode = 0, input: Record<string, unknown> = {}) =>
+    claudeCodeProtocol.read({ exitCode, stdout, stderr: 'why', stdoutTruncated: false }, event, { input });
+
+  it('PermissionDenied retry, Elicitation action and content, WorktreeCreate path (JSON or plain stdout)', async () => {
+    const engine = new HookEngine({ logger: silent });
+    engine.register({ name: 'h', events: ['PermissionDenied', 'Elicitation', 'WorktreeCreate'], handler: (i) => read(String(i.out), String(i.hook_event_name)) });
+    const fire = (event: string, out: unknown) => engine.fire(event, { session_id: 's', out: typeof out === 'string' ? out : JSON.stringify(out) });
+    expect((await fire('PermissionDenied', { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })).retry).toEqual({ delayMs: 0 });
+    expect(await fire('Elicitation', { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { a: 1 } } })).toMatchObject({ elicitation: { action: 'accept', content: { a: 1 } }, blocked: false });
+    expect(await fire('Elicitation', { reason: 'not now', hookSpecificOutput: { hookEventName: 'Elicitation', action: 'decline' } })).toMatchObject({ blocked: true, reason: 'not now' });
+    expect((await fire('WorktreeCreate', '/tmp/wt-1\n')).worktreePath).toBe('/tmp/wt-1');
+  });
+
+  it('a cut JSON answer is a failure; broken JSON that was not cut is plain text', () => {
+    expect(() => claudeCodeProtocol.read({ exitCode: 0, stdout: '{"decision": "bl', stderr: '', stdoutTruncated: true }, 'PreToolUse')).toThrow(/the answer was cut/);
+    expect(read('{"decision": "bl', 'PreToolUse')).toBeUndefined();
+    expect(read('{"decision": "bl', 'UserPromptSubmit')).toEqual({ kind: 'context', additionalContext: '{"decision": "bl' });
+  });
+
+  it('JSON with exit 2: the JSON applies and stderr blocks where blocking errors count', () => {
+    expect(read(JSON.stringify({ systemMessage: 'm' }), 'PreToolUse', 2)).toEqual({ systemMessage: 'm', decision: 'block', reason: 'why' });
+    expect(read(JSON.stringify({ systemMessage: 'm' }), 'SessionStart', 2)).toEqual({ systemMessage: 'm' });
   });
 });

@@ -106,17 +106,17 @@ describe('http hook', () => {
     expect(await engineWith({ url: `${base}/created` }).fire('PreToolUse', INPUT)).toMatchObject({ systemMessage: 'logged' });
   });
 
-  it('a plain-text body is context on UserPromptSubmit and ignored on PreToolUse', async () => {
-    expect(await engineWith({ url: `${base}/text` }).fire('UserPromptSubmit', { session_id: 's1', prompt: 'ship it' })).toMatchObject({
-      additionalContext: 'Deploy freeze until Monday.',
-    });
+  it('a plain-text body is a non-blocking error: Claude Code wants JSON from HTTP hooks', async () => {
+    const prompt = await engineWith({ url: `${base}/text` }).fire('UserPromptSubmit', { session_id: 's1', prompt: 'ship it' });
+    expect(prompt).toMatchObject({ additionalContext: null, blocked: false });
+    expect(prompt.hooks[0]).toMatchObject({ status: 'error', error: 'HTTP hook must return JSON, got: Deploy freeze until Monday.' });
     expect(await engineWith({ url: `${base}/text` }).fire('PreToolUse', INPUT)).toMatchObject({ additionalContext: null, decision: null });
   });
 
   it('a body that starts with { but is not JSON is a failure', async () => {
     const o = await engineWith({ url: `${base}/bad-json` }).fire('PreToolUse', INPUT);
     expect(o.blocked).toBe(false);
-    expect(o.hooks[0]!.error).toMatch(/^hook printed invalid JSON/);
+    expect(o.hooks[0]!.error).toMatch(/^HTTP hook must return JSON/);
   });
 
   it('a non-2xx status is a non-blocking failure, whatever the body says', async () => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { closestEvent } from '../../config/claude/event-key.js';
 import { canonicalEvent, isKnownEvent } from '../../core/events.js';
-import type { Outcome } from '../../core/outcome.js';
+import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
 import { UserError } from '../errors.js';
@@ -19,33 +19,6 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  */
 const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
-
-/** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
-const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
-
-/**
- * Events on which Claude Code reads exit code 2 as "block" (its per-event exit-code
- * table): there hookwise's own failure answers exit 2. On the others exit 2 only
- * shows stderr, so a failure answers exit 1 (a non-blocking error shown to the user).
- */
-export const EXIT_2_BLOCKS: ReadonlySet<string> = new Set([
-  'PreToolUse',
-  'PermissionRequest',
-  'UserPromptSubmit',
-  'UserPromptExpansion',
-  'Stop',
-  'SubagentStop',
-  'TeammateIdle',
-  'TaskCreated',
-  'TaskCompleted',
-  'ConfigChange',
-  'PreCompact',
-  'PostToolBatch',
-  'Elicitation',
-  'ElicitationResult',
-  'WorktreeCreate',
-  'PreModelSwitch',
-]);
 
 /** The largest answer written; a larger one is a failure (a host reading a capped pipe would get cut, invalid JSON). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -122,7 +95,7 @@ async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string): Promise
     const audit = await auditTo(engine, projectDir);
     process.env[RECURSION_GUARD] = '1';
     const outcome = await engine.fire(event, input);
-    const answer = serialise(toClaudeCodeOutput(outcome));
+    const answer = serialise(toClaudeCodeOutput(outcome, input.tool_name));
     // The record is written before the answer: an answer that cannot be recorded is a failure.
     audit?.closeSync();
     await envelope.answer(answer, 0);
@@ -184,37 +157,5 @@ async function configFiles(named: string[] | undefined, projectDir: string): Pro
   return found ? [found] : [];
 }
 
-/**
- * An Outcome as Claude Code reads a hook's JSON output: PreToolUse decisions in
- * hookSpecificOutput.permissionDecision, PermissionRequest in decision.behavior,
- * other blocks as `decision: "block"`, a stop as `continue: false`. Undefined
- * when there is nothing to say (Claude Code then goes on as if no hook ran).
- */
-export function toClaudeCodeOutput(o: Outcome): Record<string, unknown> | undefined {
-  const event = o.event;
-  const out: Record<string, unknown> = {};
-  const specific: Record<string, unknown> = {};
-  if (o.stop) {
-    out.continue = false;
-    out.stopReason = o.stopReason ?? o.reason ?? 'stopped by a hookwise hook';
-  }
-  if (event === 'PreToolUse') {
-    if (o.decision) {
-      specific.permissionDecision = o.decision;
-      if (o.reason) specific.permissionDecisionReason = o.reason;
-    }
-    if (o.updatedInput && !o.blocked) specific.updatedInput = o.updatedInput;
-  } else if (event === 'PermissionRequest') {
-    if (o.decision === 'allow') specific.decision = { behavior: 'allow', ...(o.updatedInput && { updatedInput: o.updatedInput }) };
-    else if (o.decision === 'deny') specific.decision = { behavior: 'deny', ...(o.reason && { message: o.reason }) };
-  } else if (o.blocked && !o.stop) {
-    out.decision = 'block';
-    out.reason = o.reason ?? 'blocked by a hookwise hook';
-  }
-  if (o.additionalContext && CONTEXT_EVENTS.has(event)) specific.additionalContext = o.additionalContext;
-  if (event === 'PostToolUse' && o.updatedOutput !== null && o.updatedOutput !== undefined) specific.updatedMCPToolOutput = o.updatedOutput;
-  if (o.systemMessage) out.systemMessage = o.systemMessage;
-  if (o.suppressOutput) out.suppressOutput = true;
-  if (Object.keys(specific).length > 0) out.hookSpecificOutput = { hookEventName: event, ...specific };
-  return Object.keys(out).length > 0 ? out : undefined;
-}
+/** Writing the answer is Claude Code's protocol: it lives with the rest of it in the core. */
+export { toClaudeCodeOutput };

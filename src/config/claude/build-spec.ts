@@ -6,7 +6,8 @@ import type { HookInput } from '../../core/input.js';
 import type { CommandHandlerOptions } from '../../handlers/types.js';
 import { installShellSplitter } from '../shell.js';
 import type { CollectedEntry } from './collect.js';
-import type { CommandEntry, HttpEntry, PromptEntry } from './entry-schema.js';
+import type { AgentEntry, CommandEntry, HttpEntry, McpToolEntry, PromptEntry } from './entry-schema.js';
+import type { McpStdioServer } from '../../handlers/mcp-tool.js';
 import { identityKey, setIdentity, shortHash } from './identity.js';
 import { defaultTimeoutMs } from './timeouts.js';
 
@@ -21,7 +22,30 @@ export interface EntryContext {
   pluginRoot?: string;
   /** Skill/agent hooks: `${CLAUDE_SKILL_DIR}`. */
   skillDir?: string;
+  /**
+   * `allowedHttpHookUrls` / `httpHookAllowedEnvVars` of the settings: filled once every
+   * source is loaded (they merge across sources), read when an HTTP hook runs.
+   */
+  httpPolicy?: HttpPolicy;
+  /** MCP servers an `mcp_tool` hook may call: the settings' `mcpServers`, then the project's `.mcp.json`. */
+  mcpServers?: () => Record<string, McpStdioServer>;
 }
+
+/** Claude Code's settings-wide limits on HTTP hooks; undefined means no limit. */
+export interface HttpPolicy {
+  allowedUrls?: string[];
+  allowedEnvVars?: string[];
+}
+
+/** The concurrent group of every hook from Claude Code's configuration (settings, plugins, skills). */
+export const CLAUDE_CODE_GROUP = 'claude-code';
+
+/**
+ * Claude Code 2.1.197 documents `shell: "bash"` (the default) but, on Linux and macOS,
+ * spawns the line with Node's `shell: true`, which is `/bin/sh -c`: hookwise does the
+ * same, so a script behaves as it does there. `"powershell"` runs pwsh.
+ */
+const shellOf = (shell: CommandEntry['shell']): 'sh' | 'powershell' => (shell === 'powershell' ? 'powershell' : 'sh');
 
 /** Events whose command hooks get CLAUDE_ENV_FILE, as in Claude Code. */
 const ENV_FILE_EVENTS = new Set(['SessionStart', 'CwdChanged', 'FileChanged']);
@@ -34,10 +58,10 @@ export function buildSpec(item: CollectedEntry, ctx: EntryContext): HookSpec {
   const key = identityKey({
     event: item.event,
     type,
-    command: type === 'command' ? (entry as CommandEntry).command : undefined,
+    command: type === 'command' ? (entry as CommandEntry).command : type === 'mcp_tool' ? `${(entry as McpToolEntry).server}/${(entry as McpToolEntry).tool}` : undefined,
     args: type === 'command' ? (entry as CommandEntry).args : undefined,
     url: type === 'http' ? (entry as HttpEntry).url : undefined,
-    prompt: type === 'prompt' ? (entry as PromptEntry).prompt : undefined,
+    prompt: type === 'prompt' || type === 'agent' ? (entry as PromptEntry).prompt : undefined,
     matcher: item.matcher,
     if: entry.if,
   });
@@ -53,6 +77,10 @@ export function buildSpec(item: CollectedEntry, ctx: EntryContext): HookSpec {
   };
   const matcher = matcherOf(item.matcher, entry.if);
   if (matcher !== undefined) spec.matcher = matcher;
+  // Claude Code runs the hooks matched for an event at once, each on the original input, and
+  // runs one of those that do the same thing (docs/claude-code.md#order-and-duplicates).
+  spec.concurrentGroup = CLAUDE_CODE_GROUP;
+  spec.dedupKey = dedupKeyOf(item.entry, ctx);
   if (entry.async || entry.asyncRewake) spec.async = true;
   if (entry.once) spec.once = true;
   if (entry.statusMessage) spec.statusMessage = entry.statusMessage;
@@ -66,6 +94,21 @@ function matcherOf(matcher: string | undefined, rule: string | undefined): Match
   if (rule === undefined) return group;
   installShellSplitter();
   return group === undefined ? { if: rule } : all([group, { if: rule }]);
+}
+
+/** Claude Code's key for "the same hook" at a fire: what it runs, its `if`, and its plugin or skill root; never its matcher. */
+function dedupKeyOf(entry: CollectedEntry['entry'], ctx: EntryContext): string {
+  const type = entry.type ?? 'command';
+  const root = ctx.pluginRoot ?? ctx.skillDir ?? '';
+  const rule = entry.if ?? '';
+  let what: unknown[];
+  if (type === 'command') {
+    const e = entry as CommandEntry;
+    what = [e.shell ?? 'bash', e.command, e.args ?? null, e.protocol ?? null];
+  } else if (type === 'http') what = [(entry as HttpEntry).url];
+  else if (type === 'mcp_tool') what = [(entry as McpToolEntry).server, (entry as McpToolEntry).tool, (entry as McpToolEntry).input ?? {}];
+  else what = [(entry as PromptEntry | AgentEntry).prompt];
+  return JSON.stringify([root, type, ...what, rule]);
 }
 
 function substitute<T extends CollectedEntry['entry']>(entry: T, ctx: EntryContext): T {
@@ -87,21 +130,67 @@ function lazy(make: () => Promise<HookHandler>): HookHandler {
 }
 
 function handlerFor(type: string, entry: CollectedEntry['entry'], item: CollectedEntry, ctx: EntryContext): HookHandler {
-  if (type === 'http') {
-    const e = entry as HttpEntry;
-    return lazy(async () => {
-      const { httpHandler } = await import('../../handlers/http.js');
-      return httpHandler({ url: e.url, ...(e.headers && { headers: e.headers }), ...(e.allowedEnvVars && { allowedEnvVars: e.allowedEnvVars }) });
-    });
+  // Claude Code skips HTTP hooks on SessionStart and Setup.
+  if (type === 'http' && (item.event === 'SessionStart' || item.event === 'Setup')) {
+    return (_input, hookCtx) => void hookCtx.annotate({ skippedBecause: `HTTP hooks do not run on ${item.event} (as in Claude Code)` });
   }
+  if (type === 'http') return httpHandlerFor(entry as HttpEntry, ctx.httpPolicy);
   if (type === 'prompt') {
     const e = entry as PromptEntry;
-    return lazy(async () => {
+    const handler = lazy(async () => {
       const [{ promptHandler }, { createProvider }] = await Promise.all([import('../../handlers/prompt.js'), import('../../providers/index.js')]);
       return promptHandler({ prompt: e.prompt, provider: createProvider(modelSpec(e.model) as Parameters<typeof createProvider>[0]) });
     });
+    return promptEndsTurn(handler, item.event, e.continueOnBlock === true);
+  }
+  if (type === 'agent') {
+    const e = entry as AgentEntry;
+    return lazy(async () => {
+      const [{ agentHandler }, { createProvider }] = await Promise.all([import('../../handlers/agent.js'), import('../../providers/index.js')]);
+      return agentHandler({ prompt: e.prompt, provider: createProvider(modelSpec(e.model) as Parameters<typeof createProvider>[0]), root: ctx.projectDir });
+    });
+  }
+  if (type === 'mcp_tool') {
+    const e = entry as McpToolEntry;
+    return lazy(async () => {
+      const { mcpToolHandler } = await import('../../handlers/mcp-tool.js');
+      return mcpToolHandler({ server: e.server, tool: e.tool, ...(e.input && { input: e.input }), launch: ctx.mcpServers?.()[e.server] });
+    });
   }
   return commandHandlerFor(entry as CommandEntry, item, ctx);
+}
+
+/** An HTTP hook under the settings' allowedHttpHookUrls / httpHookAllowedEnvVars, read when it runs. */
+function httpHandlerFor(e: HttpEntry, policy: HttpPolicy | undefined): HookHandler {
+  return async (input, hookCtx) => {
+    const { httpHandler } = await import('../../handlers/http.js');
+    const own = e.allowedEnvVars ?? [];
+    const limit = policy?.allowedEnvVars;
+    const envVars = limit === undefined ? own : own.filter((name) => limit.includes(name));
+    return httpHandler({
+      url: e.url,
+      ...(e.headers && { headers: e.headers }),
+      allowedEnvVars: envVars,
+      ...(policy?.allowedUrls !== undefined && { allowedUrls: policy.allowedUrls }),
+    })(input, hookCtx);
+  };
+}
+
+/**
+ * Claude Code: a prompt hook whose condition is not met blocks and ends the turn
+ * (`continue: false`), unless `continueOnBlock` is set; on Stop and SubagentStop it
+ * only blocks (the agent goes on to meet the condition).
+ */
+function promptEndsTurn(handler: HookHandler, event: string, continueOnBlock: boolean): HookHandler {
+  if (continueOnBlock || event === 'Stop' || event === 'SubagentStop') return handler;
+  return async (input, hookCtx) => {
+    const result = await handler(input, hookCtx);
+    if (result && typeof result === 'object' && 'kind' in result && (result.kind === 'deny' || result.kind === 'block')) {
+      // Blocked (denied on PreToolUse) and the turn ends, as Claude Code's blockingError with preventContinuation.
+      return { decision: 'block', reason: result.reason, continue: false, stopReason: result.reason };
+    }
+    return result;
+  };
 }
 
 /** Claude Code names bare models (`claude-haiku-4-5`); hookwise needs `provider:model`. */
@@ -115,6 +204,7 @@ function commandHandlerFor(entry: CommandEntry, item: CollectedEntry, ctx: Entry
   if (ctx.pluginRoot) env.CLAUDE_PLUGIN_ROOT = ctx.pluginRoot;
   const options: CommandHandlerOptions = {
     command: entry.command,
+    shell: shellOf(entry.shell),
     // Seed 003's own forms were written for claude-agent-rs, whose command hooks speak its protocol.
     protocol: entry.protocol ?? (item.variant ? 'claude-agent-rs' : 'claude-code'),
     env,

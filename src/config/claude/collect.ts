@@ -96,12 +96,8 @@ class EventWalker {
       return undefined;
     }
     const type = value.type ?? 'command';
-    if (type === 'agent') {
-      this.warn(`${joinPath(path, 'type')}: "agent" hooks are not supported by hookwise (entry ${path} skipped)`);
-      return undefined;
-    }
     if (typeof type !== 'string' || !(type in schemaForType)) {
-      this.warn(`${joinPath(path, 'type')}: expected "command", "http" or "prompt" (entry ${path} skipped)`);
+      this.warn(`${joinPath(path, 'type')}: expected "command", "http", "prompt", "agent" or "mcp_tool" (entry ${path} skipped)`);
       return undefined;
     }
     const result = schemaForType[type as keyof typeof schemaForType].safeParse(value);

@@ -22,6 +22,8 @@ export const commandEntrySchema = z.looseObject({
   type: z.literal('command').optional(),
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
+  /** Claude Code: the shell that runs `command` (bash by default; powershell = pwsh). */
+  shell: z.enum(['bash', 'powershell']).optional(),
   protocol: z.enum(['claude-code', 'workflow', 'claude-agent-rs']).optional(),
   ...common,
 });
@@ -38,17 +40,42 @@ export const promptEntrySchema = z.looseObject({
   type: z.literal('prompt'),
   prompt: z.string().min(1),
   model: z.string().min(1).optional(),
+  /** Claude Code: a "not met" answer blocks without ending the turn. */
+  continueOnBlock: z.boolean().optional(),
+  ...common,
+});
+
+export const agentEntrySchema = z.looseObject({
+  type: z.literal('agent'),
+  prompt: z.string().min(1),
+  model: z.string().min(1).optional(),
+  ...common,
+});
+
+export const mcpToolEntrySchema = z.looseObject({
+  type: z.literal('mcp_tool'),
+  server: z.string().min(1),
+  tool: z.string().min(1),
+  input: z.record(z.string(), z.unknown()).optional(),
   ...common,
 });
 
 export type CommandEntry = z.infer<typeof commandEntrySchema>;
 export type HttpEntry = z.infer<typeof httpEntrySchema>;
 export type PromptEntry = z.infer<typeof promptEntrySchema>;
-export type HandlerEntry = CommandEntry | HttpEntry | PromptEntry;
+export type AgentEntry = z.infer<typeof agentEntrySchema>;
+export type McpToolEntry = z.infer<typeof mcpToolEntrySchema>;
+export type HandlerEntry = CommandEntry | HttpEntry | PromptEntry | AgentEntry | McpToolEntry;
 
 export const KNOWN_ENTRY_FIELDS = new Set([
-  'type', 'command', 'args', 'protocol', 'url', 'headers', 'allowedEnvVars', 'prompt', 'model',
+  'type', 'command', 'args', 'shell', 'protocol', 'url', 'headers', 'allowedEnvVars', 'prompt', 'model', 'continueOnBlock', 'server', 'tool', 'input',
   ...Object.keys(common),
 ]);
 
-export const schemaForType = { command: commandEntrySchema, http: httpEntrySchema, prompt: promptEntrySchema } as const;
+export const schemaForType = {
+  command: commandEntrySchema,
+  http: httpEntrySchema,
+  prompt: promptEntrySchema,
+  agent: agentEntrySchema,
+  mcp_tool: mcpToolEntrySchema,
+} as const;

@@ -7,11 +7,17 @@ export interface ProcessOutput {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** stdout went past the output limit and was cut. */
+  stdoutTruncated?: boolean;
 }
 
 export interface ReadOptions {
   /** Claude Code's asyncRewake: exit 2 becomes context for the session's next outcome. */
   asyncRewake?: boolean;
+  /** A plugin's hook: Claude Code's missing-script rule also covers UserPromptSubmit. */
+  plugin?: boolean;
+  /** The hook's input: updatedMCPToolOutput counts for MCP tools only, updatedToolOutput must fit tool_response. */
+  input?: HookInput;
 }
 
 /**

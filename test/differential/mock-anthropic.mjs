@@ -1,0 +1,119 @@
+import { createServer } from 'node:http';
+
+/**
+ * A local stand-in for Anthropic's Messages API that Claude Code talks to
+ * (ANTHROPIC_BASE_URL). The user's prompt carries the script: a line
+ * `SCRIPT: [{"name":"Bash","input":{...}}, ...]`; each assistant turn makes the next
+ * tool call, then the turn ends with the text "done". Every request is recorded.
+ */
+export async function startMockAnthropic() {
+  const requests = [];
+  let ids = 0;
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      let body = {};
+      try {
+        body = JSON.parse(raw);
+      } catch {}
+      requests.push({ path: req.url, body });
+      // HTTP hooks of the cases answer here.
+      if (req.url.startsWith('/hook/')) {
+        const kind = req.url.slice('/hook/'.length);
+        const answers = {
+          deny: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'HTTP-deny' } },
+          context: { hookSpecificOutput: { hookEventName: body.hook_event_name, additionalContext: 'HTTP-context' } },
+        };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answers[kind] ?? {}));
+        return;
+      }
+      if (!req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ input_tokens: 1 }));
+        return;
+      }
+      const reply = nextReply(body);
+      if (body.stream) stream(res, reply, body.model, ++ids);
+      else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(message(reply, body.model, ++ids)));
+      }
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  return { url, requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((b) => (b.type === 'text' ? b.text : b.type === 'tool_result' ? textOf(b.content) : '')).join('\n');
+}
+
+/** The script of the conversation and how many tool calls it already made. */
+export function scriptOf(body) {
+  const messages = body.messages ?? [];
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    const match = /SCRIPT: (\[.*\])/.exec(textOf(m.content));
+    if (match) return JSON.parse(match[1]);
+  }
+  return undefined;
+}
+
+/** Prompt hooks (Claude Code's and hookwise's) ask the model to judge: the answer is in the prompt, after `VERDICT:`. */
+function verdictOf(body) {
+  const system = typeof body.system === 'string' ? body.system : JSON.stringify(body.system ?? '');
+  if (!/evaluating a hook condition|You judge one event/.test(system)) return undefined;
+  const asked = (body.messages ?? []).map((m) => textOf(m.content)).join('\n');
+  const match = /VERDICT: (\{[^}]*\})/.exec(asked);
+  return match ? match[1] : '{"ok": true, "reason": "fine"}';
+}
+
+function nextReply(body) {
+  const verdict = verdictOf(body);
+  if (verdict) return { text: verdict };
+  const script = scriptOf(body);
+  if (!script) return { text: 'ok' };
+  const made = (body.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use')).length;
+  const call = script[made];
+  return call ? { tool: call, n: made } : { text: 'done' };
+}
+
+function message(reply, model, id) {
+  const content = reply.tool
+    ? [{ type: 'tool_use', id: `toolu_${id}_${reply.n}`, name: reply.tool.name, input: reply.tool.input }]
+    : [{ type: 'text', text: reply.text }];
+  return {
+    id: `msg_${id}`,
+    type: 'message',
+    role: 'assistant',
+    model: model ?? 'claude-sonnet-4-5',
+    content,
+    stop_reason: reply.tool ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+  };
+}
+
+function stream(res, reply, model, id) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const full = message(reply, model, id);
+  send('message_start', { message: { ...full, content: [], stop_reason: null, usage: { ...full.usage, output_tokens: 1 } } });
+  const block = full.content[0];
+  if (block.type === 'tool_use') {
+    send('content_block_start', { index: 0, content_block: { ...block, input: {} } });
+    send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+  } else {
+    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: block.text } });
+  }
+  send('content_block_stop', { index: 0 });
+  send('message_delta', { delta: { stop_reason: full.stop_reason, stop_sequence: null }, usage: { output_tokens: 5 } });
+  send('message_stop', {});
+  res.end();
+}
