@@ -74,6 +74,7 @@ export class OutcomeBuilder {
   private decisionReason: string | null = null;
   private context: string[] | null = null;
   private messages: string[] | null = null;
+  private halting = false;
 
   constructor(
     event: string,
@@ -96,7 +97,8 @@ export class OutcomeBuilder {
     if (v.stop) {
       if (!o.stop) o.stopReason = v.stopReason ?? v.reason ?? null;
       o.stop = true;
-      if (!o.blocked && !STOP_AFTER.has(o.event)) {
+      if (v.halt) this.halting = true;
+      if (!o.blocked && (!STOP_AFTER.has(o.event) || (v.halt && o.event === 'PreToolUse'))) {
         o.blocked = true;
         o.reason = o.stopReason;
       }
@@ -127,9 +129,10 @@ export class OutcomeBuilder {
   finish(): Outcome {
     const o = this.outcome;
     if (o.blocked && this.permission) o.decision = 'deny';
-    // A stop on PreToolUse ends the turn after the tool runs; a refused tool does not run,
-    // so the turn goes on with the refusal (Claude Code 2.1.197, checked by test/differential).
-    if (o.stop && o.blocked && o.event === 'PreToolUse') {
+    // Claude Code's `continue: false` on PreToolUse ends the turn after the tool runs; with a
+    // refusal the tool does not run, so the turn goes on with it (Claude Code 2.1.197, checked
+    // by test/differential). hookwise's own stop() refuses the tool and halts.
+    if (o.stop && o.blocked && o.event === 'PreToolUse' && !this.halting) {
       o.stop = false;
       o.stopReason = null;
     }

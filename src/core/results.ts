@@ -86,6 +86,12 @@ export interface Verdict {
   /** deny, block, or an equivalent Claude Code output. */
   block?: boolean;
   stop?: boolean;
+  /**
+   * hookwise's own `stop()`: halt the agent without letting through what the event
+   * announces (a PreToolUse stop refuses the tool). Claude Code's `continue: false`
+   * lacks it: there the tool runs, then the turn ends.
+   */
+  halt?: boolean;
   reason?: string;
   stopReason?: string;
   updatedInput?: Record<string, unknown>;
@@ -160,6 +166,7 @@ function fromHookResult(r: HookResult): Verdict {
       break;
     case 'stop':
       v.stop = true;
+      v.halt = true;
       v.stopReason = r.reason;
       v.ends = true;
       break;

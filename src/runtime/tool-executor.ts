@@ -74,10 +74,8 @@ export class HookedToolExecutor {
     // Hooks get their own copy: an edit in place can never change what runs without being seen.
     const shown = structuredClone(checked.value);
     const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: shown, tool_use_id: call.id, recent_tools: run.recentTools.slice() });
-    if (pre.stop) {
-      const halt: Halt = stopHalt(pre);
-      return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, halt);
-    }
+    // A stop with a block refuses the call; a stop alone (Claude Code's `continue: false`) runs it, then ends the turn.
+    if (pre.stop && pre.blocked) return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, stopHalt(pre));
     if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
 
     if (pre.updatedInput === null && pre.hooks.length > 0 && JSON.stringify(shown) !== JSON.stringify(checked.value)) {
@@ -107,7 +105,9 @@ export class HookedToolExecutor {
         input = rewritten.value;
       }
     }
-    return this.runHooked(tool, call, input, pre);
+    const ran = await this.runHooked(tool, call, input, pre);
+    if (pre.stop && !ran.halt) ran.halt = stopHalt(pre);
+    return ran;
   }
 
   private async runHooked(tool: Tool, call: ToolCall, input: Record<string, unknown>, pre: Outcome): Promise<CallResult> {

@@ -137,15 +137,15 @@ export async function claudeCodeHost(): Promise<Host> {
     name: 'claude-code',
     async call(input) {
       const pre = await fire({ ...base, hook_event_name: 'PreToolUse', tool_input: input });
-      if (pre.continue === false) return { ran: null, seen: '', stopped: true };
+      // As Claude Code 2.1 reads it (test/differential): a deny wins over `continue: false`, which otherwise lets the call run first.
       const specific = pre.hookSpecificOutput ?? {};
       if (specific.permissionDecision === 'deny') return { ran: null, seen: specific.permissionDecisionReason ?? '', stopped: false };
       if (specific.permissionDecision === 'ask') return { ran: null, seen: '', stopped: false };
       const args = (specific.updatedInput ?? input) as Input;
       const output = args.text;
       const post = await fire({ ...base, hook_event_name: 'PostToolUse', tool_input: args, tool_response: output });
-      const seen = post.hookSpecificOutput?.updatedMCPToolOutput ?? output;
-      return { ran: output, seen: text(seen), stopped: post.continue === false };
+      const seen = post.hookSpecificOutput?.updatedToolOutput ?? post.hookSpecificOutput?.updatedMCPToolOutput ?? output;
+      return { ran: output, seen: text(seen), stopped: pre.continue === false || post.continue === false };
     },
     close: async () => {},
   };

@@ -50,8 +50,8 @@ describe('merge laws (property tests)', () => {
       fc.asyncProperty(hookList, async (hooks) => {
         const { outcome, order } = await run(hooks);
         const ran = order.map((i) => hooks[i]!.result);
-        // A stop on PreToolUse lets the tool run, then ends the turn (Claude Code's continue:false).
-        const blocks = ran.some((r) => r && ['deny', 'block'].includes(r.kind));
+        // hookwise's stop() refuses the tool too (only Claude Code's continue:false lets it run first).
+        const blocks = ran.some((r) => r && ['deny', 'block', 'stop'].includes(r.kind));
         expect(outcome.blocked).toBe(blocks);
         if (blocks) expect(outcome.decision).toBe('deny');
       }),

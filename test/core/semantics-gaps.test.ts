@@ -482,8 +482,10 @@ describe('section 5: merge rules not covered elsewhere', () => {
   });
 
   // Catches: stop not implying blocked/deny when an earlier hook allowed and rewrote.
-  it('stop on PreToolUse: the tool runs (with its rewrite), then the turn ends; elsewhere stop blocks', async () => {
-    const outcome = await fireWith('PreToolUse', [modify({ command: 'pwd' }), allow('ok'), stop('halt everything')]);
+  it("stop() on PreToolUse refuses the tool and halts; Claude Code's continue:false lets it run (with its rewrite), then ends the turn", async () => {
+    const halted = await fireWith('PreToolUse', [modify({ command: 'pwd' }), allow('ok'), stop('halt everything')]);
+    expect(halted).toMatchObject({ stop: true, stopReason: 'halt everything', blocked: true, decision: 'deny', reason: 'halt everything' });
+    const outcome = await fireWith('PreToolUse', [modify({ command: 'pwd' }), allow('ok'), { continue: false, stopReason: 'halt everything' }]);
     expect(outcome).toMatchObject({ stop: true, stopReason: 'halt everything', blocked: false, decision: 'allow', reason: 'ok', updatedInput: { command: 'pwd' } });
     const prompt = await fireWith('UserPromptSubmit', [allow('ok'), stop('halt everything')]);
     expect(prompt).toMatchObject({ stop: true, blocked: true, reason: 'halt everything' });

@@ -96,6 +96,15 @@ describe('PreToolUse decisions', () => {
     expect(exists('a.txt')).toBe(false);
   });
 
+  it('continue: false without a deny (as in Claude Code): the tool runs, then the agent halts', async () => {
+    h = harness([{ name: 'last-call', events: 'PreToolUse', handler: () => ({ continue: false, stopReason: 'that was the last one' }) }]);
+    const provider = scriptedProvider([write(), { text: 'never reached' }]);
+    const result = await h.run([], 'p', { provider });
+    expect(result).toMatchObject({ stopReason: 'hook_stop', reason: 'that was the last one' });
+    expect(exists('a.txt')).toBe(true);
+    expect(provider.calls).toBe(1);
+  });
+
   it('stop: the tool does not run and the whole agent halts with the reason', async () => {
     h = harness([{ name: 'kill-switch', events: 'PreToolUse', handler: () => stop('budget exhausted') }]);
     const provider = scriptedProvider([write(), { text: 'never reached' }]);

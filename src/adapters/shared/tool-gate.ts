@@ -68,6 +68,8 @@ export class ToolGate {
   readonly sessionId: string;
   readonly cwd: string;
   private readonly sinks: CoverageSink[];
+  /** Calls a PreToolUse stop let run (Claude Code's `continue: false`): the run ends after them. */
+  private readonly stopAfter = new Map<string, string>();
 
   constructor(
     readonly engine: HookEngine,
@@ -91,7 +93,9 @@ export class ToolGate {
   /** PreToolUse, then PermissionRequest if the policy asked. */
   async before(call: ToolCallInfo, validate?: InputValidator, fields?: Record<string, unknown>): Promise<Plan> {
     const pre = await this.fire('PreToolUse', { ...fields, tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
-    if (pre.stop) return { action: 'stop', message: stopText(pre), pre };
+    // A stop that refuses (hookwise's stop()) ends the run now; one that does not (`continue: false`) after this call.
+    if (pre.stop && pre.blocked) return { action: 'stop', message: stopText(pre), pre };
+    if (pre.stop) this.stopAfter.set(call.id, stopText(pre));
     if (pre.blocked) return { action: 'deny', message: denyText(pre, call.name), pre };
     let input = call.input;
     if (pre.updatedInput) {
@@ -164,7 +168,7 @@ export class ToolGate {
     const extra: string[] = [];
     if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
     if (post.additionalContext) extra.push(post.additionalContext);
-    return { output: replaced ? post.updatedOutput : output, replaced, extra, stop: post.stop ? stopText(post) : null };
+    return { output: replaced ? post.updatedOutput : output, replaced, extra, stop: post.stop ? stopText(post) : this.pendingStop(call) };
   }
 
   /** PostToolUseFailure for a call that threw; returns the stop reason if a hook stopped the agent. */
@@ -177,7 +181,13 @@ export class ToolGate {
       error: error instanceof Error ? error.message : String(error),
       is_interrupt: false,
     });
-    return { stop: failure.stop ? stopText(failure) : null, extra: failure.additionalContext ? [failure.additionalContext] : [] };
+    return { stop: failure.stop ? stopText(failure) : this.pendingStop(call), extra: failure.additionalContext ? [failure.additionalContext] : [] };
+  }
+
+  private pendingStop(call: ToolCallInfo): string | null {
+    const reason = this.stopAfter.get(call.id) ?? null;
+    this.stopAfter.delete(call.id);
+    return reason;
   }
 }
 
