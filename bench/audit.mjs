@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openAuditStore, verifyAudit, verifyAuditTrail } from '../dist/audit/index.js';
-import { emptyOutcome } from '../dist/index.js';
+import { emptyOutcome } from '../dist/core/outcome.js';
 
 /** A record shaped like what auditEngine writes for a PreToolUse fire. */
 function outcomeRecord(i) {

@@ -8,7 +8,7 @@ export interface AuditEngineOptions {
 
 /**
  * Appends an `outcome` record for every fire of `engine`. The listener sees every
- * Outcome, denials included (SEMANTICS.md section 4), so no hook can hide a call
+ * Outcome, denials included (docs/model.md, "Order"), so no hook can hide a call
  * from the trail. For tool events, the call itself (tool_name, tool_input,
  * tool_use_id) is kept next to the Outcome under `data.input`.
  * Returns the function that stops recording.

@@ -33,7 +33,7 @@ export class Context implements HookContext {
   ) {}
 
   /**
-   * Seed 004's `ctx.tool_input`: the same sealed object as `input.tool_input`.
+   * The shadow agent SDK's `ctx.tool_input`: the same sealed object as `input.tool_input`.
    * Writing to it throws (the hook fails); return `modify(...)` to rewrite.
    */
   get tool_input(): Readonly<Record<string, unknown>> | undefined {

@@ -49,11 +49,12 @@ type Listeners = {
   hookEnd: (info: HookEndEvent) => void;
 };
 
-const stderrLogger: HookLogger = {
+/** Without a host's logger, the platform's console: the core writes nowhere of its own. */
+const consoleLogger: HookLogger = {
   debug: () => {},
-  info: (m) => process.stderr.write(`${m}\n`),
-  warn: (m) => process.stderr.write(`${m}\n`),
-  error: (m) => process.stderr.write(`${m}\n`),
+  info: (m) => console.info(m),
+  warn: (m) => console.warn(m),
+  error: (m) => console.error(m),
 };
 
 /** A handler failed: threw, rejected, timed out or was aborted. */
@@ -135,7 +136,7 @@ export class HookEngine {
 
   constructor(options: EngineOptions = {}) {
     this.parallel = options.parallel === true;
-    this.logger = options.logger ?? stderrLogger;
+    this.logger = options.logger ?? consoleLogger;
   }
 
   /** Add a hook. Its name must be new: a name already registered is an error (`replace()` swaps a hook). */

@@ -58,7 +58,7 @@ const table: Array<[string, Omit<EventInfo, 'name'>, string[]]> = [
 const byName = new Map<string, EventInfo>();
 const aliasToCanonical = new Map<string, string>();
 
-// Seed 003 (claude-agent-rs) writes the events of its settings file in camelCase (`preToolUse`).
+// claude-agent-rs writes the events of its settings file in camelCase (`preToolUse`).
 const CAMEL_CASE_SEED = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd'];
 
 for (const [name, info, aliases] of table) {
@@ -71,7 +71,7 @@ for (const name of CAMEL_CASE_SEED) aliasToCanonical.set(name[0]!.toLowerCase() 
 /** The canonical event names, in lifecycle order. */
 export const EVENTS: readonly string[] = table.map(([name]) => name);
 
-/** The events of SEMANTICS.md section 1 that the hookwise runtime fires. */
+/** The events of docs/model.md ("Events") that the hookwise runtime fires. */
 export const CORE_EVENTS: readonly string[] = EVENTS.slice(0, 20);
 
 /**

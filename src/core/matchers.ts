@@ -140,7 +140,7 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
   }
   if (m.target !== undefined) {
     const re = regexFrom(m.target);
-    // Seed 000 wrote targets with its own event names (`PreToolCall:.*:delete_.*`): any name of the event counts.
+    // WorkflowFramework wrote targets with its own event names (`PreToolCall:.*:delete_.*`): any name of the event counts.
     const names = namesOf(event);
     tests.push((input) => {
       const rest = `:${stepNameOf(input)}:${typeof input.tool_name === 'string' ? input.tool_name : ''}`;

@@ -65,7 +65,7 @@ export function emptyOutcome(event: string): Outcome {
 const STOP_AFTER = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
 
 /**
- * Folds verdicts, in execution order, into one Outcome (SEMANTICS.md section 5).
+ * Folds verdicts, in execution order, into one Outcome (docs/model.md, "Merging").
  * `permission` events turn any block into decision `deny`; `toolEvent` makes
  * `updatedInput` last-wins instead of a merge of patches.
  */

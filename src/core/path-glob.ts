@@ -14,7 +14,9 @@ export function toolPathGlob(pattern: string): (input: HookInput) => boolean {
   return (input) => {
     const file = filePathOf(input);
     if (file === undefined) return false;
-    const cwd = typeof input.cwd === 'string' ? input.cwd : process.cwd();
+    // Without the fire's cwd a relative path is taken as written: the core never asks the process where it is.
+    if (typeof input.cwd !== 'string') return isMatch(path.normalize(file).replace(/^\.\//, ''));
+    const cwd = input.cwd;
     const abs = path.resolve(cwd, file);
     if (pattern.startsWith('/')) return isMatch(abs);
     return isMatch(path.relative(cwd, abs));

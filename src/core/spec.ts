@@ -32,7 +32,7 @@ export interface HookContext {
   readonly logger: HookLogger;
   /** The hook's name. */
   readonly hookName: string;
-  /** Seed 004's name for `input.tool_input` (the same read-only object). */
+  /** The shadow agent SDK's name for `input.tool_input` (the same read-only object). */
   readonly tool_input?: Readonly<Record<string, unknown>>;
   /** Add fields to this hook's entry in the Outcome (e.g. `{ truncated: true }`). */
   annotate(fields: Record<string, unknown>): void;

@@ -58,9 +58,10 @@ describe('hookwise serve (spawned)', () => {
     const store = await runCli(['serve', '--port', '0', '--config', good, '--counters', 'mysql://x'], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
     expect(store.code).toBe(1);
     expect(store.stderr).toMatch(/--counters: unknown counter store "mysql:\/\/x"/);
-    const pg = await runCli(['serve', '--port', '0', '--config', good, '--audit', 'postgres://localhost/test'], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
+    // Nothing listens on port 1: the store cannot open, and serve says which flag and why before it listens.
+    const pg = await runCli(['serve', '--port', '0', '--config', good, '--audit', 'postgres://postgres@127.0.0.1:1/test'], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
     expect(pg.code).toBe(1);
-    expect(pg.stderr).toMatch(/--audit postgres:\/\/\.\.\. needs the PostgreSQL audit store/);
+    expect(pg.stderr).toMatch(/--audit postgres:\/\/postgres@127\.0\.0\.1:1\/test: .*ECONNREFUSED/);
   });
 
   it('reads a tenants file and names the field that is wrong', async () => {

@@ -205,7 +205,7 @@ function commandHandlerFor(entry: CommandEntry, item: CollectedEntry, ctx: Entry
   const options: CommandHandlerOptions = {
     command: entry.command,
     shell: shellOf(entry.shell),
-    // Seed 003's own forms were written for claude-agent-rs, whose command hooks speak its protocol.
+    // claude-agent-rs' own forms were written for claude-agent-rs, whose command hooks speak its protocol.
     protocol: entry.protocol ?? (item.variant ? 'claude-agent-rs' : 'claude-code'),
     env,
   };

@@ -12,12 +12,12 @@ export interface CollectedEntry {
   event: string;
   /** JSON path of the handler entry, e.g. `hooks.PreToolUse[0].hooks[1]`. */
   path: string;
-  /** The group's matcher (or, in seed 003's forms, the entry's own). */
+  /** The group's matcher (or, in claude-agent-rs' forms, the entry's own). */
   matcher?: string;
   entry: HandlerEntry;
-  /** Seed 003's name-to-config map: the key names the hook. */
+  /** claude-agent-rs' name-to-config map: the key names the hook. */
   name?: string;
-  /** Written in one of seed 003's forms (string, array of strings, name map). */
+  /** Written in one of claude-agent-rs' forms (string, array of strings, name map). */
   variant: boolean;
 }
 
@@ -29,7 +29,7 @@ export interface Collected {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Walk a `hooks` block: `{ Event: [ { matcher, hooks: [entry...] } ] }` and seed 003's
+ * Walk a `hooks` block: `{ Event: [ { matcher, hooks: [entry...] } ] }` and claude-agent-rs'
  * variants. A bad entry is a warning naming its JSON path and is skipped; a bad
  * matcher or `if` rule is a ConfigError (it must never silently match all or nothing).
  */
@@ -61,7 +61,7 @@ class EventWalker {
     private readonly out: Collected,
   ) {}
 
-  /** An element of an event's array: a group, or (seed 003) a command string or a bare entry. */
+  /** An element of an event's array: a group, or (claude-agent-rs) a command string or a bare entry. */
   item(item: unknown, path: string): void {
     if (isObject(item) && 'hooks' in item) this.group(item, path);
     else this.variant(item, path);
@@ -80,7 +80,7 @@ class EventWalker {
     });
   }
 
-  /** Seed 003's forms: a command string, or an entry object carrying its own matcher. */
+  /** claude-agent-rs' forms: a command string, or an entry object carrying its own matcher. */
   variant(item: unknown, path: string, name?: string): void {
     const parsed = this.entry(typeof item === 'string' ? { type: 'command', command: item } : item, path);
     if (!parsed) return;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * One handler entry of a Claude Code `hooks` block, as Claude Code documents it,
- * plus hookwise's `protocol` and seed 003's `timeout_secs`. Unknown fields are
+ * plus hookwise's `protocol` and claude-agent-rs' `timeout_secs`. Unknown fields are
  * kept (Claude Code ignores them too) and reported as warnings by the caller.
  */
 const common = {
@@ -14,7 +14,7 @@ const common = {
   once: z.boolean().optional(),
   if: z.string().min(1).optional(),
   onFailure: z.enum(['block', 'continue']).optional(),
-  /** Seed 003's name-to-config entries carry their own matcher. */
+  /** claude-agent-rs' name-to-config entries carry their own matcher. */
   matcher: z.string().optional(),
 };
 

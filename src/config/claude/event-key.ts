@@ -2,7 +2,7 @@ import { canonicalEvent, EVENTS, isKnownEvent } from '../../core/events.js';
 
 /**
  * The event an event key of a settings file names. Claude Code writes PascalCase
- * (`PreToolUse`); seed 003 also writes camelCase (`preToolUse`) and snake_case
+ * (`PreToolUse`); claude-agent-rs also writes camelCase (`preToolUse`) and snake_case
  * (`pre_tool_use`). A name hookwise does not know is kept as written.
  */
 export function eventFromKey(key: string): { event: string; known: boolean } {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { HookSpec } from '../../core/spec.js';
 
 /**
- * What makes two handlers from Claude Code settings "identical" (SEMANTICS.md section 9):
+ * What makes two handlers from Claude Code settings "identical" (docs/claude-code.md, "Parity"):
  * same event, type, command/args/url/prompt, matcher and `if`. Identical handlers
  * from several settings files run once.
  */

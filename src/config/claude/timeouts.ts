@@ -1,6 +1,6 @@
 /**
  * Claude Code's default hook timeouts, kept for hooks loaded from its configuration
- * files (SEMANTICS.md section 2). An entry's own `timeout` (seconds) wins.
+ * files (docs/claude-code.md, "Handler entries"). An entry's own `timeout` (seconds) wins.
  */
 export const COMMAND_TIMEOUT_S = 600;
 export const HTTP_TIMEOUT_S = 600;

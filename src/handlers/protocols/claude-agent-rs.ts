@@ -21,7 +21,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 const nonEmptyString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
- * Seed 003's (claude-agent-rs) command protocol. stdin `{event, session_id,
+ * claude-agent-rs' command protocol. stdin `{event, session_id,
  * tool_name, tool_input}`; stdout a HookOutput in snake_case. `continue_execution:
  * false` blocks the operation (it does not stop the agent). A non-zero exit blocks;
  * empty or unparseable stdout lets the operation go on.

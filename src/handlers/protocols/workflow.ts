@@ -4,7 +4,7 @@ import { allow, modify, type ResultExtras } from '../../core/results.js';
 import { refuse } from './block-for.js';
 import type { Protocol } from './types.js';
 
-/** Seed 000 (WorkflowFramework) names for the canonical events it has; others keep the canonical name. */
+/** WorkflowFramework names for the canonical events it has; others keep the canonical name. */
 const SEED_000_NAMES: Record<string, string> = {
   SessionStart: 'WorkflowStarting',
   SessionEnd: 'WorkflowCompleted',
@@ -21,7 +21,7 @@ export function workflowEventName(event: string): string {
   return SEED_000_NAMES[event] ?? event;
 }
 
-/** HookDecision of seed 000, as a number or as the enum's name. */
+/** HookDecision of WorkflowFramework, as a number or as the enum's name. */
 function decisionOf(value: unknown): 'allow' | 'deny' | 'modify' | undefined {
   if (value === undefined || value === null || value === 0) return 'allow';
   if (value === 1) return 'deny';
@@ -51,7 +51,7 @@ function modifiedArgsOf(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Seed 000's CommandHook protocol. stdin `{event, stepName, toolName, toolArgs}`
+ * WorkflowFramework's CommandHook protocol. stdin `{event, stepName, toolName, toolArgs}`
  * with toolArgs a JSON string; stdout `{Decision: 0|1|2, Reason, ModifiedArgs}`.
  * A non-zero exit is a deny; empty or unparseable stdout lets the operation go on.
  */
