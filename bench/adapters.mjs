@@ -36,7 +36,12 @@ function aiModel() {
     doGenerate: async () => {
       const calls = step++ % (TURNS + 1) < TURNS;
       const content = calls
-        ? Array.from({ length: PER_TURN }, (_, i) => ({ type: 'tool-call', toolCallId: `c${step}-${i}`, toolName: 'echo', input: '{"text":"hi"}' }))
+        ? Array.from({ length: PER_TURN }, (_, i) => ({
+            type: 'tool-call',
+            toolCallId: `c${step}-${i}`,
+            toolName: 'echo',
+            input: '{"text":"hi"}',
+          }))
         : [{ type: 'text', text: 'done' }];
       return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage, warnings: [] };
     },
@@ -84,7 +89,9 @@ class Scripted extends BaseChatModel {
   }
   async _generate() {
     const calls = this.i++ % (TURNS + 1) < TURNS;
-    const tool_calls = calls ? Array.from({ length: PER_TURN }, (_, i) => ({ id: `c${this.i}-${i}`, name: 'echo', args: { text: 'hi' }, type: 'tool_call' })) : [];
+    const tool_calls = calls
+      ? Array.from({ length: PER_TURN }, (_, i) => ({ id: `c${this.i}-${i}`, name: 'echo', args: { text: 'hi' }, type: 'tool_call' }))
+      : [];
     const message = new AIMessage({ content: calls ? '' : 'done', tool_calls });
     return { generations: [{ text: '', message }] };
   }
@@ -149,6 +156,8 @@ export async function benchAdapters() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const r of await benchAdapters()) {
-    console.log(`${r.name}: bare ${(r.bareNs / 1e3).toFixed(1)} µs/tool call, hooked ${(r.hookedNs / 1e3).toFixed(1)} µs, +${(r.overhead * 100).toFixed(1)}%`);
+    console.log(
+      `${r.name}: bare ${(r.bareNs / 1e3).toFixed(1)} µs/tool call, hooked ${(r.hookedNs / 1e3).toFixed(1)} µs, +${(r.overhead * 100).toFixed(1)}%`,
+    );
   }
 }

@@ -77,7 +77,12 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     );
 
     // What a caller pays on its own thread per append when nothing is flushed (serialising data).
-    const unflushed = openAuditStore({ path: path.join(dir, 'unflushed.db'), batchSize: records + 1, flushIntervalMs: 3_600_000, key: KEY });
+    const unflushed = openAuditStore({
+      path: path.join(dir, 'unflushed.db'),
+      batchSize: records + 1,
+      flushIntervalMs: 3_600_000,
+      key: KEY,
+    });
     rows.push(
       await measure(`append alone, no flush (${records} records)`, records, () => {
         for (const r of prebuilt) unflushed.append(r);
@@ -95,7 +100,8 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     rows.push(
       await measure(`verify (${records + durable} rows)`, records + durable, () => {
         const result = verifyAudit(db, { key: KEY });
-        if (!result.ok || result.rows !== records + durable) throw new Error(`bench database does not verify: ${JSON.stringify(result.problems.slice(0, 3))}`);
+        if (!result.ok || result.rows !== records + durable)
+          throw new Error(`bench database does not verify: ${JSON.stringify(result.problems.slice(0, 3))}`);
       }),
     );
   } finally {
@@ -125,7 +131,13 @@ async function benchPostgres(records) {
   try {
     await admin.connect();
   } catch (error) {
-    return [{ name: `PostgreSQL not reachable at ${base} (${error.message}): set HOOKWISE_BENCH_PG`, recordsPerSecond: 0, cpuRecordsPerSecond: 0 }];
+    return [
+      {
+        name: `PostgreSQL not reachable at ${base} (${error.message}): set HOOKWISE_BENCH_PG`,
+        recordsPerSecond: 0,
+        cpuRecordsPerSecond: 0,
+      },
+    ];
   }
   // application_name finds the store's server processes, whose CPU time is counted too (below).
   const url = `${base}${base.includes('?') ? '&' : '?'}schema=${schema}&application_name=${schema}`;
@@ -133,7 +145,8 @@ async function benchPostgres(records) {
   try {
     const prebuilt = Array.from({ length: records }, (_, i) => outcomeRecord(i));
     const store = await openAuditStore(url, { key: KEY });
-    const backends = async () => (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema])).rows.map((r) => r.pid);
+    const backends = async () =>
+      (await admin.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [schema])).rows.map((r) => r.pid);
     const before = new Map((await backends()).map((pid) => [pid, serverCpuMs(pid)]));
     const batched = await measure(`PostgreSQL append + flush (${records} records, batch 1000, 4 streams)`, records, async () => {
       for (const r of prebuilt) store.append(r);
@@ -167,7 +180,8 @@ async function benchPostgres(records) {
     rows.push(
       await measure(`PostgreSQL verify (${records + durable} rows)`, records + durable, async () => {
         const result = await verifyAuditTrail(url, { key: KEY });
-        if (!result.ok || result.rows !== records + durable) throw new Error(`bench database does not verify: ${JSON.stringify(result.problems.slice(0, 3))}`);
+        if (!result.ok || result.rows !== records + durable)
+          throw new Error(`bench database does not verify: ${JSON.stringify(result.problems.slice(0, 3))}`);
       }),
     );
   } finally {
@@ -179,7 +193,10 @@ async function benchPostgres(records) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   console.log(`${'audit store'.padEnd(48)} ${'records/s'.padStart(10)} ${'per CPU-s'.padStart(10)}`);
-  const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ');
   const before = load();
   for (const row of await benchAudit()) {
     console.log(`${row.name.padEnd(48)} ${String(row.recordsPerSecond).padStart(10)} ${String(row.cpuRecordsPerSecond).padStart(10)}`);

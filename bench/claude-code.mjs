@@ -17,7 +17,13 @@ const RUNS = 20;
 const NODE = process.env.HOOKWISE_BENCH_NODE || process.execPath;
 
 const GIT_STATUS = (dir) =>
-  JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'bench', cwd: dir, tool_name: 'Bash', tool_input: { command: 'git status' } });
+  JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'bench',
+    cwd: dir,
+    tool_name: 'Bash',
+    tool_input: { command: 'git status' },
+  });
 
 const INPUT = JSON.stringify({
   hook_event_name: 'PreToolUse',
@@ -31,7 +37,8 @@ function project(configName) {
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-cc-'));
   mkdirSync(path.join(dir, 'node_modules'));
   symlinkSync(root, path.join(dir, 'node_modules', 'hookwise'), 'dir');
-  if (configName === 'hookwise.config.ts') copyFileSync(path.join(root, 'examples', 'claude-code', 'hookwise.config.ts'), path.join(dir, configName));
+  if (configName === 'hookwise.config.ts')
+    copyFileSync(path.join(root, 'examples', 'claude-code', 'hookwise.config.ts'), path.join(dir, configName));
   if (configName === 'guards') {
     writeFileSync(
       path.join(dir, 'hookwise.config.mjs'),
@@ -77,7 +84,11 @@ const median = (xs) => {
 /** The median of the per-round ratios (each round ran both, one after the other) and the ratio of the medians. */
 function ratioRow(name, a, floor) {
   const perRound = median(a.times.map((t, i) => t / floor.times[i]));
-  return { name, msPerRun: a.medianMs, text: `${perRound.toFixed(2)}x per round (medians ${a.medianMs.toFixed(0)} / ${floor.medianMs.toFixed(0)} ms = ${(a.medianMs / floor.medianMs).toFixed(2)}x)` };
+  return {
+    name,
+    msPerRun: a.medianMs,
+    text: `${perRound.toFixed(2)}x per round (medians ${a.medianMs.toFixed(0)} / ${floor.medianMs.toFixed(0)} ms = ${(a.medianMs / floor.medianMs).toFixed(2)}x)`,
+  };
 }
 
 export async function benchClaudeCode() {
@@ -95,16 +106,33 @@ export async function benchClaudeCode() {
     dirs.push(guards);
     const rows = timeAll([
       { name: "node -e 0 (the floor: Node's own start-up)", args: ['-e', '0'] },
-      { name: 'claude-code, shellGuard() + pathGuard(), PreToolUse `git status`', args: [bin, 'claude-code'], cwd: guards, input: GIT_STATUS(guards), env: { CLAUDE_PROJECT_DIR: guards } },
+      {
+        name: 'claude-code, shellGuard() + pathGuard(), PreToolUse `git status`',
+        args: [bin, 'claude-code'],
+        cwd: guards,
+        input: GIT_STATUS(guards),
+        env: { CLAUDE_PROJECT_DIR: guards },
+      },
       { name: 'hookwise --version', args: [bin, '--version'] },
       { name: 'claude-code, no config in the project', args: [bin, 'claude-code'], ...hook(empty) },
       { name: 'claude-code, hookwise.config.mjs (deny)', args: [bin, 'claude-code'], ...hook(mjs) },
       { name: 'claude-code, hookwise.config.ts, transpiled config cached', args: [bin, 'claude-code'], ...hook(ts) },
-      { name: 'runClaudeCode() directly (no commander), hookwise.config.ts cached', args: ['--input-type=module', '-e', direct], ...hook(ts) },
-      { name: 'claude-code, hookwise.config.ts, no cache (jiti every run)', args: [bin, 'claude-code'], ...hook(ts, { HOOKWISE_NO_CACHE: '1' }) },
+      {
+        name: 'runClaudeCode() directly (no commander), hookwise.config.ts cached',
+        args: ['--input-type=module', '-e', direct],
+        ...hook(ts),
+      },
+      {
+        name: 'claude-code, hookwise.config.ts, no cache (jiti every run)',
+        args: [bin, 'claude-code'],
+        ...hook(ts, { HOOKWISE_NO_CACHE: '1' }),
+      },
     ]);
     const [floor, guarded] = rows;
-    return [...rows.map((r) => ({ ...r, text: `${r.medianMs.toFixed(1)} ms median (best ${r.msPerRun.toFixed(1)} ms)` })), ratioRow('guard config vs node -e 0 (target: 1.25x)', guarded, floor)];
+    return [
+      ...rows.map((r) => ({ ...r, text: `${r.medianMs.toFixed(1)} ms median (best ${r.msPerRun.toFixed(1)} ms)` })),
+      ratioRow('guard config vs node -e 0 (target: 1.25x)', guarded, floor),
+    ];
   } finally {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }

@@ -13,12 +13,24 @@ const directInput = { tool_name: 'Bash', tool_input: { command: 'ls' } };
 /** Three handlers that do the same tiny amount of work in every system. */
 function threeHandlers() {
   let n = 0;
-  return [() => { n++; }, (i) => { if (i.tool_name === 'Nope') n--; }, () => { n++; return allow(); }];
+  return [
+    () => {
+      n++;
+    },
+    (i) => {
+      if (i.tool_name === 'Nope') n--;
+    },
+    () => {
+      n++;
+      return allow();
+    },
+  ];
 }
 
 function engineWith(count, matcherOf, { matchOne = false } = {}) {
   const engine = new HookEngine();
-  for (let i = 0; i < count; i++) engine.register({ name: `h-${i}`, events: 'PreToolUse', matcher: matcherOf(i), handler: () => undefined });
+  for (let i = 0; i < count; i++)
+    engine.register({ name: `h-${i}`, events: 'PreToolUse', matcher: matcherOf(i), handler: () => undefined });
   if (matchOne) engine.register({ name: 'the-one', events: 'PreToolUse', matcher: matcherOf('Bash'), handler: () => allow() });
   return engine;
 }
@@ -49,20 +61,28 @@ export async function benchEngine() {
   rows.push({ name: 'hookwise fire(), 0 hooks', ns: await measure(() => empty.fire('PreToolUse', directInput)) });
 
   const crowded = new HookEngine();
-  for (let i = 0; i < 1000; i++) crowded.register({ name: `other-${i}`, events: 'PreToolUse', matcher: `Tool${i}`, handler: () => allow() });
+  for (let i = 0; i < 1000; i++)
+    crowded.register({ name: `other-${i}`, events: 'PreToolUse', matcher: `Tool${i}`, handler: () => allow() });
   rows.push({ name: 'hookwise fire(), 1,000 hooks for other tools', ns: await measure(() => crowded.fire('PreToolUse', directInput)) });
 
   const three = new HookEngine();
   threeHandlers().forEach((handler, i) => three.register({ name: `h${i}`, events: 'PreToolUse', matcher: 'Bash', handler }));
   rows.push({ name: 'hookwise fire(), 3 matching function hooks', ns: await measure(() => three.fire('PreToolUse', directInput)) });
-  rows.push({ name: 'hookwise fire(), 3 matching function hooks, Claude Code wire input', ns: await measure(() => three.fire('PreToolUse', wireInput)) });
+  rows.push({
+    name: 'hookwise fire(), 3 matching function hooks, Claude Code wire input',
+    ns: await measure(() => three.fire('PreToolUse', wireInput)),
+  });
 
   const emitter = new EventEmitter();
   threeHandlers().forEach((h) => emitter.on('PreToolUse', h));
   rows.push({ name: 'node EventEmitter emit(), same 3 handlers', ns: await measure(() => emitter.emit('PreToolUse', directInput)) });
 
   const series = new tapable.AsyncSeriesHook(['input']);
-  threeHandlers().forEach((h, i) => series.tapPromise(`h${i}`, async (x) => { h(x); }));
+  threeHandlers().forEach((h, i) =>
+    series.tapPromise(`h${i}`, async (x) => {
+      h(x);
+    }),
+  );
   rows.push({ name: 'tapable AsyncSeriesHook.promise(), same 3 handlers', ns: await measure(() => series.promise(directInput)) });
 
   const hooks = createHooks();

@@ -44,7 +44,21 @@ export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH
   for (let i = 0; i < REPLICAS; i++) {
     replicas.push(
       await startListening(
-        [path.join(root, 'bin', 'hookwise.js'), 'serve', '--port', '0', '--tenants', path.join(dir, 'tenants.json'), '--counters', REDIS, '--counters-prefix', prefix, '--audit', audits[i], '--no-watch'],
+        [
+          path.join(root, 'bin', 'hookwise.js'),
+          'serve',
+          '--port',
+          '0',
+          '--tenants',
+          path.join(dir, 'tenants.json'),
+          '--counters',
+          REDIS,
+          '--counters-prefix',
+          prefix,
+          '--audit',
+          audits[i],
+          '--no-watch',
+        ],
         { cwd: dir, env: { ...process.env } },
       ),
     );
@@ -52,13 +66,22 @@ export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH
 
   const acked = new Map(); // tool_use_id:event -> replica
   const times = [];
-  let sent = { pre: 0, post: 0 };
+  const sent = { pre: 0, post: 0 };
   let ackedPre = 0;
   let failures = 0;
   let nextSession = 0;
   let nextCall = 0;
   const body = (context, event) => {
-    const input = { session_id: context.session, transcript_path: '/dev/null', cwd: project, permission_mode: 'default', hook_event_name: event, tool_name: 'Bash', tool_input: { command: 'git status' }, tool_use_id: context.call };
+    const input = {
+      session_id: context.session,
+      transcript_path: '/dev/null',
+      cwd: project,
+      permission_mode: 'default',
+      hook_event_name: event,
+      tool_name: 'Bash',
+      tool_input: { command: 'git status' },
+      tool_use_id: context.call,
+    };
     if (event === 'PostToolUse') input.tool_response = { stdout: 'On branch main', stderr: '', interrupted: false };
     return JSON.stringify(input);
   };

@@ -40,18 +40,36 @@ export async function benchGuards() {
     const engine = new HookEngine().register(shellGuard({ workspace: ws }));
     const input = { tool_name: 'Bash', tool_input: { command: 'git status && git diff --stat' }, cwd: ws };
     await engine.fire('PreToolUse', input);
-    rows.push({ name: 'shell: engine.fire(PreToolUse) with the guard', nsPerOp: await measure(() => engine.fire('PreToolUse', input), { batch: 100, budgetMs: 800, warmup: 3 }) });
+    rows.push({
+      name: 'shell: engine.fire(PreToolUse) with the guard',
+      nsPerOp: await measure(() => engine.fire('PreToolUse', input), { batch: 100, budgetMs: 800, warmup: 3 }),
+    });
 
     const policy = new PathPolicy({ workspace: ws });
-    rows.push({ name: 'path: write src/index.ts (inside)', nsPerOp: await measure(() => policy.check('src/index.ts', 'write', { cwd: ws }), { batch: 2000, budgetMs: 300 }) });
-    rows.push({ name: 'path: write lib/new.ts (through a symlink)', nsPerOp: await measure(() => policy.check('lib/new.ts', 'write', { cwd: ws }), { batch: 2000, budgetMs: 300 }) });
-    rows.push({ name: 'path: write /etc/passwd (denied)', nsPerOp: await measure(() => policy.check('/etc/passwd', 'write', { cwd: ws }), { batch: 2000, budgetMs: 300 }) });
+    rows.push({
+      name: 'path: write src/index.ts (inside)',
+      nsPerOp: await measure(() => policy.check('src/index.ts', 'write', { cwd: ws }), { batch: 2000, budgetMs: 300 }),
+    });
+    rows.push({
+      name: 'path: write lib/new.ts (through a symlink)',
+      nsPerOp: await measure(() => policy.check('lib/new.ts', 'write', { cwd: ws }), { batch: 2000, budgetMs: 300 }),
+    });
+    rows.push({
+      name: 'path: write /etc/passwd (denied)',
+      nsPerOp: await measure(() => policy.check('/etc/passwd', 'write', { cwd: ws }), { batch: 2000, budgetMs: 300 }),
+    });
 
     const scanner = createScanner();
     const clean = JSON.stringify({ command: 'npm test -- --reporter=dot', description: 'run the unit tests' });
     const dirty = `export OPENAI_API_KEY=sk-proj-${'a1B2c3D4e5F6g7H8i9J0'.repeat(2)}\n${'x'.repeat(2000)}`;
-    rows.push({ name: 'secret: scan a typical tool input (no secret)', nsPerOp: await measure(() => scanner.find(clean), { batch: 2000, budgetMs: 300 }) });
-    rows.push({ name: 'secret: redact 2 KB of output with a key', nsPerOp: await measure(() => scanner.redact(dirty), { batch: 500, budgetMs: 300 }) });
+    rows.push({
+      name: 'secret: scan a typical tool input (no secret)',
+      nsPerOp: await measure(() => scanner.find(clean), { batch: 2000, budgetMs: 300 }),
+    });
+    rows.push({
+      name: 'secret: redact 2 KB of output with a key',
+      nsPerOp: await measure(() => scanner.redact(dirty), { batch: 500, budgetMs: 300 }),
+    });
     return rows;
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -60,5 +78,10 @@ export async function benchGuards() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await benchGuards();
-  console.log(table(['case', 'time per op'], rows.map((r) => [r.name, formatNs(r.nsPerOp)])));
+  console.log(
+    table(
+      ['case', 'time per op'],
+      rows.map((r) => [r.name, formatNs(r.nsPerOp)]),
+    ),
+  );
 }

@@ -12,22 +12,47 @@ import { describeFleetRow } from './fleet.mjs';
 
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 
-console.log(`machine: ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`);
-console.log(`date: ${new Date().toISOString()}, load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}\n`);
+console.log(
+  `machine: ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`,
+);
+console.log(
+  `date: ${new Date().toISOString()}, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}\n`,
+);
 
 const engineRows = await benchEngine();
 const base = engineRows[0].ns;
 console.log('## Engine\n');
-console.log(table(['case', 'time per op', 'vs 0 hooks'], engineRows.map((r) => [r.name, formatNs(r.ns), `${(r.ns / base).toFixed(2)}x`])));
+console.log(
+  table(
+    ['case', 'time per op', 'vs 0 hooks'],
+    engineRows.map((r) => [r.name, formatNs(r.ns), `${(r.ns / base).toFixed(2)}x`]),
+  ),
+);
 const ns = (prefix) => engineRows.find((r) => r.name.startsWith(prefix)).ns;
 const mine = ns('hookwise fire(), 3 matching function hooks');
-console.log(`\nwith the same 3 handlers, inputs as a direct engine user passes them: hookwise / tapable ${(mine / ns('tapable')).toFixed(2)}x (target <= 2.5x), hookwise / hookable ${(mine / ns('hookable')).toFixed(2)}x, hookwise / emittery ${(mine / ns('emittery')).toFixed(2)}x (targets < 1x)`);
+console.log(
+  `\nwith the same 3 handlers, inputs as a direct engine user passes them: hookwise / tapable ${(mine / ns('tapable')).toFixed(2)}x (target <= 2.5x), hookwise / hookable ${(mine / ns('hookable')).toFixed(2)}x, hookwise / emittery ${(mine / ns('emittery')).toFixed(2)}x (targets < 1x)`,
+);
 
 console.log('\n## Engine: scale sweep (PreToolUse for Bash, direct-user input)\n');
 const sweep = await benchScale();
 const sizes = [...new Set(sweep.map((r) => r.size))];
 const cell = (kind, size, matching) => formatNs(sweep.find((r) => r.kind === kind && r.size === size && r.matching === matching).ns);
-console.log(table(['hooks', 'exact, none match', 'exact, one matches', 'regex, none match', 'regex, one matches'], sizes.map((size) => [size.toLocaleString('en-US'), cell('exact', size, 'none'), cell('exact', size, 'one'), cell('regex', size, 'none'), cell('regex', size, 'one')])));
+console.log(
+  table(
+    ['hooks', 'exact, none match', 'exact, one matches', 'regex, none match', 'regex, one matches'],
+    sizes.map((size) => [
+      size.toLocaleString('en-US'),
+      cell('exact', size, 'none'),
+      cell('exact', size, 'one'),
+      cell('regex', size, 'none'),
+      cell('regex', size, 'one'),
+    ]),
+  ),
+);
 
 // Benchmarks of other parts live beside this file; each exports one function returning rows.
 const parts = [
@@ -52,5 +77,10 @@ if (existsSync(here('./adapters.mjs'))) {
   const rows = await benchAdapters();
   console.log('\n## Adapters (10 no-op hooks on PreToolUse and PostToolUse)\n');
   const us = (ns) => `${(ns / 1e3).toFixed(1)} µs`;
-  console.log(table(['framework', 'bare, per tool call (fastest)', 'with hookwise (fastest)', 'added (median of paired runs)'], rows.map((r) => [r.name, us(r.bareNs), us(r.hookedNs), `${(r.overhead * 100).toFixed(1)}%`])));
+  console.log(
+    table(
+      ['framework', 'bare, per tool call (fastest)', 'with hookwise (fastest)', 'added (median of paired runs)'],
+      rows.map((r) => [r.name, us(r.bareNs), us(r.hookedNs), `${(r.overhead * 100).toFixed(1)}%`]),
+    ),
+  );
 }

@@ -7,21 +7,43 @@ import { createAgent, defineTool, scriptedProvider } from '../dist/runtime/index
 
 const STEPS = 10;
 const CALLS_PER_STEP = 2;
-const EVENTS = ['SessionStart', 'UserPromptSubmit', 'StepStart', 'PreModelCall', 'PostModelCall', 'PreToolUse', 'PostToolUse', 'StepEnd', 'Stop', 'SessionEnd'];
+const EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'StepStart',
+  'PreModelCall',
+  'PostModelCall',
+  'PreToolUse',
+  'PostToolUse',
+  'StepEnd',
+  'Stop',
+  'SessionEnd',
+];
 
 /** An in-memory tool, so the run measures the runtime and its hooks, not a file system or a shell. */
 const echo = defineTool({ name: 'Echo', description: 'echo', input: z.object({ text: z.string() }), run: ({ text }) => text });
 
 function turns() {
   const list = [];
-  for (let s = 0; s < STEPS; s++) list.push({ text: `step ${s}`, toolCalls: Array.from({ length: CALLS_PER_STEP }, (_, i) => ({ name: 'Echo', input: { text: `call ${s}.${i}` } })) });
+  for (let s = 0; s < STEPS; s++)
+    list.push({
+      text: `step ${s}`,
+      toolCalls: Array.from({ length: CALLS_PER_STEP }, (_, i) => ({ name: 'Echo', input: { text: `call ${s}.${i}` } })),
+    });
   list.push({ text: 'done' });
   return list;
 }
 
 /** One agent run of 10 steps and 20 tool calls with 10 function hooks (one per event), transcript on disk. */
 async function oneRun(engine, dir) {
-  const result = await createAgent({ provider: scriptedProvider(turns()), tools: [echo], hooks: engine, cwd: dir, transcriptDir: dir, checkpointDir: false }).run('go');
+  const result = await createAgent({
+    provider: scriptedProvider(turns()),
+    tools: [echo],
+    hooks: engine,
+    cwd: dir,
+    transcriptDir: dir,
+    checkpointDir: false,
+  }).run('go');
   if (result.stopReason !== 'end_turn') throw new Error(`bench run ended with ${result.stopReason}`);
 }
 

@@ -51,7 +51,14 @@ export function percentile(sorted, p) {
 export async function load(url, requests, { connections = CONNECTIONS, durationS = 10, headers = {} } = {}) {
   const times = [];
   let non2xx = 0;
-  const instance = autocannon({ url, connections, duration: durationS, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, requests });
+  const instance = autocannon({
+    url,
+    connections,
+    duration: durationS,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    requests,
+  });
   instance.on('response', (_client, status, _bytes, ms) => {
     if (status >= 200 && status < 300) times.push(ms);
     else non2xx++;
@@ -69,7 +76,10 @@ export async function load(url, requests, { connections = CONNECTIONS, durationS
 }
 
 /** Rows for bench/run.mjs. */
-export const describeServeRow = (r) => [r.name, `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${Math.round(r.rps).toLocaleString('en-US')} req/s${r.non2xx + r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`];
+export const describeServeRow = (r) => [
+  r.name,
+  `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${Math.round(r.rps).toLocaleString('en-US')} req/s${r.non2xx + r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+];
 
 export async function benchServe({ durationS = Number(process.env.HOOKWISE_BENCH_SERVE_S ?? 10) } = {}) {
   const dir = path.join(root, '.tmp', 'bench-serve');
@@ -83,7 +93,16 @@ export async function benchServe({ durationS = Number(process.env.HOOKWISE_BENCH
     `import { defineConfig } from 'hookwise';\nimport { shellGuard, pathGuard, secretGuard } from 'hookwise/guards';\nexport default defineConfig({ hooks: [shellGuard(), pathGuard(), secretGuard()] });\n`,
   );
   const body = (tool, input) =>
-    JSON.stringify({ session_id: 'bench', transcript_path: '/dev/null', cwd: project, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: 't' });
+    JSON.stringify({
+      session_id: 'bench',
+      transcript_path: '/dev/null',
+      cwd: project,
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: tool,
+      tool_input: input,
+      tool_use_id: 't',
+    });
   const requests = [
     { body: body('Bash', { command: 'git status' }) },
     { body: body('Bash', { command: 'rm -rf /' }) },
@@ -94,7 +113,10 @@ export async function benchServe({ durationS = Number(process.env.HOOKWISE_BENCH
   const rows = [];
   const floor = await startListening(['-e', FLOOR]);
   try {
-    rows.push({ name: `floor: bare node:http, empty 200, ${CONNECTIONS} connections`, ...(await load(floor.url, requests, { durationS: Math.max(3, durationS / 2) })) });
+    rows.push({
+      name: `floor: bare node:http, empty 200, ${CONNECTIONS} connections`,
+      ...(await load(floor.url, requests, { durationS: Math.max(3, durationS / 2) })),
+    });
   } finally {
     await stop(floor.child);
   }
@@ -103,14 +125,20 @@ export async function benchServe({ durationS = Number(process.env.HOOKWISE_BENCH
     ['empty.config.mjs', 'hookwise serve: PreToolUse, no hooks (the server alone)'],
     ['hookwise.config.mjs', 'hookwise serve: PreToolUse, shell+path+secret guards'],
   ]) {
-    const served = await startListening([path.join(root, 'bin', 'hookwise.js'), 'serve', '--port', '0', '--config', path.join(dir, config), '--no-watch'], {
-      cwd: dir,
-      env: { ...process.env, HOOKWISE_TOKEN: TOKEN },
-    });
+    const served = await startListening(
+      [path.join(root, 'bin', 'hookwise.js'), 'serve', '--port', '0', '--config', path.join(dir, config), '--no-watch'],
+      {
+        cwd: dir,
+        env: { ...process.env, HOOKWISE_TOKEN: TOKEN },
+      },
+    );
     try {
       // Warm the guards' parsers (tree-sitter wasm compiles on first use) before measuring.
       await load(`${served.url}/v1/claude-code`, requests, { durationS: 2, headers: auth, connections: 4 });
-      rows.push({ name: `${label}, ${CONNECTIONS} connections`, ...(await load(`${served.url}/v1/claude-code`, requests, { durationS, headers: auth })) });
+      rows.push({
+        name: `${label}, ${CONNECTIONS} connections`,
+        ...(await load(`${served.url}/v1/claude-code`, requests, { durationS, headers: auth })),
+      });
     } finally {
       await stop(served.child);
     }
@@ -149,7 +177,10 @@ export async function benchTelemetry() {
   api.trace.setGlobalTracerProvider(provider);
   const traced = make();
   instrumentEngine(traced);
-  rows.push({ name: 'fire(), 3 hooks, with an SDK recording a span per fire and per hook', ns: await measure(() => traced.fire('PreToolUse', input), { budgetMs: 700, batch: 2000 }) });
+  rows.push({
+    name: 'fire(), 3 hooks, with an SDK recording a span per fire and per hook',
+    ns: await measure(() => traced.fire('PreToolUse', input), { budgetMs: 700, batch: 2000 }),
+  });
   await provider.shutdown();
   api.trace.disable();
   return rows;

@@ -1,5 +1,17 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -55,14 +67,22 @@ export interface ResolvedKey {
  * `$HOOKWISE_AUDIT_KEY_FILE`, then `defaultFile`. With `create`, a missing default
  * file is created with 32 random bytes and mode 0600. Returns undefined when there is none.
  */
-export function resolveAuditKey(options: AuditKeyOptions, defaultFile: string | undefined, create: boolean, env: NodeJS.ProcessEnv = process.env): ResolvedKey | undefined {
+export function resolveAuditKey(
+  options: AuditKeyOptions,
+  defaultFile: string | undefined,
+  create: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedKey | undefined {
   if (options.key !== undefined) return { key: checkedKey(Buffer.from(options.key), 'the key option'), source: 'the key option' };
   if (env[AUDIT_KEY_ENV]) return { key: checkedKey(Buffer.from(env[AUDIT_KEY_ENV]!), `$${AUDIT_KEY_ENV}`), source: `$${AUDIT_KEY_ENV}` };
   const file = options.keyFile ?? env[AUDIT_KEY_FILE_ENV] ?? defaultFile;
   if (file === undefined) return undefined;
   const explicit = file !== defaultFile;
   if (!existsSync(file)) {
-    if (explicit) throw new AuditKeyError(`audit key file ${file} does not exist (create it with: head -c 32 /dev/urandom | xxd -p -c 64 > ${file}; chmod 600 ${file})`);
+    if (explicit)
+      throw new AuditKeyError(
+        `audit key file ${file} does not exist (create it with: head -c 32 /dev/urandom | xxd -p -c 64 > ${file}; chmod 600 ${file})`,
+      );
     if (!create) return undefined;
     createKeyFile(file);
   }
@@ -90,7 +110,9 @@ function createKeyFile(file: string): void {
 function readKeyFile(file: string): Buffer {
   const mode = statSync(file).mode;
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
-    throw new AuditKeyError(`audit key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`);
+    throw new AuditKeyError(
+      `audit key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
+    );
   }
   return checkedKey(Buffer.from(readFileSync(file, 'utf8').trim()), file);
 }

@@ -60,5 +60,14 @@ function quoteText(value: unknown): string {
 
 /** A stored row's hashed columns, as if it had been written at `seq` (verify tries a row's other places). */
 export function chainedFieldsOf(row: StoredRow, seq: number = row.seq): ChainedFields {
-  return { seq, ts: row.ts, sessionId: row.session_id, kind: row.kind, event: row.event, decision: row.decision, tool: row.tool, data: row.data };
+  return {
+    seq,
+    ts: row.ts,
+    sessionId: row.session_id,
+    kind: row.kind,
+    event: row.event,
+    decision: row.decision,
+    tool: row.tool,
+    data: row.data,
+  };
 }

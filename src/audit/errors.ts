@@ -42,7 +42,9 @@ export class AuditDatabaseReadOnlyError extends Error {
     readonly path: string,
     why: string,
   ) {
-    super(`audit database ${path} is read-only (${why}): the audit store cannot write to it; check the file's and folder's permissions and the mount`);
+    super(
+      `audit database ${path} is read-only (${why}): the audit store cannot write to it; check the file's and folder's permissions and the mount`,
+    );
     this.name = 'AuditDatabaseReadOnlyError';
   }
 }
@@ -57,7 +59,9 @@ export class AuditRollbackError extends Error {
     readonly path: string,
     detail: string,
   ) {
-    super(`audit database ${path} was rolled back: ${detail}. Run \`hookwise audit verify --db ${path}\`; to start a new trail, move the database and its .head file away`);
+    super(
+      `audit database ${path} was rolled back: ${detail}. Run \`hookwise audit verify --db ${path}\`; to start a new trail, move the database and its .head file away`,
+    );
     this.name = 'AuditRollbackError';
   }
 }

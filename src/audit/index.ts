@@ -11,7 +11,16 @@ export { coverageOf, type AuditCoverage, type UncoveredExecution } from './cover
 export { toolExecutionRecord, type ToolExecution } from './tool-execution.js';
 export { auditEngine, type AuditEngineOptions } from './engine.js';
 export { defaultAuditPath, AUDIT_DB_ENV } from './paths.js';
-export { AUDIT_KEY_ENV, AUDIT_KEY_FILE_ENV, AuditKeyError, anchorPathOf, defaultKeyFileOf, headMac, type AuditKeyOptions, type Head } from './anchor.js';
+export {
+  AUDIT_KEY_ENV,
+  AUDIT_KEY_FILE_ENV,
+  AuditKeyError,
+  anchorPathOf,
+  defaultKeyFileOf,
+  headMac,
+  type AuditKeyOptions,
+  type Head,
+} from './anchor.js';
 export { canonicalJson } from './canonical-json.js';
 export { GENESIS_HASH, rowCanonicalForm, rowHash, type ChainedFields } from './chain.js';
 export {

@@ -88,9 +88,10 @@ export function migrateSqlite(db: Database.Database): number[] {
   const done: number[] = [];
   db.transaction(() => {
     db.exec(SQLITE_LEDGER);
-    const applied = new Set((db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]));
+    const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
     // A database written before the ledger existed has version 1 (audit_meta says so).
-    if (applied.size === 0 && db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'audit_log'`).get()) applied.add(recordSqlite(db, SQLITE_MIGRATIONS[0]!));
+    if (applied.size === 0 && db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'audit_log'`).get())
+      applied.add(recordSqlite(db, SQLITE_MIGRATIONS[0]!));
     for (const m of SQLITE_MIGRATIONS) {
       if (applied.has(m.version)) continue;
       db.exec(m.sql);
@@ -121,7 +122,9 @@ export async function migratePostgres(client: PoolClient, schema: string): Promi
   try {
     await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`hookwise-audit:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((r) => r.version));
     for (const m of POSTGRES_MIGRATIONS) {

@@ -17,7 +17,10 @@ export type OpenAuditStoreOptions = Omit<AuditStoreOptions, 'path'> & Omit<Postg
  */
 export function openAuditStore(options?: AuditStoreOptions): AuditStore;
 export function openAuditStore(target: string, options?: OpenAuditStoreOptions): Promise<AnyAuditStore>;
-export function openAuditStore(first?: AuditStoreOptions | string, options: OpenAuditStoreOptions = {}): AuditStore | Promise<AnyAuditStore> {
+export function openAuditStore(
+  first?: AuditStoreOptions | string,
+  options: OpenAuditStoreOptions = {},
+): AuditStore | Promise<AnyAuditStore> {
   if (typeof first !== 'string') return new AuditStore(first);
   if (!isPostgresUrl(first)) {
     const target = first;

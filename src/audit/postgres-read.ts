@@ -20,8 +20,11 @@ async function withSnapshot<T>(url: string, read: (client: pg.PoolClient, shown:
     }
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const exists = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'audit_log'`, [target.schema]);
-      if (exists.rowCount === 0) throw new AuditConnectionError(`${target.shown} is not a hookwise audit store: schema ${target.schema} has no audit_log table`);
+      const exists = await client.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'audit_log'`, [
+        target.schema,
+      ]);
+      if (exists.rowCount === 0)
+        throw new AuditConnectionError(`${target.shown} is not a hookwise audit store: schema ${target.schema} has no audit_log table`);
       return await read(client, target.shown);
     } finally {
       await client.query('ROLLBACK').catch(() => {});
@@ -45,7 +48,9 @@ export function verifyPostgres(url: string, options: AuditVerifyOptions = {}): P
   const key = resolveAuditKey(options, POSTGRES_DEFAULT_KEY_FILE, false);
   return withSnapshot(url, async (client, shown) => {
     const heads = new Map<string, Head>();
-    for (const h of (await client.query<{ stream: string; seq: string; hash: string; mac: string | null }>('SELECT stream, seq, hash, mac FROM audit_head')).rows) {
+    for (const h of (
+      await client.query<{ stream: string; seq: string; hash: string; mac: string | null }>('SELECT stream, seq, hash, mac FROM audit_head')
+    ).rows) {
       heads.set(h.stream, { stream: h.stream, seq: Number(h.seq), hash: h.hash, mac: h.mac });
     }
     const withRows = (await client.query<{ stream: string }>('SELECT DISTINCT stream FROM audit_log')).rows.map((r) => r.stream);
@@ -64,7 +69,16 @@ export function verifyPostgres(url: string, options: AuditVerifyOptions = {}): P
       rows += chain.rows;
       headHash = chain.last?.hash ?? headHash;
     }
-    return { ok: problems.length === 0, path: shown, rows, headHash, signed: key !== undefined, anchored: false, streams: streams.length, problems };
+    return {
+      ok: problems.length === 0,
+      path: shown,
+      rows,
+      headHash,
+      signed: key !== undefined,
+      anchored: false,
+      streams: streams.length,
+      problems,
+    };
   });
 }
 

@@ -260,7 +260,19 @@ export class PostgresAuditStore implements AuditSink {
       const tip = tips.get(r.stream)!;
       r.seq = tip.seq + 1;
       const hash = rowHash(tip.hash, r);
-      rows.push({ stream: r.stream, seq: r.seq, ts: r.ts, session_id: r.sessionId, kind: r.kind, event: r.event, decision: r.decision, tool: r.tool, data: r.data, prev_hash: tip.hash, hash });
+      rows.push({
+        stream: r.stream,
+        seq: r.seq,
+        ts: r.ts,
+        session_id: r.sessionId,
+        kind: r.kind,
+        event: r.event,
+        decision: r.decision,
+        tool: r.tool,
+        data: r.data,
+        prev_hash: tip.hash,
+        hash,
+      });
       tips.set(r.stream, { seq: r.seq, hash });
     }
     return rows;
@@ -271,7 +283,14 @@ export class PostgresAuditStore implements AuditSink {
     const key = this.key?.key;
     const heads = from.map((f) => {
       const to = this.tips.get(f.stream)!;
-      return { stream: f.stream, old_seq: f.seq, old_hash: f.hash, seq: to.seq, hash: to.hash, mac: key ? headMac(key, f.stream, to.seq, to.hash) : null };
+      return {
+        stream: f.stream,
+        old_seq: f.seq,
+        old_hash: f.hash,
+        seq: to.seq,
+        hash: to.hash,
+        mac: key ? headMac(key, f.stream, to.seq, to.hash) : null,
+      };
     });
     try {
       const moved = await client.query<{ n: string }>(
@@ -297,7 +316,10 @@ export class PostgresAuditStore implements AuditSink {
 
   /** The batch chained from heads read under lock. */
   private async writeLocked(client: pg.PoolClient, batch: PendingRecord[], streams: string[]): Promise<void> {
-    await client.query(`INSERT INTO audit_head (stream, seq, hash) SELECT s, 0, $2 FROM unnest($1::text[]) AS s ON CONFLICT (stream) DO NOTHING`, [streams, GENESIS_HASH]);
+    await client.query(
+      `INSERT INTO audit_head (stream, seq, hash) SELECT s, 0, $2 FROM unnest($1::text[]) AS s ON CONFLICT (stream) DO NOTHING`,
+      [streams, GENESIS_HASH],
+    );
     const heads = await client.query<{ stream: string; seq: string; hash: string }>(
       'SELECT stream, seq, hash FROM audit_head WHERE stream = ANY($1::text[]) ORDER BY stream FOR UPDATE',
       [streams],
@@ -340,7 +362,8 @@ export function postgresTarget(url: string, schema?: string): PostgresTarget {
   const fromUrl = parsed.searchParams.get('schema') ?? undefined;
   parsed.searchParams.delete('schema');
   const chosen = schema ?? fromUrl ?? 'public';
-  if (!/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(chosen)) throw new RangeError(`audit store: schema must be a plain PostgreSQL identifier, got ${JSON.stringify(chosen)}`);
+  if (!/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(chosen))
+    throw new RangeError(`audit store: schema must be a plain PostgreSQL identifier, got ${JSON.stringify(chosen)}`);
   const shown = new URL(parsed.href);
   if (shown.password) shown.password = '***';
   if (chosen !== 'public') shown.searchParams.set('schema', chosen);
@@ -362,9 +385,15 @@ export function newPool(target: PostgresTarget, max: number): pg.Pool {
 /** A connection failure said as the problem to fix. */
 export function connectError(error: unknown, shown: string): Error {
   const e = error as NodeJS.ErrnoException & { code?: string };
-  if (e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND' || e?.code === 'ETIMEDOUT' || /timeout exceeded when trying to connect/i.test(e?.message ?? '')) {
+  if (
+    e?.code === 'ECONNREFUSED' ||
+    e?.code === 'ENOTFOUND' ||
+    e?.code === 'ETIMEDOUT' ||
+    /timeout exceeded when trying to connect/i.test(e?.message ?? '')
+  ) {
     return new AuditConnectionError(`cannot reach the PostgreSQL audit store ${shown}: ${e.message}`);
   }
-  if (e?.code === '3D000') return new AuditConnectionError(`the PostgreSQL audit store ${shown} names a database that does not exist: ${e.message}`);
+  if (e?.code === '3D000')
+    return new AuditConnectionError(`the PostgreSQL audit store ${shown} names a database that does not exist: ${e.message}`);
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -81,7 +81,10 @@ function buildQuery(filters: AuditFilters): { sql: string; params: unknown[] } {
 }
 
 /** The WHERE clauses of the filters, in either store's SQL (`?` or `$n` placeholders). */
-export function buildFilters(filters: AuditFilters, dialect: 'sqlite' | 'postgres'): { where: string[]; params: unknown[]; limit: number | undefined } {
+export function buildFilters(
+  filters: AuditFilters,
+  dialect: 'sqlite' | 'postgres',
+): { where: string[]; params: unknown[]; limit: number | undefined } {
   const where: string[] = [];
   const params: unknown[] = [];
   const next = (value: unknown) => {
@@ -107,13 +110,17 @@ export function buildFilters(filters: AuditFilters, dialect: 'sqlite' | 'postgre
   instant('ts', 'since', '>=');
   instant('ts', 'until', '<=');
   const limit = filters.limit;
-  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) throw new RangeError(`audit query: limit must be a whole number >= 0, got ${limit}`);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
+    throw new RangeError(`audit query: limit must be a whole number >= 0, got ${limit}`);
   return { where, params, limit };
 }
 
 function isoTime(value: string | Date, field: string): string {
   const time = value instanceof Date ? value.getTime() : Date.parse(value);
-  if (Number.isNaN(time)) throw new RangeError(`audit query: ${field} must be an ISO 8601 time (e.g. 2026-01-31T12:00:00Z), got ${JSON.stringify(String(value))}`);
+  if (Number.isNaN(time))
+    throw new RangeError(
+      `audit query: ${field} must be an ISO 8601 time (e.g. 2026-01-31T12:00:00Z), got ${JSON.stringify(String(value))}`,
+    );
   return new Date(time).toISOString();
 }
 

@@ -17,7 +17,9 @@ let lastValidTs = '';
 export function freezeRecord(record: AuditRecord): PendingRecord {
   if (record === null || typeof record !== 'object') throw new AuditRecordError(`expected an object, got ${typeof record}`);
   if (record.kind !== 'outcome' && record.kind !== 'tool' && !(typeof record.kind === 'string' && KIND.test(record.kind))) {
-    throw new AuditRecordError(`kind must be 'outcome', 'tool' or another lower-case name (letters, digits, - _ .; up to 32), got ${JSON.stringify(record.kind)}`);
+    throw new AuditRecordError(
+      `kind must be 'outcome', 'tool' or another lower-case name (letters, digits, - _ .; up to 32), got ${JSON.stringify(record.kind)}`,
+    );
   }
   if (typeof record.ts !== 'string' || (record.ts !== lastValidTs && Number.isNaN(Date.parse(record.ts)))) {
     throw new AuditRecordError(`ts must be an ISO 8601 time string, got ${JSON.stringify(record.ts)}`);

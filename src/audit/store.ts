@@ -1,9 +1,26 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { anchorPathOf, defaultKeyFileOf, headMac, macMatches, readAnchor, resolveAuditKey, writeAnchor, type AuditKeyOptions, type Head, type ResolvedKey } from './anchor.js';
+import {
+  anchorPathOf,
+  defaultKeyFileOf,
+  headMac,
+  macMatches,
+  readAnchor,
+  resolveAuditKey,
+  writeAnchor,
+  type AuditKeyOptions,
+  type Head,
+  type ResolvedKey,
+} from './anchor.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
-import { AuditDatabaseFormatError, AuditDatabaseLockedError, AuditDatabaseReadOnlyError, AuditRollbackError, sqliteCode } from './errors.js';
+import {
+  AuditDatabaseFormatError,
+  AuditDatabaseLockedError,
+  AuditDatabaseReadOnlyError,
+  AuditRollbackError,
+  sqliteCode,
+} from './errors.js';
 import { migrateSqlite } from './migrations.js';
 import { defaultAuditPath } from './paths.js';
 import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
@@ -138,9 +155,11 @@ export class AuditStore implements AuditSink {
     if (anchor === undefined) return;
     if ('error' in anchor) throw new AuditRollbackError(this.path, anchor.error);
     const last = this.db.prepare('SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1').pluck().get() as number | undefined;
-    if ((last ?? 0) < anchor.seq) throw new AuditRollbackError(this.path, `the chain ends at seq ${last ?? 0} but the anchor ${anchorPath} says ${anchor.seq}`);
+    if ((last ?? 0) < anchor.seq)
+      throw new AuditRollbackError(this.path, `the chain ends at seq ${last ?? 0} but the anchor ${anchorPath} says ${anchor.seq}`);
     const at = this.db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(anchor.seq) as string | undefined;
-    if (anchor.seq > 0 && at !== anchor.hash) throw new AuditRollbackError(this.path, `the row at seq ${anchor.seq} is not the one the anchor ${anchorPath} recorded`);
+    if (anchor.seq > 0 && at !== anchor.hash)
+      throw new AuditRollbackError(this.path, `the row at seq ${anchor.seq} is not the one the anchor ${anchorPath} recorded`);
   }
 
   private signLegacyHead(key: Buffer): void {
@@ -329,7 +348,8 @@ function writeError(error: unknown, file: string, busyTimeoutMs = 5000): Error {
   const code = sqliteCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new AuditDatabaseLockedError(file, busyTimeoutMs);
-  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM') return new AuditDatabaseReadOnlyError(file, message);
+  if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM')
+    return new AuditDatabaseReadOnlyError(file, message);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code === 'SQLITE_ERROR') return new AuditDatabaseFormatError(file, message);
   return error instanceof Error ? error : new Error(message);
 }

@@ -22,7 +22,13 @@ export function formatAuditTable(rows: AuditRow[], colours: TableColours = plain
       .join('  ')
       .trimEnd();
   const decisionColour = (d: string, s: string) =>
-    d.startsWith('deny') ? colours.red(s) : d.startsWith('allow') ? colours.green(s) : d.startsWith('ask') || d.startsWith('defer') ? colours.yellow(s) : s;
+    d.startsWith('deny')
+      ? colours.red(s)
+      : d.startsWith('allow')
+        ? colours.green(s)
+        : d.startsWith('ask') || d.startsWith('defer')
+          ? colours.yellow(s)
+          : s;
   return [
     line(COLUMNS, (v) => colours.bold(v)),
     ...cells.map((c) => line(c, (v, i) => (i === 5 ? decisionColour(c[5]!, v) : i === 0 || i === 1 ? colours.dim(v) : v))),

@@ -26,11 +26,22 @@ export function toolExecutionRecord(execution: ToolExecution): AuditRecord {
   if (typeof execution?.toolUseId !== 'string' || execution.toolUseId === '') {
     throw new TypeError('recordToolExecution: toolUseId must be the non-empty tool_use_id the PreToolUse fire carried');
   }
-  if (typeof execution.toolName !== 'string' || execution.toolName === '') throw new TypeError('recordToolExecution: toolName must be a non-empty string');
-  const data: Record<string, unknown> = { tool_name: execution.toolName, tool_input: execution.toolInput, tool_use_id: execution.toolUseId };
+  if (typeof execution.toolName !== 'string' || execution.toolName === '')
+    throw new TypeError('recordToolExecution: toolName must be a non-empty string');
+  const data: Record<string, unknown> = {
+    tool_name: execution.toolName,
+    tool_input: execution.toolInput,
+    tool_use_id: execution.toolUseId,
+  };
   if (execution.host !== undefined) data.host = execution.host;
   if (execution.agentId !== undefined) data.agent_id = execution.agentId;
-  const record: AuditRecord = { kind: 'tool', ts: execution.ts ?? new Date().toISOString(), sessionId: execution.sessionId, tool: execution.toolName, data };
+  const record: AuditRecord = {
+    kind: 'tool',
+    ts: execution.ts ?? new Date().toISOString(),
+    sessionId: execution.sessionId,
+    tool: execution.toolName,
+    data,
+  };
   if (execution.stream !== undefined) record.stream = execution.stream;
   return record;
 }

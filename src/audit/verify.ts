@@ -1,5 +1,15 @@
 import type Database from 'better-sqlite3';
-import { AUDIT_KEY_ENV, anchorPathOf, defaultKeyFileOf, macMatches, readAnchor, resolveAuditKey, type AuditKeyOptions, type Head, type ResolvedKey } from './anchor.js';
+import {
+  AUDIT_KEY_ENV,
+  anchorPathOf,
+  defaultKeyFileOf,
+  macMatches,
+  readAnchor,
+  resolveAuditKey,
+  type AuditKeyOptions,
+  type Head,
+  type ResolvedKey,
+} from './anchor.js';
 import { chainedFieldsOf, GENESIS_HASH, rowHash } from './chain.js';
 import { AuditDatabaseFormatError } from './errors.js';
 import { openAuditReadonly, readError } from './open-readonly.js';
@@ -77,14 +87,14 @@ function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | unde
   // Built only once something looks wrong: finds where a moved row came from.
   const seqOfHash = (hash: string): number | undefined => {
     if (hash === GENESIS_HASH) return 0;
-    byHash ??= new Map(
-      (db.prepare('SELECT seq, hash FROM audit_log').raw().all() as Array<[number, string]>).map(([seq, h]) => [h, seq]),
-    );
+    byHash ??= new Map((db.prepare('SELECT seq, hash FROM audit_log').raw().all() as Array<[number, string]>).map(([seq, h]) => [h, seq]));
     return byHash.get(hash);
   };
   const chain = checkChain(db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate() as IterableIterator<StoredRow>, seqOfHash);
   const problems = chain.problems;
-  const stored = db.prepare('SELECT * FROM audit_head WHERE id = 1').get() as { seq: number; hash: string; mac?: string | null } | undefined;
+  const stored = db.prepare('SELECT * FROM audit_head WHERE id = 1').get() as
+    | { seq: number; hash: string; mac?: string | null }
+    | undefined;
   const head = stored && { stream: '', seq: stored.seq, hash: stored.hash, mac: stored.mac ?? null };
   checkHead(head, chain.last, problems);
   checkSignature(head, key, problems);
@@ -92,7 +102,16 @@ function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | unde
     const hashAt = (seq: number) => db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
     checkAnchor(anchorPathOf(path), chain.last?.seq ?? 0, hashAt, key, problems);
   }
-  return { ok: problems.length === 0, path, rows: chain.rows, headHash: chain.last?.hash ?? GENESIS_HASH, signed: key !== undefined, anchored, streams: 1, problems };
+  return {
+    ok: problems.length === 0,
+    path,
+    rows: chain.rows,
+    headHash: chain.last?.hash ?? GENESIS_HASH,
+    signed: key !== undefined,
+    anchored,
+    streams: 1,
+    problems,
+  };
 }
 
 /** A file with no audit table where an anchor says rows were committed: everything was lost (a log deleted after a crash). */
@@ -100,13 +119,20 @@ function lostDatabase(path: string, key: ResolvedKey | undefined): AuditVerifyRe
   const anchor = readAnchor(anchorPathOf(path));
   if (anchor === undefined || 'error' in anchor || anchor.seq === 0) return undefined;
   const problems: AuditProblem[] = [
-    { seq: 1, kind: 'rolled-back', message: `the database holds no audit table but the anchor says the chain reached seq ${anchor.seq}: every row was lost (a write-ahead log deleted after a crash?)` },
+    {
+      seq: 1,
+      kind: 'rolled-back',
+      message: `the database holds no audit table but the anchor says the chain reached seq ${anchor.seq}: every row was lost (a write-ahead log deleted after a crash?)`,
+    },
   ];
   return { ok: false, path, rows: 0, headHash: GENESIS_HASH, signed: key !== undefined, anchored: true, streams: 1, problems };
 }
 
 /** Checks one chain's rows, oldest first: hashes, links and seq gaps. Both stores use it. */
-export function checkChain(rowsInOrder: Iterable<StoredRow>, seqOfHash: (hash: string) => number | undefined): { rows: number; last: StoredRow | undefined; problems: AuditProblem[] } {
+export function checkChain(
+  rowsInOrder: Iterable<StoredRow>,
+  seqOfHash: (hash: string) => number | undefined,
+): { rows: number; last: StoredRow | undefined; problems: AuditProblem[] } {
   const problems: AuditProblem[] = [];
   let rows = 0;
   let prev: StoredRow | undefined;
@@ -134,8 +160,20 @@ export function checkChain(rowsInOrder: Iterable<StoredRow>, seqOfHash: (hash: s
       const from = movedFrom(row, seqOfHash);
       problems.push(
         from === undefined
-          ? { seq: row.seq, kind: 'edited', message: `${describeRow(row)} was edited: its hash does not match its content`, event: row.event, tool: row.tool }
-          : { seq: row.seq, kind: 'reordered', message: `${describeRow(row)} was moved: it was written as seq ${from}`, event: row.event, tool: row.tool },
+          ? {
+              seq: row.seq,
+              kind: 'edited',
+              message: `${describeRow(row)} was edited: its hash does not match its content`,
+              event: row.event,
+              tool: row.tool,
+            }
+          : {
+              seq: row.seq,
+              kind: 'reordered',
+              message: `${describeRow(row)} was moved: it was written as seq ${from}`,
+              event: row.event,
+              tool: row.tool,
+            },
       );
       flagged = true;
     } else if (!linkOk && !flagged && !prevFlagged) {
@@ -191,10 +229,21 @@ export function checkSignature(head: Head | undefined, key: ResolvedKey | undefi
 }
 
 /** The end of the chain against the anchor file written after every commit. */
-function checkAnchor(file: string, lastSeq: number, hashAt: (seq: number) => string | undefined, key: ResolvedKey | undefined, problems: AuditProblem[]): void {
+function checkAnchor(
+  file: string,
+  lastSeq: number,
+  hashAt: (seq: number) => string | undefined,
+  key: ResolvedKey | undefined,
+  problems: AuditProblem[],
+): void {
   const anchor = readAnchor(file);
   if (anchor === undefined) {
-    if (lastSeq > 0) problems.push({ seq: lastSeq, kind: 'anchor', message: `no anchor file ${file}: the end of the chain cannot be checked (rows cut off the end would go unseen); pass --no-anchor to check the chain alone` });
+    if (lastSeq > 0)
+      problems.push({
+        seq: lastSeq,
+        kind: 'anchor',
+        message: `no anchor file ${file}: the end of the chain cannot be checked (rows cut off the end would go unseen); pass --no-anchor to check the chain alone`,
+      });
     return;
   }
   if ('error' in anchor) {
@@ -202,13 +251,28 @@ function checkAnchor(file: string, lastSeq: number, hashAt: (seq: number) => str
     return;
   }
   if (anchor.seq > lastSeq) {
-    const gone = anchor.seq === lastSeq + 1 ? `row ${anchor.seq} was committed and is gone` : `rows ${lastSeq + 1}-${anchor.seq} were committed and are gone`;
-    problems.push({ seq: lastSeq + 1, kind: 'rolled-back', message: `the chain ends at seq ${lastSeq} but the anchor says ${anchor.seq}: ${gone} (cut off, or a write-ahead log lost after a crash)` });
+    const gone =
+      anchor.seq === lastSeq + 1
+        ? `row ${anchor.seq} was committed and is gone`
+        : `rows ${lastSeq + 1}-${anchor.seq} were committed and are gone`;
+    problems.push({
+      seq: lastSeq + 1,
+      kind: 'rolled-back',
+      message: `the chain ends at seq ${lastSeq} but the anchor says ${anchor.seq}: ${gone} (cut off, or a write-ahead log lost after a crash)`,
+    });
   } else if (anchor.seq > 0 && hashAt(anchor.seq) !== anchor.hash) {
-    problems.push({ seq: anchor.seq, kind: 'rolled-back', message: `the row at seq ${anchor.seq} is not the one the anchor recorded: the chain was rewritten from there on` });
+    problems.push({
+      seq: anchor.seq,
+      kind: 'rolled-back',
+      message: `the row at seq ${anchor.seq} is not the one the anchor recorded: the chain was rewritten from there on`,
+    });
   }
   if (key && !macMatches(key.key, anchor)) {
-    problems.push({ seq: anchor.seq, kind: 'forged-head', message: `the anchor ${file} is not signed with the audit key from ${key.source}: it was written outside the audit store` });
+    problems.push({
+      seq: anchor.seq,
+      kind: 'forged-head',
+      message: `the anchor ${file} is not signed with the audit key from ${key.source}: it was written outside the audit store`,
+    });
   }
 }
 
@@ -224,12 +288,23 @@ function movedFrom(row: StoredRow, seqOfHash: (hash: string) => number | undefin
 export function checkHead(head: Head | undefined, last: StoredRow | undefined, problems: AuditProblem[], stream?: string): void {
   const lastSeq = last?.seq ?? 0;
   if (!head) {
-    if (last) problems.push({ seq: lastSeq, kind: 'broken-link', stream, message: 'the head row is missing: the end of the chain cannot be checked' });
+    if (last)
+      problems.push({
+        seq: lastSeq,
+        kind: 'broken-link',
+        stream,
+        message: 'the head row is missing: the end of the chain cannot be checked',
+      });
     return;
   }
   if (head.seq > lastSeq) {
     const missing = head.seq === lastSeq + 1 ? `row ${head.seq} is` : `rows ${lastSeq + 1}-${head.seq} are`;
-    problems.push({ seq: lastSeq + 1, kind: 'deleted', stream, message: `${missing} missing from the end: the last row written was seq ${head.seq}` });
+    problems.push({
+      seq: lastSeq + 1,
+      kind: 'deleted',
+      stream,
+      message: `${missing} missing from the end: the last row written was seq ${head.seq}`,
+    });
   } else if (head.seq < lastSeq) {
     problems.push({
       seq: head.seq + 1,

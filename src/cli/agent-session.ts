@@ -99,13 +99,17 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     disposeShutdown();
   }
   const verified = audit.verifyAudit(options.auditPath);
-  process.stdout.write(`\n${timeline.renderSummary([
-    ['agent stopped because', result.stopReason + (result.reason ? ` (${result.reason})` : '')],
-    ['model steps', String(result.steps)],
-    ['audit database', options.auditPath],
-    ['audit chain', verified.ok ? `verified, ${verified.rows} rows` : `BROKEN: ${verified.problems[0]?.message ?? ''}`],
-  ])}\n`);
-  process.stdout.write(`workspace: ${options.workspace}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`);
+  process.stdout.write(
+    `\n${timeline.renderSummary([
+      ['agent stopped because', result.stopReason + (result.reason ? ` (${result.reason})` : '')],
+      ['model steps', String(result.steps)],
+      ['audit database', options.auditPath],
+      ['audit chain', verified.ok ? `verified, ${verified.rows} rows` : `BROKEN: ${verified.problems[0]?.message ?? ''}`],
+    ])}\n`,
+  );
+  process.stdout.write(
+    `workspace: ${options.workspace}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`,
+  );
   return { result, auditRows: verified.rows, auditOk: verified.ok };
 }
 

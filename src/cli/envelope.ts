@@ -122,7 +122,8 @@ export class Envelope {
     process.abort = (() => this.fail('the config or a hook called process.abort()')) as typeof process.abort;
     const kill = process.kill.bind(process);
     process.kill = ((pid: number, signal?: string | number) => {
-      if (pid === process.pid || pid === 0 || pid === -process.pid) return this.fail(`the config or a hook sent ${String(signal ?? 'SIGTERM')} to hookwise itself`);
+      if (pid === process.pid || pid === 0 || pid === -process.pid)
+        return this.fail(`the config or a hook sent ${String(signal ?? 'SIGTERM')} to hookwise itself`);
       return kill(pid, signal);
     }) as typeof process.kill;
     process.on('uncaughtException', (error) => this.late(`uncaught error: ${describe(error)}`));
@@ -144,7 +145,8 @@ export class Envelope {
     const beat = new Int32Array(new SharedArrayBuffer(4));
     (globalThis as Record<symbol, unknown>)[STALLED] = (ms: number) => {
       // The inspector prints "Waiting for the debugger to disconnect..." at exit; the answer has one line.
-      const failure = this.state === 'running' ? `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped` : undefined;
+      const failure =
+        this.state === 'running' ? `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped` : undefined;
       if (failure) {
         const answer = this.options.failure(failure);
         if (answer.stdout) writeAll(1, answer.stdout);
@@ -158,7 +160,11 @@ export class Envelope {
     const heartbeat = setInterval(() => Atomics.add(beat, 0, 1), HEARTBEAT_MS);
     heartbeat.unref();
     // execArgv: [] so that a parent started with --input-type=module does not make the CommonJS source an ES module.
-    const worker = new Worker(WATCHDOG, { eval: true, execArgv: [], workerData: { beat, stallMs: this.options.stallTimeoutMs, pid: process.pid } });
+    const worker = new Worker(WATCHDOG, {
+      eval: true,
+      execArgv: [],
+      workerData: { beat, stallMs: this.options.stallTimeoutMs, pid: process.pid },
+    });
     // Without a watchdog the answer is still right; only a stuck hook could not be stopped. Say so, go on.
     worker.on('error', (error) => writeAll(2, `hookwise: warning: the watchdog thread failed: ${oneLine(describe(error))}\n`));
     worker.unref();

@@ -26,7 +26,19 @@ export async function main(argv: string[]): Promise<number> {
   const setExit = (code: number) => {
     exitCode = code;
   };
-  for (const define of [defineInit, defineDemo, defineRun, defineFire, defineCheck, defineAudit, defineClaudeCode, defineGuard, defineServe, defineMcpProxy]) define(program, setExit);
+  for (const define of [
+    defineInit,
+    defineDemo,
+    defineRun,
+    defineFire,
+    defineCheck,
+    defineAudit,
+    defineClaudeCode,
+    defineGuard,
+    defineServe,
+    defineMcpProxy,
+  ])
+    define(program, setExit);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -49,7 +49,14 @@ function verdictLabel(o: Outcome): string {
 function subject(input: HookInput, room: number): string {
   if (typeof input.tool_name === 'string') {
     const args = input.tool_input ?? {};
-    const detail = typeof args.command === 'string' ? args.command : typeof args.file_path === 'string' ? args.file_path : typeof args.path === 'string' ? args.path : '';
+    const detail =
+      typeof args.command === 'string'
+        ? args.command
+        : typeof args.file_path === 'string'
+          ? args.file_path
+          : typeof args.path === 'string'
+            ? args.path
+            : '';
     const name = truncate(input.tool_name, room);
     return `${name}${detail && room - name.length > 4 ? ` ${pc.dim(truncate(detail, room - name.length - 1))}` : ''}`;
   }
@@ -58,13 +65,30 @@ function subject(input: HookInput, room: number): string {
   return '';
 }
 
-const ALWAYS_SHOWN = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart']);
+const ALWAYS_SHOWN = new Set([
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+]);
 
 /** In quiet mode, events where every hook said nothing are left out (step and model bookkeeping). */
 function worthShowing(o: Outcome): boolean {
   if (o.hooks.length === 0) return false;
   if (ALWAYS_SHOWN.has(o.event)) return true;
-  return o.blocked || o.stop || o.retry !== null || o.decision !== null || o.additionalContext !== null || o.hooks.some((h) => h.status !== 'ok' || (h.result !== 'none' && h.result !== null));
+  return (
+    o.blocked ||
+    o.stop ||
+    o.retry !== null ||
+    o.decision !== null ||
+    o.additionalContext !== null ||
+    o.hooks.some((h) => h.status !== 'ok' || (h.result !== 'none' && h.result !== null))
+  );
 }
 
 function truncate(text: string, max: number): string {
@@ -102,7 +126,17 @@ function flow(parts: string[], width: number): string {
 }
 
 export class Timeline {
-  readonly summary: TimelineSummary = { events: 0, shown: 0, judged: 0, allowed: 0, denied: 0, rewritten: 0, stopped: 0, hookRuns: 0, hookTimeMs: 0 };
+  readonly summary: TimelineSummary = {
+    events: 0,
+    shown: 0,
+    judged: 0,
+    allowed: 0,
+    denied: 0,
+    rewritten: 0,
+    stopped: 0,
+    hookRuns: 0,
+    hookTimeMs: 0,
+  };
   private readonly width: number;
   private readonly out: NonNullable<TimelineOptions['out']>;
   private readonly spinnerAfterMs: number;
@@ -145,10 +179,15 @@ export class Timeline {
       const colour = h.status === 'error' || h.status === 'timeout' ? pc.red : (x: string) => x;
       return colour(`${h.name}:${label} ${pc.dim(`${h.durationMs.toFixed(1)}ms`)}`);
     });
-    const parts = [...(hooks.length ? hooks : [pc.dim('(no hook)')]), ...(skipped > 0 ? [pc.dim(`(+${skipped} not run: chain ended)`)] : [])];
+    const parts = [
+      ...(hooks.length ? hooks : [pc.dim('(no hook)')]),
+      ...(skipped > 0 ? [pc.dim(`(+${skipped} not run: chain ended)`)] : []),
+    ];
     const head = `${outcome.event.padEnd(18)} ${subject(input, this.width - 19)}`;
     this.out.write(`${pc.bold(head.slice(0, 18))}${head.slice(18)}\n`);
-    this.out.write(flow([...parts.map((p, i) => (i < parts.length - 1 ? `${p},` : p)), `${pc.dim('→')} ${verdictLabel(outcome)}`], this.width));
+    this.out.write(
+      flow([...parts.map((p, i) => (i < parts.length - 1 ? `${p},` : p)), `${pc.dim('→')} ${verdictLabel(outcome)}`], this.width),
+    );
   }
 
   private count(outcome: Outcome, ran: Outcome['hooks']): void {
@@ -205,7 +244,9 @@ export class Timeline {
     const valueWidth = Math.max(8, Math.min(this.width - keyWidth - 7, Math.max(...rows.map(([, v]) => v.length))));
     const line = `+${'-'.repeat(keyWidth + 2)}+${'-'.repeat(valueWidth + 2)}+`;
     const body = rows.flatMap(([k, v]) =>
-      wrap(v.replace(/\s+/g, ' '), valueWidth).map((chunk, i) => `| ${(i === 0 ? k : '').padEnd(keyWidth)} | ${chunk.padEnd(valueWidth)} |`),
+      wrap(v.replace(/\s+/g, ' '), valueWidth).map(
+        (chunk, i) => `| ${(i === 0 ? k : '').padEnd(keyWidth)} | ${chunk.padEnd(valueWidth)} |`,
+      ),
     );
     return [line, ...body, line].join('\n');
   }

@@ -29,7 +29,10 @@ export function managedSettingsFiles(): string[] {
   const files = [path.join(dir, 'managed-settings.json')];
   const dropIns = path.join(dir, 'managed-settings.d');
   if (existsSync(dropIns)) {
-    for (const name of readdirSync(dropIns).filter((n) => n.endsWith('.json')).sort()) files.push(path.join(dropIns, name));
+    for (const name of readdirSync(dropIns)
+      .filter((n) => n.endsWith('.json'))
+      .sort())
+      files.push(path.join(dropIns, name));
   }
   return files;
 }

@@ -27,7 +27,10 @@ export async function loadFrontmatterHooks(file: string, options: ClaudeSourceOp
     const at = problem.linePos?.[0];
     // +1: the opening `---` line comes before the YAML.
     const where = at ? ` at line ${at.line + 1}, column ${at.col}` : '';
-    throw new ConfigError(file, `invalid YAML frontmatter${where}: ${problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
+    throw new ConfigError(
+      file,
+      `invalid YAML frontmatter${where}: ${problem.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    );
   }
   const data = doc.toJS() as unknown;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new ConfigError(file, 'frontmatter: expected a YAML mapping');

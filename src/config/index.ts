@@ -11,6 +11,12 @@ export { loadPluginHooks, pluginRootOf } from './plugin.js';
 export { loadFrontmatterHooks } from './frontmatter.js';
 export { loadConfigModule } from './module.js';
 export { fromSdkHooks, type SdkHooks, type SdkHookMatcher, type SdkHookCallback, type SdkHookOutput, type SdkHooksOptions } from './sdk.js';
-export { COMMAND_TIMEOUT_S, HTTP_TIMEOUT_S, PROMPT_TIMEOUT_S, USER_PROMPT_SUBMIT_TIMEOUT_S, SESSION_END_BUDGET_MS } from './claude/timeouts.js';
+export {
+  COMMAND_TIMEOUT_S,
+  HTTP_TIMEOUT_S,
+  PROMPT_TIMEOUT_S,
+  USER_PROMPT_SUBMIT_TIMEOUT_S,
+  SESSION_END_BUDGET_MS,
+} from './claude/timeouts.js';
 export { envFilePath } from './claude/build-spec.js';
 export { mergeSources } from './policy.js';

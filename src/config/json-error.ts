@@ -39,13 +39,13 @@ export function findJsonProblem(text: string): JsonProblem | undefined {
   const value = (): void => {
     ws();
     const c = text[i];
-    if (c === '{') return object();
-    if (c === '[') return array();
-    if (c === '"') return string();
-    if (c === 't') return literal('true');
-    if (c === 'f') return literal('false');
-    if (c === 'n') return literal('null');
-    return number();
+    if (c === '{') object();
+    else if (c === '[') array();
+    else if (c === '"') string();
+    else if (c === 't') literal('true');
+    else if (c === 'f') literal('false');
+    else if (c === 'n') literal('null');
+    else number();
   };
   const object = () => {
     i++;

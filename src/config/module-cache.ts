@@ -5,8 +5,9 @@ import type * as Url from 'node:url';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
-const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = (process.getBuiltinModule?.('node:fs') ??
-  (await import('node:fs'))) as typeof Fs;
+const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = (process.getBuiltinModule?.(
+  'node:fs',
+) ?? (await import('node:fs'))) as typeof Fs;
 const { fileURLToPath, pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
 const { createRequire } = (process.getBuiltinModule?.('node:module') ?? (await import('node:module'))) as unknown as typeof NodeModule;
 
@@ -43,7 +44,9 @@ let jitiInstance: Promise<Jiti> | undefined;
 let aliasedJiti: Promise<Jiti> | undefined;
 
 function jiti(): Promise<Jiti> {
-  return (jitiInstance ??= import('jiti').then(({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti));
+  return (jitiInstance ??= import('jiti').then(
+    ({ createJiti }) => createJiti(import.meta.url, { moduleCache: false, fsCache: false }) as unknown as Jiti,
+  ));
 }
 
 /** jiti for a config whose project does not install hookwise: `hookwise` and `hookwise/*` are this one. */
@@ -51,7 +54,8 @@ function jitiFor(file: string): Promise<Jiti> {
   if (resolvesFrom(file, 'hookwise')) return jiti();
   return (aliasedJiti ??= import('jiti').then(({ createJiti }) => {
     const alias: Record<string, string> = {};
-    for (const sub of ['', '/runtime', '/guards', '/config', '/handlers', '/providers', '/audit']) alias[`hookwise${sub}`] = fileURLToPath(ownExport(`hookwise${sub}`));
+    for (const sub of ['', '/runtime', '/guards', '/config', '/handlers', '/providers', '/audit'])
+      alias[`hookwise${sub}`] = fileURLToPath(ownExport(`hookwise${sub}`));
     return createJiti(import.meta.url, { moduleCache: false, fsCache: false, alias }) as unknown as Jiti;
   }));
 }
@@ -101,7 +105,9 @@ async function writeCache(file: string, dir: string, cached: string): Promise<bo
   const failed = /^exports\.__JITI_ERROR__ = (\{.*\})$/s.exec(code.trim());
   if (failed) {
     const e = JSON.parse(failed[1]!) as { line?: number; column?: number; message?: string; code?: string };
-    throw new Error(`${e.code ?? 'SyntaxError'} at line ${e.line}, column ${e.column}: ${String(e.message ?? '').trim() || 'invalid syntax'}`);
+    throw new Error(
+      `${e.code ?? 'SyntaxError'} at line ${e.line}, column ${e.column}: ${String(e.message ?? '').trim() || 'invalid syntax'}`,
+    );
   }
   try {
     mkdirSync(dir, { recursive: true });
@@ -110,7 +116,8 @@ async function writeCache(file: string, dir: string, cached: string): Promise<bo
     renameSync(tmp, cached);
     // Older transpilations of the same config are stale now.
     for (const name of readdirSync(dir)) {
-      if (name.startsWith(`${path.basename(file)}.`) && name.endsWith('.mjs') && path.join(dir, name) !== cached) unlinkSync(path.join(dir, name));
+      if (name.startsWith(`${path.basename(file)}.`) && name.endsWith('.mjs') && path.join(dir, name) !== cached)
+        unlinkSync(path.join(dir, name));
     }
     return true;
   } catch {

@@ -60,7 +60,9 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
 }
 
 function missesHookwise(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /Cannot find package 'hookwise'/.test((error as Error).message);
+  return (
+    (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && /Cannot find package 'hookwise'/.test((error as Error).message)
+  );
 }
 
 function firstLine(error: unknown): string {

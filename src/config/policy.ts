@@ -31,7 +31,9 @@ export function mergeSources(sources: ConfigSource[]): { hooks: HookSpec[]; note
   if (switchedBy) {
     const flag = switchedBy === managedOnly && !managedDisable && !userDisable ? 'allowManagedHooksOnly' : 'disableAllHooks';
     const spared = managedDisable ? 'hookwise config modules' : 'managed settings and hookwise config modules';
-    notes.push(`${switchedBy.file}: ${flag} is true: ${dropped} hook${dropped === 1 ? '' : 's'} from Claude Code settings, plugins and skills not loaded (${spared} still are)`);
+    notes.push(
+      `${switchedBy.file}: ${flag} is true: ${dropped} hook${dropped === 1 ? '' : 's'} from Claude Code settings, plugins and skills not loaded (${spared} still are)`,
+    );
   }
   shareHttpPolicy(sources);
   // Duplicates are not dropped here: Claude Code removes them among the hooks matched at

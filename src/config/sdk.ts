@@ -52,7 +52,8 @@ export function fromSdkHooks(hooks: SdkHooks, options: SdkHooksOptions = {}): An
     if (!Array.isArray(groups)) throw new ConfigError(where, 'expected an array of { matcher, hooks } groups', key);
     groups.forEach((group, i) => {
       const groupPath = joinPath(key, i);
-      if (!group || !Array.isArray(group.hooks)) throw new ConfigError(where, 'expected an array of callbacks', joinPath(groupPath, 'hooks'));
+      if (!group || !Array.isArray(group.hooks))
+        throw new ConfigError(where, 'expected an array of callbacks', joinPath(groupPath, 'hooks'));
       if (group.matcher !== undefined) {
         try {
           compileMatcher(group.matcher, event);
@@ -71,7 +72,9 @@ export function fromSdkHooks(hooks: SdkHooks, options: SdkHooksOptions = {}): An
           onError: options.onError ?? 'continue',
           source: `${where} ${path}`,
           handler: async (input, ctx) => {
-            const output = await callback(input, typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined, { signal: ctx.signal });
+            const output = await callback(input, typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined, {
+              signal: ctx.signal,
+            });
             if (output === undefined || output === null) return undefined;
             // Claude Code's own reading: unknown fields dropped, a wrong hookEventName an error.
             return readClaudeCodeJson(output as Record<string, unknown>, event, input);

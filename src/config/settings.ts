@@ -30,7 +30,13 @@ export function mcpServersFor(own: Record<string, unknown> | undefined, projectD
     servers = {};
     for (const [name, value] of Object.entries({ ...project, ...own })) {
       const v = value as Partial<McpStdioServer>;
-      if (typeof v?.command === 'string') servers[name] = { command: v.command, ...(Array.isArray(v.args) && { args: v.args }), ...(v.env && { env: v.env }), ...(v.cwd && { cwd: v.cwd }) };
+      if (typeof v?.command === 'string')
+        servers[name] = {
+          command: v.command,
+          ...(Array.isArray(v.args) && { args: v.args }),
+          ...(v.env && { env: v.env }),
+          ...(v.cwd && { cwd: v.cwd }),
+        };
     }
     return servers;
   };
@@ -41,7 +47,8 @@ export function settingsScopeOf(file: string): SettingsScope {
   const abs = path.resolve(file);
   const base = path.basename(abs);
   if (base.startsWith('managed-settings') || path.basename(path.dirname(abs)) === 'managed-settings.d') return 'managed';
-  if (process.env.HOOKWISE_MANAGED_SETTINGS_DIR && abs.startsWith(path.resolve(process.env.HOOKWISE_MANAGED_SETTINGS_DIR) + path.sep)) return 'managed';
+  if (process.env.HOOKWISE_MANAGED_SETTINGS_DIR && abs.startsWith(path.resolve(process.env.HOOKWISE_MANAGED_SETTINGS_DIR) + path.sep))
+    return 'managed';
   if (base === 'settings.local.json') return 'local';
   if (abs === path.join(homeDir(), '.claude', 'settings.json')) return 'user';
   return 'project';
@@ -60,9 +67,13 @@ export function claudeSettingsFromJson(file: string, json: unknown, options: Cla
   }
   for (const list of ['allowedHttpHookUrls', 'httpHookAllowedEnvVars']) {
     const value = settings[list];
-    if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))) throw new ConfigError(file, 'expected an array of strings', list);
+    if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string')))
+      throw new ConfigError(file, 'expected an array of strings', list);
   }
-  if (settings.mcpServers !== undefined && (typeof settings.mcpServers !== 'object' || settings.mcpServers === null || Array.isArray(settings.mcpServers))) {
+  if (
+    settings.mcpServers !== undefined &&
+    (typeof settings.mcpServers !== 'object' || settings.mcpServers === null || Array.isArray(settings.mcpServers))
+  ) {
     throw new ConfigError(file, 'expected an object mapping server names to { command, args, env }', 'mcpServers');
   }
   const scope = settingsScopeOf(file);

@@ -29,7 +29,13 @@ export interface ClaudeCodeJsonOutput {
     additionalContext?: string;
     updatedMCPToolOutput?: unknown;
     updatedToolOutput?: unknown;
-    decision?: { behavior: 'allow' | 'deny'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[]; message?: string; interrupt?: boolean };
+    decision?: {
+      behavior: 'allow' | 'deny';
+      updatedInput?: Record<string, unknown>;
+      updatedPermissions?: unknown[];
+      message?: string;
+      interrupt?: boolean;
+    };
     retry?: boolean;
     action?: 'accept' | 'decline' | 'cancel';
     content?: Record<string, unknown>;
@@ -164,7 +170,16 @@ const SPECIFIC: Record<string, Record<string, FieldType>> = {
 
 /** Claude Code events whose output has no hookSpecificOutput: naming one there is an error. */
 const NO_SPECIFIC_OUTPUT = new Set([
-  'SessionEnd', 'PreCompact', 'PostCompact', 'StopFailure', 'TaskCreated', 'TaskCompleted', 'TeammateIdle', 'ConfigChange', 'InstructionsLoaded', 'WorktreeRemove',
+  'SessionEnd',
+  'PreCompact',
+  'PostCompact',
+  'StopFailure',
+  'TaskCreated',
+  'TaskCompleted',
+  'TeammateIdle',
+  'ConfigChange',
+  'InstructionsLoaded',
+  'WorktreeRemove',
 ]);
 
 /** hookwise's own and custom events (PreModelCall, StepStart, ...) may add context. */
@@ -211,7 +226,13 @@ function fail(message: string): never {
   throw new InvalidResultError(`invalid Claude Code hook output: ${message}`);
 }
 
-function checkFields(obj: Record<string, unknown>, table: Record<string, FieldType>, where: string, strict: boolean, out: Record<string, unknown>): void {
+function checkFields(
+  obj: Record<string, unknown>,
+  table: Record<string, FieldType>,
+  where: string,
+  strict: boolean,
+  out: Record<string, unknown>,
+): void {
   for (const [key, value] of Object.entries(obj)) {
     const type = table[key];
     if (type === undefined) {
@@ -227,8 +248,16 @@ function checkFields(obj: Record<string, unknown>, table: Record<string, FieldTy
 
 function checkPermissionRequestDecision(d: Record<string, unknown>, strict: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (d.behavior === 'allow') checkFields(d, { behavior: 'string', updatedInput: 'object', updatedPermissions: 'unknown' }, 'hookSpecificOutput.decision.', strict, out);
-  else if (d.behavior === 'deny') checkFields(d, { behavior: 'string', message: 'string', interrupt: 'boolean' }, 'hookSpecificOutput.decision.', strict, out);
+  if (d.behavior === 'allow')
+    checkFields(
+      d,
+      { behavior: 'string', updatedInput: 'object', updatedPermissions: 'unknown' },
+      'hookSpecificOutput.decision.',
+      strict,
+      out,
+    );
+  else if (d.behavior === 'deny')
+    checkFields(d, { behavior: 'string', message: 'string', interrupt: 'boolean' }, 'hookSpecificOutput.decision.', strict, out);
   else fail(`hookSpecificOutput.decision.behavior must be "allow" or "deny", got ${JSON.stringify(d.behavior)}`);
   return out;
 }
@@ -240,7 +269,10 @@ function checkPermissionRequestDecision(d: Record<string, unknown>, strict: bool
  * Code drops them. `event`, when known, must be the hookSpecificOutput's hookEventName.
  * Throws InvalidResultError: a hook failure, which follows the hook's failure policy.
  */
-export function validateClaudeCodeOutput(value: Record<string, unknown>, options: { strict: boolean; event?: string }): ClaudeCodeJsonOutput {
+export function validateClaudeCodeOutput(
+  value: Record<string, unknown>,
+  options: { strict: boolean; event?: string },
+): ClaudeCodeJsonOutput {
   const out: Record<string, unknown> = {};
   checkFields(value, TOP_LEVEL, '', options.strict, out);
   const specific = out.hookSpecificOutput as Record<string, unknown> | undefined;
@@ -279,7 +311,8 @@ export function verdictFromClaudeCode(o: ClaudeCodeJsonOutput, event?: string): 
 
   // Claude Code prefers updatedToolOutput; updatedMCPToolOutput counts when it is the only one.
   if (specific?.updatedToolOutput !== undefined) v.updatedOutput = specific.updatedToolOutput;
-  else if (specific?.updatedMCPToolOutput !== undefined && specific.updatedMCPToolOutput !== null) v.updatedOutput = specific.updatedMCPToolOutput;
+  else if (specific?.updatedMCPToolOutput !== undefined && specific.updatedMCPToolOutput !== null)
+    v.updatedOutput = specific.updatedMCPToolOutput;
 
   if (o.decision === 'approve') v.decision = 'allow';
   if (o.decision === 'block' && canBlock) {
@@ -372,7 +405,20 @@ export function readClaudeCodeStdout(stdout: string): StdoutReading {
 // ---------------------------------------------------------------------------
 
 /** Events whose hookSpecificOutput accepts additionalContext in Claude Code. */
-const CONTEXT_EVENTS = new Set(['SessionStart', 'Setup', 'UserPromptSubmit', 'UserPromptExpansion', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'SubagentStart', 'Stop', 'SubagentStop', 'Notification']);
+const CONTEXT_EVENTS = new Set([
+  'SessionStart',
+  'Setup',
+  'UserPromptSubmit',
+  'UserPromptExpansion',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PostToolBatch',
+  'SubagentStart',
+  'Stop',
+  'SubagentStop',
+  'Notification',
+]);
 
 /**
  * Whether a replaced output can stand for a built-in tool's output. Claude Code checks
@@ -386,7 +432,9 @@ export function outputFitsTool(original: unknown, replacement: unknown, toolName
   if (typeof original !== typeof replacement || Array.isArray(original) !== Array.isArray(replacement)) return false;
   if (typeof original !== 'object' || Array.isArray(original)) return true;
   const target = replacement as Record<string, unknown>;
-  return Object.entries(original as Record<string, unknown>).every(([key, value]) => value === undefined || value === null || typeof target[key] === typeof value);
+  return Object.entries(original as Record<string, unknown>).every(
+    ([key, value]) => value === undefined || value === null || typeof target[key] === typeof value,
+  );
 }
 
 /** MCP tools are named `mcp__<server>__<tool>`. */

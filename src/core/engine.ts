@@ -73,7 +73,9 @@ const now = performance.now.bind(performance);
 
 /** Handlers may return any thenable; the engine's own promises are native (checked with instanceof). */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function');
+  return (
+    value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+  );
 }
 
 function describe(error: unknown): string {
@@ -89,7 +91,6 @@ function describeHandlerError(error: unknown): string {
   }
   return why;
 }
-
 
 /** One fire in progress. */
 interface Fire {
@@ -145,7 +146,9 @@ export class HookEngine {
     if (spec && typeof spec === 'object' && typeof spec.name === 'string' && this.registered.has(spec.name)) {
       const from = spec.source ? ` (${spec.source})` : '';
       const first = this.registered.get(spec.name)!.spec.source;
-      throw new HookSpecError(`hook "${spec.name}"${from}: name: a hook named "${spec.name}" is already registered${first ? ` (${first})` : ''}; give each hook its own name, or call replace() to swap it`);
+      throw new HookSpecError(
+        `hook "${spec.name}"${from}: name: a hook named "${spec.name}" is already registered${first ? ` (${first})` : ''}; give each hook its own name, or call replace() to swap it`,
+      );
     }
     return this.add(spec);
   }
@@ -276,7 +279,14 @@ export class HookEngine {
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
       return Promise.resolve(outcome);
     }
-    const fire = this.startFire(idx ?? new EventIndex(canonical), seen ?? sealInput(input, canonical, sessionId, cwd), sessionId, cwd, options, selected);
+    const fire = this.startFire(
+      idx ?? new EventIndex(canonical),
+      seen ?? sealInput(input, canonical, sessionId, cwd),
+      sessionId,
+      cwd,
+      options,
+      selected,
+    );
     const result = this.run(fire, 0);
     return result instanceof Promise ? result : Promise.resolve(result);
   }
@@ -307,7 +317,14 @@ export class HookEngine {
     return selected ?? candidates;
   }
 
-  private startFire(idx: EventIndex, input: HookInput, sessionId: string, cwd: string | undefined, options: FireOptions, hooks: RegisteredHook[]): Fire {
+  private startFire(
+    idx: EventIndex,
+    input: HookInput,
+    sessionId: string,
+    cwd: string | undefined,
+    options: FireOptions,
+    hooks: RegisteredHook[],
+  ): Fire {
     const info: EventInfo = idx.info;
     const builder = new OutcomeBuilder(info.name, info.permission === true, info.tool === true);
     const waiting = this.sessions.anyUndelivered ? this.sessions.takeUndelivered(sessionId) : undefined;
@@ -396,7 +413,14 @@ export class HookEngine {
       const duplicate = key !== undefined && keys.has(key);
       if (key !== undefined) keys.add(key);
       if (duplicate || (hook.once && fire.scope.session.onceRan.has(hook.name))) {
-        fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null, ...(duplicate && { duplicate: true }) };
+        fire.records[i] = {
+          name: hook.name,
+          status: 'skipped',
+          result: null,
+          durationMs: 0,
+          error: null,
+          ...(duplicate && { duplicate: true }),
+        };
         continue;
       }
       if (hook.once) fire.scope.session.onceRan.add(hook.name);
@@ -465,7 +489,13 @@ export class HookEngine {
   }
 
   /** Re-invoke a failing handler up to `maxRetries` times, each time with a fresh context. */
-  private async retrying(fire: Fire, hook: RegisteredHook, input: HookInput, ctx: Context, first: Attempt | Promise<Attempt>): Promise<[Attempt, Context]> {
+  private async retrying(
+    fire: Fire,
+    hook: RegisteredHook,
+    input: HookInput,
+    ctx: Context,
+    first: Attempt | Promise<Attempt>,
+  ): Promise<[Attempt, Context]> {
     let attempt = await first;
     for (let tries = 0; attempt instanceof Failure && tries < hook.maxRetries && !fire.signal?.aborted; tries++) {
       ctx = new Context(hook.name, fire.scope, input);

@@ -82,7 +82,15 @@ export type EventInputs = {
   Stop: { stop_hook_active: boolean; last_assistant_message?: string; background_tasks?: unknown[]; session_crons?: unknown[] };
   StopFailure: { error: string; error_details?: string; last_assistant_message?: string };
   SubagentStart: { agent_id?: string; agent_type: string };
-  SubagentStop: { stop_hook_active: boolean; agent_id?: string; agent_type: string; agent_transcript_path?: string; last_assistant_message?: string; success?: boolean; error?: string };
+  SubagentStop: {
+    stop_hook_active: boolean;
+    agent_id?: string;
+    agent_type: string;
+    agent_transcript_path?: string;
+    last_assistant_message?: string;
+    success?: boolean;
+    error?: string;
+  };
   PreCompact: { trigger: 'manual' | 'auto' | (string & {}); custom_instructions?: string | null };
   PostCompact: { trigger: 'manual' | 'auto' | (string & {}); compact_summary?: string };
   Checkpoint: { checkpoint_path?: string };

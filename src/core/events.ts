@@ -59,7 +59,17 @@ const byName = new Map<string, EventInfo>();
 const aliasToCanonical = new Map<string, string>();
 
 // claude-agent-rs writes the events of its settings file in camelCase (`preToolUse`).
-const CAMEL_CASE_SEED = ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'PreCompact', 'SessionStart', 'SessionEnd'];
+const CAMEL_CASE_SEED = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+];
 
 for (const [name, info, aliases] of table) {
   byName.set(name, { name, ...info });
@@ -178,10 +188,13 @@ export function checkEvent(name: unknown): string {
     throw new EventNameError(`event name must be a non-empty string, got ${JSON.stringify(name) ?? String(name)}`);
   }
   if (name === '*') throw new EventNameError('"*" means every event: it is valid in a hook\'s `events`, not as the name of one event');
-  if (name !== name.trim()) throw new EventNameError(`event name ${JSON.stringify(name)} has surrounding spaces; did you mean "${name.trim()}"?`);
+  if (name !== name.trim())
+    throw new EventNameError(`event name ${JSON.stringify(name)} has surrounding spaces; did you mean "${name.trim()}"?`);
   const meant = nearMissOf(name);
   if (meant !== undefined) {
-    throw new EventNameError(`unknown event "${name}"; did you mean "${meant}"? (event names are case-sensitive; a custom event must not look like a known one)`);
+    throw new EventNameError(
+      `unknown event "${name}"; did you mean "${meant}"? (event names are case-sensitive; a custom event must not look like a known one)`,
+    );
   }
   if (acceptedCustom.size >= CUSTOM_CACHE_LIMIT) acceptedCustom.clear();
   acceptedCustom.add(name);

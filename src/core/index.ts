@@ -25,10 +25,29 @@ export {
   type HookResult,
   type ClaudeCodeJsonOutput,
 } from './results.js';
-export { all, any, not, MatcherResultError, type Matcher, type StructuredMatcher, type MatcherFunction, type AllOf, type AnyOf, type NotOf } from './matchers.js';
+export {
+  all,
+  any,
+  not,
+  MatcherResultError,
+  type Matcher,
+  type StructuredMatcher,
+  type MatcherFunction,
+  type AllOf,
+  type AnyOf,
+  type NotOf,
+} from './matchers.js';
 export { EVENTS, CORE_EVENTS, canonicalEvent, isKnownEvent, eventInfo, knownEventNames, EventNameError, type EventInfo } from './events.js';
 export type { Outcome, HookRecord, HookStatus } from './outcome.js';
-export { DEFAULT_TIMEOUT_MS, type HookSpec, type HookContext, type HookHandler, type HandlerReturn, type HookLogger, type OnError } from './spec.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  type HookSpec,
+  type HookContext,
+  type HookHandler,
+  type HandlerReturn,
+  type HookLogger,
+  type OnError,
+} from './spec.js';
 export { defineHook, asHook, type Hook, type MultiEventHook, type AnyHook, type EveryEventHook } from './hook.js';
 export type * from './event-inputs.js';
 export type { HookInput as RawHookInput } from './input.js';

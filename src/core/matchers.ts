@@ -76,7 +76,10 @@ function compileString(pattern: string, event: string): CompiledMatcher {
   if (trimmed === '' || trimmed === '*') return MATCH_ALL;
   const delimited = parseDelimitedRegex(trimmed);
   if (!delimited && EXACT_NAMES.test(trimmed)) {
-    const names = trimmed.split(/[|,]/).map((s) => s.trim()).filter(Boolean);
+    const names = trimmed
+      .split(/[|,]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!field || names.length === 0) return MATCH_ALL;
     const set = new Set(names);
     return { test: (input) => set.has(filterValue(input, field)), exactValues: names, trivial: true };
@@ -92,7 +95,19 @@ function regexFrom(text: string): SafeRegex {
   return delimited ? compileRegex(delimited.body, delimited.flags) : compileRegex(text);
 }
 
-const STRUCTURED_KEYS = new Set(['tool', 'toolGlob', 'toolRegex', 'path', 'command', 'session', 'step', 'agentType', 'metadata', 'target', 'if']);
+const STRUCTURED_KEYS = new Set([
+  'tool',
+  'toolGlob',
+  'toolRegex',
+  'path',
+  'command',
+  'session',
+  'step',
+  'agentType',
+  'metadata',
+  'target',
+  'if',
+]);
 
 function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher {
   for (const key of Object.keys(m)) {
@@ -177,7 +192,10 @@ function strictly(matcher: MatcherFunction): (input: HookInput) => boolean {
   return (input) => {
     const answer: unknown = matcher(input);
     if (answer === true || answer === false) return answer;
-    const what = answer !== null && typeof answer === 'object' && typeof (answer as { then?: unknown }).then === 'function' ? 'a Promise' : JSON.stringify(answer) ?? typeof answer;
+    const what =
+      answer !== null && typeof answer === 'object' && typeof (answer as { then?: unknown }).then === 'function'
+        ? 'a Promise'
+        : (JSON.stringify(answer) ?? typeof answer);
     throw new MatcherResultError(`matcher returned ${what}; a matcher must return true or false synchronously`);
   };
 }

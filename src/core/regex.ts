@@ -10,7 +10,10 @@ export interface SafeRegex {
 }
 
 export class MatcherError extends Error {
-  constructor(message: string, readonly path?: string) {
+  constructor(
+    message: string,
+    readonly path?: string,
+  ) {
     super(message);
     this.name = 'MatcherError';
   }

@@ -8,18 +8,7 @@ import { validateClaudeCodeOutput, verdictFromClaudeCode, type ClaudeCodeJsonOut
 
 export type Decision = 'allow' | 'deny' | 'ask' | 'defer';
 
-export type ResultKind =
-  | 'allow'
-  | 'deny'
-  | 'ask'
-  | 'defer'
-  | 'modify'
-  | 'block'
-  | 'stop'
-  | 'retry'
-  | 'skip'
-  | 'context'
-  | 'none';
+export type ResultKind = 'allow' | 'deny' | 'ask' | 'defer' | 'modify' | 'block' | 'stop' | 'retry' | 'skip' | 'context' | 'none';
 
 /** Fields any result may carry beside its kind. */
 export interface ResultExtras {
@@ -129,10 +118,15 @@ export function isHookResult(value: unknown): value is HookResult {
 export function toVerdict(value: unknown): Verdict {
   if (value === undefined || value === null) return NO_OPINION;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidResultError(`handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`);
+    throw new InvalidResultError(
+      `handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`,
+    );
   }
   if ('kind' in value) {
-    if (!isHookResult(value)) throw new InvalidResultError(`handler returned a result of unknown kind ${JSON.stringify((value as { kind: unknown }).kind)}; expected one of: ${[...RESULT_KINDS].join(', ')}`);
+    if (!isHookResult(value))
+      throw new InvalidResultError(
+        `handler returned a result of unknown kind ${JSON.stringify((value as { kind: unknown }).kind)}; expected one of: ${[...RESULT_KINDS].join(', ')}`,
+      );
     return fromHookResult(value);
   }
   return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);

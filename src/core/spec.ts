@@ -40,10 +40,7 @@ export interface HookContext {
 
 export type HandlerReturn = HookResult | ClaudeCodeJsonOutput | undefined | null | void;
 
-export type HookHandler<I extends HookInput = HookInput> = (
-  input: I,
-  ctx: HookContext,
-) => HandlerReturn | Promise<HandlerReturn>;
+export type HookHandler<I extends HookInput = HookInput> = (input: I, ctx: HookContext) => HandlerReturn | Promise<HandlerReturn>;
 
 export type OnError = 'block' | 'continue';
 

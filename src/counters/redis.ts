@@ -36,7 +36,12 @@ export class RedisCounterStore implements CounterStore {
   /** Connects and checks the server answers; rejects with the URL and the reason when it does not. */
   static async connect(url: string, options: RedisCounterOptions = {}): Promise<RedisCounterStore> {
     const { Redis } = await import('ioredis');
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true, ...options.redis }) as CountingRedis;
+    const client = new Redis(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: true,
+      ...options.redis,
+    }) as CountingRedis;
     client.defineCommand('hookwiseIncrement', { numberOfKeys: 1, lua: INCREMENT });
     client.defineCommand('hookwiseSetOnce', { numberOfKeys: 1, lua: SET_ONCE });
     // Errors surface on the commands that fail; without a listener ioredis would also print each one.

@@ -7,7 +7,8 @@ import type { CounterStore } from './types.js';
  * sees the server's store.
  */
 const KEY = Symbol.for('hookwise.counters.scope');
-const scope: AsyncLocalStorage<CounterStore> = ((globalThis as Record<symbol, unknown>)[KEY] ??= new AsyncLocalStorage<CounterStore>()) as AsyncLocalStorage<CounterStore>;
+const scope: AsyncLocalStorage<CounterStore> = ((globalThis as Record<symbol, unknown>)[KEY] ??=
+  new AsyncLocalStorage<CounterStore>()) as AsyncLocalStorage<CounterStore>;
 
 /** Run `fn` with `store` as the counters of every guard it fires that was not given one. */
 export function withCounters<T>(store: CounterStore, fn: () => T): T {

@@ -57,7 +57,8 @@ export function tokensOf(usage: unknown): number {
 }
 
 function positive(value: unknown, field: string): void {
-  if (value !== undefined && !(typeof value === 'number' && value > 0)) throw new TypeError(`budgetGuard: ${field} must be a positive number, got ${JSON.stringify(value)}`);
+  if (value !== undefined && !(typeof value === 'number' && value > 0))
+    throw new TypeError(`budgetGuard: ${field} must be a positive number, got ${JSON.stringify(value)}`);
 }
 
 /**
@@ -93,14 +94,19 @@ export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<Bu
       if (options.maxWallClockMs !== undefined) {
         const elapsed = now() - u.startedAt;
         if (elapsed > options.maxWallClockMs) {
-          return stop(`time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`);
+          return stop(
+            `time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`,
+          );
         }
       }
       if (event === 'PostModelCall') {
         const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
         if (error && typeof error === 'object' && error.type === 'rate_limit' && options.retryRateLimits !== false) {
-          const delay = typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
-          return retry(delay, { reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms` });
+          const delay =
+            typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
+          return retry(delay, {
+            reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms`,
+          });
         }
         u.tokens += tokensOf(input.usage ?? (input.response as { usage?: unknown } | undefined)?.usage);
       }
@@ -113,10 +119,13 @@ export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<Bu
         const n = (u.perTool.get(tool) ?? 0) + 1;
         u.perTool.set(tool, n);
         if (options.maxToolCalls !== undefined && u.toolCalls > options.maxToolCalls) {
-          return stop(`tool-call budget exceeded: this would be tool call ${fmt(u.toolCalls)} of the session, limit ${fmt(options.maxToolCalls)}`);
+          return stop(
+            `tool-call budget exceeded: this would be tool call ${fmt(u.toolCalls)} of the session, limit ${fmt(options.maxToolCalls)}`,
+          );
         }
         const limit = options.maxCallsPerTool?.[tool];
-        if (limit !== undefined && n > limit) return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
+        if (limit !== undefined && n > limit)
+          return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
       }
       return undefined;
     },
@@ -136,14 +145,19 @@ function sharedBudget(options: BudgetGuardOptions, name: string, now: () => numb
       const startedAt = await store.setOnce(key('startedAt'), now(), { ttlMs });
       const elapsed = now() - startedAt;
       if (elapsed > options.maxWallClockMs) {
-        return stop(`time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`);
+        return stop(
+          `time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`,
+        );
       }
     }
     if (event === 'PostModelCall') {
       const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
       if (error && typeof error === 'object' && error.type === 'rate_limit' && options.retryRateLimits !== false) {
-        const delay = typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
-        return retry(delay, { reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms` });
+        const delay =
+          typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
+        return retry(delay, {
+          reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms`,
+        });
       }
     }
     let tokens: number | undefined;
@@ -153,16 +167,21 @@ function sharedBudget(options: BudgetGuardOptions, name: string, now: () => numb
     }
     if (options.maxTokens !== undefined && (event === 'PostModelCall' || event === 'PreModelCall')) {
       tokens ??= await store.get(key('tokens'));
-      if (tokens > options.maxTokens) return stop(`token budget exceeded: ${fmt(tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
+      if (tokens > options.maxTokens)
+        return stop(`token budget exceeded: ${fmt(tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
     }
     if (event === 'PreToolUse') {
       const tool = typeof input.tool_name === 'string' ? input.tool_name : '(unnamed tool)';
-      const [calls, n] = await Promise.all([store.increment(key('toolCalls'), 1, { ttlMs }), store.increment(key(`tool:${tool}`), 1, { ttlMs })]);
+      const [calls, n] = await Promise.all([
+        store.increment(key('toolCalls'), 1, { ttlMs }),
+        store.increment(key(`tool:${tool}`), 1, { ttlMs }),
+      ]);
       if (options.maxToolCalls !== undefined && calls > options.maxToolCalls) {
         return stop(`tool-call budget exceeded: this would be tool call ${fmt(calls)} of the session, limit ${fmt(options.maxToolCalls)}`);
       }
       const limit = options.maxCallsPerTool?.[tool];
-      if (limit !== undefined && n > limit) return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
+      if (limit !== undefined && n > limit)
+        return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
     }
     return undefined;
   };

@@ -56,7 +56,8 @@ export function decide(findings: GuardDecision['findings'], interactive: boolean
 }
 
 export function assertBoolean(value: unknown, field: string, guard: string): void {
-  if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`${guard}: ${field} must be true or false, got ${JSON.stringify(value)}`);
+  if (value !== undefined && typeof value !== 'boolean')
+    throw new TypeError(`${guard}: ${field} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 export function assertStringArray(value: unknown, field: string, guard: string): void {

@@ -1,7 +1,18 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
-import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, noWorkspace, perWorkspace, toHookResult, workspaceOf, type CommonGuardOptions, type GuardDecision } from './common.js';
+import {
+  assertBoolean,
+  assertStringArray,
+  decide,
+  DEFAULT_GUARD_PRIORITY,
+  noWorkspace,
+  perWorkspace,
+  toHookResult,
+  workspaceOf,
+  type CommonGuardOptions,
+  type GuardDecision,
+} from './common.js';
 import { globBase, globCandidates } from './paths/glob-walk.js';
 import { PathPolicy, type Access, type PathPolicyOptions } from './paths/judge.js';
 
@@ -16,7 +27,14 @@ export const READ_TOOLS = ['Read', 'Glob', 'Grep', 'LS', 'NotebookRead'];
 export const WRITE_TOOLS = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'];
 
 /** Judge one path with a policy, as the guard does; `tool` names who asks in the reason. */
-export function judgePath(policy: PathPolicy, raw: string, access: Access, cwd: string, interactive: boolean, tool?: string): GuardDecision {
+export function judgePath(
+  policy: PathPolicy,
+  raw: string,
+  access: Access,
+  cwd: string,
+  interactive: boolean,
+  tool?: string,
+): GuardDecision {
   const verb = access === 'write' ? 'writing' : 'reading';
   const who = tool ? `\`${tool}\` ${verb}` : verb;
   const v = policy.check(raw, access, { cwd });
@@ -75,14 +93,26 @@ export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
       const kind = access.get(tool)!;
       const cwd = typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace;
       const { paths, unreadable } = toolPaths(input);
-      if (unreadable.length > 0) return toHookResult(decide(unreadable.map((reason) => ({ level: 'unprovable' as const, reason: `\`${tool}\` input: ${reason}` })), interactive, ''));
+      if (unreadable.length > 0)
+        return toHookResult(
+          decide(
+            unreadable.map((reason) => ({ level: 'unprovable' as const, reason: `\`${tool}\` input: ${reason}` })),
+            interactive,
+            '',
+          ),
+        );
       if (paths.length === 0) {
         // A writer must name its file; a search tool without a path searches the working folder.
-        if (kind === 'write') return toHookResult(decide([{ level: 'unprovable', reason: `\`${tool}\` names no file to write` }], interactive, ''));
+        if (kind === 'write')
+          return toHookResult(decide([{ level: 'unprovable', reason: `\`${tool}\` names no file to write` }], interactive, ''));
         paths.push(cwd);
       }
-      const isGlob = (p: string) => (tool === 'Glob' && p === input.tool_input?.pattern) || (tool === 'Grep' && p === input.tool_input?.glob);
-      const base = typeof input.tool_input?.path === 'string' && input.tool_input.path !== '' ? path.resolve(cwd, policy.expandHome(input.tool_input.path) ?? input.tool_input.path) : cwd;
+      const isGlob = (p: string) =>
+        (tool === 'Glob' && p === input.tool_input?.pattern) || (tool === 'Grep' && p === input.tool_input?.glob);
+      const base =
+        typeof input.tool_input?.path === 'string' && input.tool_input.path !== ''
+          ? path.resolve(cwd, policy.expandHome(input.tool_input.path) ?? input.tool_input.path)
+          : cwd;
       for (const p of paths) {
         // A glob reads wherever its folders lead, symlinks included: judge each folder it can reach now.
         const targets = isGlob(p) ? [globBase(p), ...globCandidates(p, base, policy.home)] : [p];

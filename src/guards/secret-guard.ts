@@ -34,7 +34,8 @@ function describe(hits: SecretHit[]): string {
  */
 export function secretGuard(options: SecretGuardOptions = {}): Array<Hook<'PreToolUse'> | Hook<'PostToolUse'>> {
   const mode = options.mode ?? 'block';
-  if (mode !== 'block' && mode !== 'redact') throw new TypeError(`secretGuard: mode must be "block" or "redact", got ${JSON.stringify(options.mode)}`);
+  if (mode !== 'block' && mode !== 'redact')
+    throw new TypeError(`secretGuard: mode must be "block" or "redact", got ${JSON.stringify(options.mode)}`);
   assertStringArray(options.tools, 'tools', 'secretGuard');
   const scanner = createScanner(options.patterns, options.ignore);
   const tools = options.tools ? new Set(options.tools) : undefined;
@@ -55,10 +56,12 @@ export function secretGuard(options: SecretGuardOptions = {}): Array<Hook<'PreTo
         const hits = stringsOf(args).flatMap((s) => scanner.find(s));
         if (hits.length === 0) return undefined;
         const what = `\`${input.tool_name ?? 'tool'}\` input contains ${describe(hits)}`;
-        if (mode === 'block') return deny(`${what}; secrets must not be passed to tools (use an environment variable the tool reads instead)`);
+        if (mode === 'block')
+          return deny(`${what}; secrets must not be passed to tools (use an environment variable the tool reads instead)`);
         const redacted = mapStrings(args, (s) => scanner.redact(s));
         // What redaction cannot reach (a key that collides after redaction, say) is refused, not passed on.
-        if (stringsOf(redacted).some((s) => scanner.find(s).length > 0)) return deny(`${what}; it could not be fully replaced, so the call is refused`);
+        if (stringsOf(redacted).some((s) => scanner.find(s).length > 0))
+          return deny(`${what}; it could not be fully replaced, so the call is refused`);
         return modify(redacted as Record<string, unknown>, { reason: `${what}; replaced with a placeholder` });
       },
     },

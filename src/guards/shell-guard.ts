@@ -2,7 +2,18 @@ import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
-import { assertBoolean, assertStringArray, decide, DEFAULT_GUARD_PRIORITY, noWorkspace, perWorkspace, toHookResult, workspaceOf, type CommonGuardOptions, type GuardDecision } from './common.js';
+import {
+  assertBoolean,
+  assertStringArray,
+  decide,
+  DEFAULT_GUARD_PRIORITY,
+  noWorkspace,
+  perWorkspace,
+  toHookResult,
+  workspaceOf,
+  type CommonGuardOptions,
+  type GuardDecision,
+} from './common.js';
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
 import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
@@ -36,7 +47,11 @@ function compile(options: ShellGuardOptions): Compiled {
   assertStringArray(options.tools, 'tools', guard);
   // Bad options fail when the guard is made, not on its first call.
   new PathPolicy({ ...options, workspace: options.workspace ?? path.sep });
-  const rules = { allow: compileRules(options.allow, 'allow'), ask: compileRules(options.ask, 'ask'), deny: compileRules(options.deny, 'deny') };
+  const rules = {
+    allow: compileRules(options.allow, 'allow'),
+    ask: compileRules(options.ask, 'ask'),
+    deny: compileRules(options.deny, 'deny'),
+  };
   return {
     interactive: options.interactive === true,
     forWorkspace: perWorkspace((workspace) => ({ policy: new PathPolicy({ ...options, workspace }), ...rules })),
@@ -49,7 +64,12 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     judge(command, cwd) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
       const result = new ShellJudgement(p, judgeOptions, path.resolve(cwd ?? judgeOptions.policy.workspace)).run(command);
-      return decide(result.findings, interactive, result.allowedByRule ? 'every command matches your allow rules' : 'no rule objects to this command', result.allowedByRule);
+      return decide(
+        result.findings,
+        interactive,
+        result.allowedByRule ? 'every command matches your allow rules' : 'no rule objects to this command',
+        result.allowedByRule,
+      );
     },
   };
 }
@@ -77,7 +97,9 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
   // The judge reports a command that is not a string, so it is passed on unchecked.
   const run = (input: HookInput, workspace: string) => {
     const judge = judges(workspace)!;
-    return toHookResult(judge.judge(input.tool_input?.command as string, typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace));
+    return toHookResult(
+      judge.judge(input.tool_input?.command as string, typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace),
+    );
   };
   return {
     name: options.name ?? 'guard:shell',

@@ -32,7 +32,12 @@ const TOOLS: ToolDefinition[] = [
   {
     name: RESULT_TOOL,
     description: 'Return the result of the check. ok: true when the condition is met; ok: false with a reason when it is not.',
-    inputSchema: { type: 'object', properties: { ok: { type: 'boolean' }, reason: { type: 'string' } }, required: ['ok'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { ok: { type: 'boolean' }, reason: { type: 'string' } },
+      required: ['ok'],
+      additionalProperties: false,
+    },
   },
   {
     name: 'Read',
@@ -110,8 +115,10 @@ async function runTool(call: ToolCall, root: string): Promise<string> {
 }
 
 export function agentHandler(options: AgentHandlerOptions): HookHandler {
-  if (typeof options?.prompt !== 'string' || options.prompt.trim() === '') throw new TypeError('agent hook: `prompt` must be a non-empty string');
-  if (!options.provider || typeof options.provider.complete !== 'function') throw new TypeError('agent hook: `provider` must be a ModelProvider');
+  if (typeof options?.prompt !== 'string' || options.prompt.trim() === '')
+    throw new TypeError('agent hook: `prompt` must be a non-empty string');
+  if (!options.provider || typeof options.provider.complete !== 'function')
+    throw new TypeError('agent hook: `provider` must be a ModelProvider');
   const root = path.resolve(options.root);
   const maxTurns = options.maxTurns ?? 50;
 
@@ -131,7 +138,8 @@ export function agentHandler(options: AgentHandlerOptions): HookHandler {
       const result = response.toolCalls.find((c) => c.name === RESULT_TOOL);
       if (result) {
         ctx.annotate({ model: `${options.provider.name}:${options.provider.model}`, turns: turn + 1 });
-        if (typeof result.input.ok !== 'boolean') throw new Error(`agent hook: ${RESULT_TOOL} needs a boolean ok, got ${JSON.stringify(result.input)}`);
+        if (typeof result.input.ok !== 'boolean')
+          throw new Error(`agent hook: ${RESULT_TOOL} needs a boolean ok, got ${JSON.stringify(result.input)}`);
         if (result.input.ok) return undefined;
         const reason = typeof result.input.reason === 'string' ? result.input.reason : 'no reason given';
         return refuse(event, `Agent hook condition was not met: ${reason}`);
@@ -142,7 +150,13 @@ export function agentHandler(options: AgentHandlerOptions): HookHandler {
         try {
           messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: await runTool(call, root) });
         } catch (error) {
-          messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: `Error: ${(error as Error).message}`, isError: true });
+          messages.push({
+            role: 'tool',
+            toolCallId: call.id,
+            name: call.name,
+            content: `Error: ${(error as Error).message}`,
+            isError: true,
+          });
         }
       }
     }

@@ -53,7 +53,13 @@ const MAX_REDIRECTS = 5;
  * followed only to a URL in `allowedUrls`, or without an allowlist to the same
  * origin; anything else is a failure and nothing is sent there.
  */
-async function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal, allowedUrls: readonly string[] | undefined): Promise<Response> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  allowedUrls: readonly string[] | undefined,
+): Promise<Response> {
   let target = url;
   for (let hop = 0; ; hop++) {
     let response: Response;
@@ -69,7 +75,9 @@ async function post(url: string, headers: Record<string, string>, body: string, 
     const next = new URL(location, target).href;
     const allowed = allowedUrls !== undefined ? urlAllowed(next, allowedUrls) : new URL(next).origin === new URL(url).origin;
     if (!allowed) {
-      throw new Error(`POST ${url} was redirected to ${next}, ${allowedUrls !== undefined ? 'which is not in allowedUrls' : 'another origin'}; not followed`);
+      throw new Error(
+        `POST ${url} was redirected to ${next}, ${allowedUrls !== undefined ? 'which is not in allowedUrls' : 'another origin'}; not followed`,
+      );
     }
     if (hop + 1 >= MAX_REDIRECTS) throw new Error(`POST ${url}: more than ${MAX_REDIRECTS} redirects`);
     target = next;
@@ -100,7 +108,8 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
       throw new Error(`POST ${url} answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`);
     }
     const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
-    if (body.truncated) throw new Error(`POST ${url} answered more than ${DEFAULT_OUTPUT_LIMIT_BYTES} bytes; the answer was cut and cannot be read`);
+    if (body.truncated)
+      throw new Error(`POST ${url} answered more than ${DEFAULT_OUTPUT_LIMIT_BYTES} bytes; the answer was cut and cannot be read`);
     return capReasons(readHttpBody(body.text, event, input));
   };
 }

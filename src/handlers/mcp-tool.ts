@@ -54,7 +54,8 @@ export function interpolateInput(value: unknown, input: HookInput): unknown {
 
 export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
   return async (input, ctx) => {
-    if (options.launch === undefined) throw new Error(`MCP server '${options.server}' is not configured (mcpServers in the settings file or .mcp.json)`);
+    if (options.launch === undefined)
+      throw new Error(`MCP server '${options.server}' is not configured (mcpServers in the settings file or .mcp.json)`);
     const [{ Client }, { StdioClientTransport }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
@@ -75,7 +76,8 @@ export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
       const content = Array.isArray(result.content) ? result.content : [];
       const body = content.map((c: { type: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('\n');
       const firstLine = body.split('\n')[0]?.slice(0, 300) ?? '';
-      if (result.isError) throw new Error(`MCP tool ${options.server}/${options.tool} returned an error${firstLine ? `: ${firstLine}` : ''}`);
+      if (result.isError)
+        throw new Error(`MCP tool ${options.server}/${options.tool} returned an error${firstLine ? `: ${firstLine}` : ''}`);
       const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
       const reading = readClaudeCodeStdout(body);
       // Plain text from an MCP tool is not context: Claude Code reports the hook as completed.

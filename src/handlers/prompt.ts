@@ -40,9 +40,12 @@ function excerpt(text: string): string {
  * ALLOW/DENY word. No verdict is a failure.
  */
 export function promptHandler(options: PromptHandlerOptions): HookHandler {
-  if (typeof options?.prompt !== 'string' || options.prompt.trim() === '') throw new TypeError('prompt hook: `prompt` must be a non-empty string');
+  if (typeof options?.prompt !== 'string' || options.prompt.trim() === '')
+    throw new TypeError('prompt hook: `prompt` must be a non-empty string');
   if (!options.provider || typeof options.provider.complete !== 'function') {
-    throw new TypeError('prompt hook: `provider` must be a ModelProvider (see createProvider("openai:<model>") or createProvider("anthropic:<model>"))');
+    throw new TypeError(
+      'prompt hook: `provider` must be a ModelProvider (see createProvider("openai:<model>") or createProvider("anthropic:<model>"))',
+    );
   }
   const { provider } = options;
 

@@ -63,7 +63,10 @@ function fromJson(text: string): TextVerdict | undefined {
 
 /** `DENY: rm -rf is destructive` -> deny, reason "rm -rf is destructive". Decoration (`**`, quotes, `Verdict:`) is skipped. */
 function fromLeadingWord(text: string): TextVerdict | undefined {
-  const pattern = new RegExp(`^[\\s*_#>"'\`\\[(]*(?:(?:verdict|decision|answer)\\s*[:=-]\\s*[*_"'\`]*)?(${WORD_DECISIONS.join('|')})\\b`, 'i');
+  const pattern = new RegExp(
+    `^[\\s*_#>"'\`\\[(]*(?:(?:verdict|decision|answer)\\s*[:=-]\\s*[*_"'\`]*)?(${WORD_DECISIONS.join('|')})\\b`,
+    'i',
+  );
   const match = pattern.exec(text);
   if (!match) return undefined;
   const word = match[1]!.toLowerCase();

@@ -68,7 +68,9 @@ export class McpProxy {
     }
     if (capabilities.resources) {
       s.setRequestHandler(ListResourcesRequestSchema, (r, extra) => up.request(r, ListResourcesResultSchema, { signal: extra.signal }));
-      s.setRequestHandler(ListResourceTemplatesRequestSchema, (r, extra) => up.request(r, ListResourceTemplatesResultSchema, { signal: extra.signal }));
+      s.setRequestHandler(ListResourceTemplatesRequestSchema, (r, extra) =>
+        up.request(r, ListResourceTemplatesResultSchema, { signal: extra.signal }),
+      );
       s.setRequestHandler(ReadResourceRequestSchema, (r, extra) => up.request(r, ReadResourceResultSchema, { signal: extra.signal }));
       if (capabilities.resources.subscribe) {
         s.setRequestHandler(SubscribeRequestSchema, (r, extra) => up.request(r, EmptyResultSchema, { signal: extra.signal }));
@@ -79,15 +81,23 @@ export class McpProxy {
       s.setRequestHandler(ListPromptsRequestSchema, (r, extra) => up.request(r, ListPromptsResultSchema, { signal: extra.signal }));
       s.setRequestHandler(GetPromptRequestSchema, (r, extra) => up.request(r, GetPromptResultSchema, { signal: extra.signal }));
     }
-    if (capabilities.completions) s.setRequestHandler(CompleteRequestSchema, (r, extra) => up.request(r, CompleteResultSchema, { signal: extra.signal }));
-    if (capabilities.logging) s.setRequestHandler(SetLevelRequestSchema, (r, extra) => up.request(r, EmptyResultSchema, { signal: extra.signal }));
+    if (capabilities.completions)
+      s.setRequestHandler(CompleteRequestSchema, (r, extra) => up.request(r, CompleteResultSchema, { signal: extra.signal }));
+    if (capabilities.logging)
+      s.setRequestHandler(SetLevelRequestSchema, (r, extra) => up.request(r, EmptyResultSchema, { signal: extra.signal }));
   }
 
   private forwardNotifications(): void {
     const forward = (n: { method: string; params?: Record<string, unknown> }) => {
       this.server.notification(n as never).catch(() => {});
     };
-    for (const schema of [ToolListChangedNotificationSchema, ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, PromptListChangedNotificationSchema, LoggingMessageNotificationSchema]) {
+    for (const schema of [
+      ToolListChangedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+      ResourceUpdatedNotificationSchema,
+      PromptListChangedNotificationSchema,
+      LoggingMessageNotificationSchema,
+    ]) {
       this.upstream.setNotificationHandler(schema, forward as never);
     }
   }

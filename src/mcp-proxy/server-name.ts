@@ -1,7 +1,23 @@
 import path from 'node:path';
 
 /** Launchers whose first argument, not their own name, says which server it is. */
-const LAUNCHERS = new Set(['node', 'npx', 'pnpx', 'bunx', 'bun', 'deno', 'python', 'python3', 'uv', 'uvx', 'pipx', 'docker', 'tsx', 'sh', 'bash']);
+const LAUNCHERS = new Set([
+  'node',
+  'npx',
+  'pnpx',
+  'bunx',
+  'bun',
+  'deno',
+  'python',
+  'python3',
+  'uv',
+  'uvx',
+  'pipx',
+  'docker',
+  'tsx',
+  'sh',
+  'bash',
+]);
 
 /**
  * The `<server>` in `mcp__<server>__<tool>`: the command's name, or for a launcher
@@ -24,7 +40,10 @@ export function serverNameForUrl(url: URL): string {
 
 function base(arg: string): string {
   const last = arg.split('/').filter(Boolean).at(-1) ?? arg;
-  return path.basename(last).replace(/\.(m?[jt]s|cjs|py|exe)$/, '').replace(/@[^@]*$/, (v) => (last.startsWith('@') && v === last ? v : ''));
+  return path
+    .basename(last)
+    .replace(/\.(m?[jt]s|cjs|py|exe)$/, '')
+    .replace(/@[^@]*$/, (v) => (last.startsWith('@') && v === last ? v : ''));
 }
 
 function sanitize(name: string): string {

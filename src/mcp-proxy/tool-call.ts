@@ -73,8 +73,6 @@ export class GovernedToolCall {
   }
 }
 
-
-
 function refusal(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
@@ -86,7 +84,8 @@ function textOf(result: CallToolResult): string {
 /** updatedOutput as MCP content: a string is one text block; content blocks (or `{ content }`) pass as they are. */
 function contentOf(output: unknown): CallToolResult['content'] {
   if (typeof output === 'string') return [{ type: 'text', text: output }];
-  if (Array.isArray(output) && output.every((c) => c && typeof c === 'object' && typeof c.type === 'string')) return output as CallToolResult['content'];
+  if (Array.isArray(output) && output.every((c) => c && typeof c === 'object' && typeof c.type === 'string'))
+    return output as CallToolResult['content'];
   const inner = (output as { content?: unknown } | null)?.content;
   if (Array.isArray(inner)) return inner as CallToolResult['content'];
   return [{ type: 'text', text: JSON.stringify(output) }];

@@ -74,7 +74,8 @@ export function parseAnthropicResponse(body: unknown): ModelResponse {
   content.forEach((block: { type?: unknown; text?: unknown; id?: unknown; name?: unknown; input?: unknown }, i) => {
     if (block?.type === 'text' && typeof block.text === 'string') text.push(block.text);
     else if (block?.type === 'tool_use') {
-      if (typeof block.name !== 'string' || typeof block.id !== 'string') throw invalidResponse('anthropic', `content[${i}] tool_use lacks id or name`);
+      if (typeof block.name !== 'string' || typeof block.id !== 'string')
+        throw invalidResponse('anthropic', `content[${i}] tool_use lacks id or name`);
       const input = typeof block.input === 'object' && block.input !== null && !Array.isArray(block.input) ? block.input : {};
       toolCalls.push({ id: block.id, name: block.name, input: input as Record<string, unknown> });
     }

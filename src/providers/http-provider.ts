@@ -27,7 +27,8 @@ export abstract class HttpProvider<O extends HttpProviderOptions = HttpProviderO
     defaultBaseUrl: string,
     endpoint: string,
   ) {
-    if (typeof options.model !== 'string' || options.model === '') throw new TypeError(`${name} provider: \`model\` must be a non-empty string`);
+    if (typeof options.model !== 'string' || options.model === '')
+      throw new TypeError(`${name} provider: \`model\` must be a non-empty string`);
     this.model = options.model;
     this.url = joinUrl(options.baseUrl ?? defaultBaseUrl, endpoint);
   }

@@ -38,7 +38,8 @@ function serverMessage(text: string): string {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown };
     const error = body.error as { message?: unknown; type?: unknown } | string | undefined;
     if (typeof error === 'string') return error;
-    if (error && typeof error.message === 'string') return typeof error.type === 'string' ? `${error.type}: ${error.message}` : error.message;
+    if (error && typeof error.message === 'string')
+      return typeof error.type === 'string' ? `${error.type}: ${error.message}` : error.message;
     if (typeof body.message === 'string') return body.message;
   } catch {
     // Not JSON: the text itself says what went wrong.
@@ -97,7 +98,12 @@ async function postOnce(o: PostJsonOptions): Promise<unknown> {
       throw new ModelError(`${where}: rate limited (HTTP 429): ${serverMessage(text)}`, 'rate_limit', 429, retryAfterMs(response.headers));
     }
     if (!response.ok) {
-      throw new ModelError(`${where}: HTTP ${response.status}: ${serverMessage(text)}`, 'http', response.status, retryAfterMs(response.headers));
+      throw new ModelError(
+        `${where}: HTTP ${response.status}: ${serverMessage(text)}`,
+        'http',
+        response.status,
+        retryAfterMs(response.headers),
+      );
     }
     try {
       return JSON.parse(text);

@@ -4,7 +4,14 @@ import type { ModelProvider } from './types.js';
 
 export * from './types.js';
 export { OpenAIProvider, parseOpenAIResponse, OPENAI_DEFAULT_BASE_URL, type OpenAIProviderOptions } from './openai.js';
-export { AnthropicProvider, parseAnthropicResponse, toAnthropicMessages, ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_VERSION, type AnthropicProviderOptions } from './anthropic.js';
+export {
+  AnthropicProvider,
+  parseAnthropicResponse,
+  toAnthropicMessages,
+  ANTHROPIC_DEFAULT_BASE_URL,
+  ANTHROPIC_VERSION,
+  type AnthropicProviderOptions,
+} from './anthropic.js';
 export { postJson, retryAfterMs, DEFAULT_TIMEOUT_MS, type PostJsonOptions } from './http.js';
 export { HttpProvider, type HttpProviderOptions } from './http-provider.js';
 
@@ -28,10 +35,20 @@ export function createProvider(spec: string, opts: CreateProviderOptions = {}, e
   const model = colon > 0 ? spec.slice(colon + 1).trim() : '';
   const shared = { model, timeoutMs: opts.timeoutMs, maxRetries: opts.maxRetries };
   if (model !== '' && kind === 'openai') {
-    return new OpenAIProvider({ ...shared, apiKey: opts.apiKey ?? nonEmpty(env.OPENAI_API_KEY), baseUrl: opts.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL) });
+    return new OpenAIProvider({
+      ...shared,
+      apiKey: opts.apiKey ?? nonEmpty(env.OPENAI_API_KEY),
+      baseUrl: opts.baseUrl ?? nonEmpty(env.OPENAI_BASE_URL),
+    });
   }
   if (model !== '' && kind === 'anthropic') {
-    return new AnthropicProvider({ ...shared, apiKey: opts.apiKey ?? nonEmpty(env.ANTHROPIC_API_KEY), baseUrl: opts.baseUrl ?? nonEmpty(env.ANTHROPIC_BASE_URL) });
+    return new AnthropicProvider({
+      ...shared,
+      apiKey: opts.apiKey ?? nonEmpty(env.ANTHROPIC_API_KEY),
+      baseUrl: opts.baseUrl ?? nonEmpty(env.ANTHROPIC_BASE_URL),
+    });
   }
-  throw new Error(`invalid model provider "${String(spec)}"; expected "openai:<model>" or "anthropic:<model>" (e.g. "anthropic:claude-haiku-4-5")`);
+  throw new Error(
+    `invalid model provider "${String(spec)}"; expected "openai:<model>" or "anthropic:<model>" (e.g. "anthropic:claude-haiku-4-5")`,
+  );
 }

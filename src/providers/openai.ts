@@ -22,7 +22,10 @@ function toWire(message: ChatMessage): Record<string, unknown> {
     case 'user':
       return { role: message.role, content: message.content };
     case 'assistant': {
-      const wire: Record<string, unknown> = { role: 'assistant', content: message.content === '' && message.toolCalls?.length ? null : message.content };
+      const wire: Record<string, unknown> = {
+        role: 'assistant',
+        content: message.content === '' && message.toolCalls?.length ? null : message.content,
+      };
       if (message.toolCalls?.length) {
         wire.tool_calls = message.toolCalls.map((call) => ({
           id: call.id,
@@ -61,7 +64,8 @@ const STOP_REASONS: Record<string, string> = { stop: 'end', tool_calls: 'tool_us
 
 export function parseOpenAIResponse(body: unknown): ModelResponse {
   const choice = (body as { choices?: Array<{ message?: unknown; finish_reason?: unknown }> } | null)?.choices?.[0];
-  if (!choice || typeof choice.message !== 'object' || choice.message === null) throw invalidResponse('openai', 'choices[0].message is missing');
+  if (!choice || typeof choice.message !== 'object' || choice.message === null)
+    throw invalidResponse('openai', 'choices[0].message is missing');
   const message = choice.message as { content?: unknown; tool_calls?: unknown };
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as WireToolCall[]) : [];
   const usage = (body as { usage?: { prompt_tokens?: unknown; completion_tokens?: unknown } }).usage;

@@ -29,11 +29,23 @@ const expectSchema = z
 const turnSchema = z
   .object({
     text: z.string().optional(),
-    toolCalls: z.array(z.object({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}), id: z.string().optional() }).strict()).optional(),
+    toolCalls: z
+      .array(
+        z.object({ name: z.string().min(1), input: z.record(z.string(), z.unknown()).default({}), id: z.string().optional() }).strict(),
+      )
+      .optional(),
     usage: usageSchema.optional(),
     expect: expectSchema.optional(),
     /** Fail this turn the way a provider would (e.g. a 429 rate limit). */
-    error: z.object({ kind: z.enum(['rate_limit', 'timeout', 'http', 'network', 'invalid_response']), message: z.string().optional(), status: z.number().int().optional(), retryAfterMs: z.number().int().min(0).optional() }).strict().optional(),
+    error: z
+      .object({
+        kind: z.enum(['rate_limit', 'timeout', 'http', 'network', 'invalid_response']),
+        message: z.string().optional(),
+        status: z.number().int().optional(),
+        retryAfterMs: z.number().int().min(0).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -115,10 +127,19 @@ class Replayer implements ScriptedProvider {
     if (turn.expect) this.check(index, turn.expect, request.messages);
     if (turn.error) {
       const e = turn.error;
-      throw new ModelError(e.message ?? `scripted ${e.kind} error (turn ${index})`, e.kind, e.status ?? (e.kind === 'rate_limit' ? 429 : undefined), e.retryAfterMs);
+      throw new ModelError(
+        e.message ?? `scripted ${e.kind} error (turn ${index})`,
+        e.kind,
+        e.status ?? (e.kind === 'rate_limit' ? 429 : undefined),
+        e.retryAfterMs,
+      );
     }
     const text = turn.text ?? '';
-    const toolCalls = (turn.toolCalls ?? []).map((call, i) => ({ id: call.id ?? `call_${index}_${i}`, name: call.name, input: call.input }));
+    const toolCalls = (turn.toolCalls ?? []).map((call, i) => ({
+      id: call.id ?? `call_${index}_${i}`,
+      name: call.name,
+      input: call.input,
+    }));
     const usage = turn.usage
       ? 'inputTokens' in turn.usage
         ? turn.usage
@@ -134,7 +155,10 @@ class Replayer implements ScriptedProvider {
     };
     const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
     const results = messages.slice(lastAssistant + 1).filter((m): m is Extract<ChatMessage, { role: 'tool' }> => m.role === 'tool');
-    const shown = results.map((r) => r.content).join(' | ').slice(0, 300);
+    const shown = results
+      .map((r) => r.content)
+      .join(' | ')
+      .slice(0, 300);
     if (expect.toolResultContains !== undefined && !results.some((r) => r.content.includes(expect.toolResultContains!))) {
       fail(`no tool result contains ${JSON.stringify(expect.toolResultContains)}; got: ${shown || '(no tool results)'}`);
     }
@@ -144,18 +168,24 @@ class Replayer implements ScriptedProvider {
     if (expect.toolResultIsError !== undefined) {
       const last = results.at(-1);
       if (!last) fail('expected a tool result; there is none');
-      else if ((last.isError === true) !== expect.toolResultIsError) fail(`expected the last tool result ${expect.toolResultIsError ? '' : 'not '}to be an error; got: ${last.content.slice(0, 300)}`);
+      else if ((last.isError === true) !== expect.toolResultIsError)
+        fail(`expected the last tool result ${expect.toolResultIsError ? '' : 'not '}to be an error; got: ${last.content.slice(0, 300)}`);
     }
     if (expect.userMessageContains !== undefined) {
       const user = [...messages].reverse().find((m) => m.role === 'user');
       if (!user?.content.includes(expect.userMessageContains)) {
-        fail(`the last user message does not contain ${JSON.stringify(expect.userMessageContains)}; got: ${user?.content.slice(0, 300) ?? '(none)'}`);
+        fail(
+          `the last user message does not contain ${JSON.stringify(expect.userMessageContains)}; got: ${user?.content.slice(0, 300) ?? '(none)'}`,
+        );
       }
     }
   }
 }
 
 function estimatedUsage(messages: ChatMessage[], output: string): { inputTokens: number; outputTokens: number } {
-  const input = messages.reduce((n, m) => n + m.content.length + (m.role === 'assistant' && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0), 0);
+  const input = messages.reduce(
+    (n, m) => n + m.content.length + (m.role === 'assistant' && m.toolCalls ? JSON.stringify(m.toolCalls).length : 0),
+    0,
+  );
   return { inputTokens: Math.ceil(input / 4), outputTokens: Math.ceil(output.length / 4) };
 }

@@ -81,7 +81,10 @@ export function loadCheckpoint(file: string): CheckpointData {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CheckpointError(file, `invalid checkpoint at ${issue.path.join('.') || '(root)'}: ${issue.message}; write it with the hookwise runtime, or start a new run`);
+    throw new CheckpointError(
+      file,
+      `invalid checkpoint at ${issue.path.join('.') || '(root)'}: ${issue.message}; write it with the hookwise runtime, or start a new run`,
+    );
   }
   return parsed.data as CheckpointData;
 }

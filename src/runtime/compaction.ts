@@ -27,7 +27,10 @@ export function overBudget(messages: ChatMessage[], budget: CompactionBudget): b
  * the recent messages kept verbatim. The recent part never starts with a tool
  * result, so no result is separated from the call that asked for it.
  */
-export function planCompaction(messages: ChatMessage[], keepRecent: number): { head: ChatMessage[]; older: ChatMessage[]; recent: ChatMessage[] } {
+export function planCompaction(
+  messages: ChatMessage[],
+  keepRecent: number,
+): { head: ChatMessage[]; older: ChatMessage[]; recent: ChatMessage[] } {
   let start = 0;
   while (start < messages.length && messages[start]!.role === 'system') start++;
   const head = messages.slice(0, start);
@@ -76,6 +79,11 @@ export async function compactIfNeeded(run: RunContext): Promise<Halt | undefined
   run.messages = [...plan.head, summaryMessage, ...plan.recent];
   run.transcript.append({ type: 'compaction', summary, before, after: run.messages.length });
   run.session.observer.emit({ type: 'compaction', before, after: run.messages.length, ...run.tag });
-  await run.hooks.fire('PostCompact', { trigger: 'auto', compact_summary: summary, messages_before: before, messages_after: run.messages.length });
+  await run.hooks.fire('PostCompact', {
+    trigger: 'auto',
+    compact_summary: summary,
+    messages_before: before,
+    messages_after: run.messages.length,
+  });
   return undefined;
 }

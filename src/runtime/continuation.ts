@@ -22,7 +22,11 @@ export async function evaluateStop(run: RunContext, lastText: string): Promise<C
   }
   run.stopBlocks++;
   if (run.stopBlocks >= MAX_CONSECUTIVE_STOP_BLOCKS) {
-    return { continue: false, stopReason: 'stop_hook_limit', reason: `${event} hooks blocked ${run.stopBlocks} times in a row; stopping anyway (last reason: ${outcome.reason ?? 'none'})` };
+    return {
+      continue: false,
+      stopReason: 'stop_hook_limit',
+      reason: `${event} hooks blocked ${run.stopBlocks} times in a row; stopping anyway (last reason: ${outcome.reason ?? 'none'})`,
+    };
   }
   return { continue: true, instruction: outcome.reason ?? `A ${event} hook asked you to keep going.` };
 }
@@ -33,7 +37,12 @@ export async function evaluateStop(run: RunContext, lastText: string): Promise<C
  * `error` (the claude-agent-rs design).
  */
 export function stopFields(run: RunContext, lastText: string, ending: { success: boolean; error: string | null }): Record<string, unknown> {
-  const fields: Record<string, unknown> = { stop_hook_active: run.stopBlocks > 0, last_assistant_message: lastText, background_tasks: [], session_crons: [] };
+  const fields: Record<string, unknown> = {
+    stop_hook_active: run.stopBlocks > 0,
+    last_assistant_message: lastText,
+    background_tasks: [],
+    session_crons: [],
+  };
   if (run.isSubagent) Object.assign(fields, ending);
   return fields;
 }

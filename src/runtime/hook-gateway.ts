@@ -6,7 +6,15 @@ import type { RunContext } from './run-context.js';
 import { sleep } from './sleep.js';
 
 /** Events whose additionalContext the runtime puts somewhere itself (prompt, model call, tool result, child prompt). */
-const DELIVERS_CONTEXT = new Set(['SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
+const DELIVERS_CONTEXT = new Set([
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreModelCall',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'SubagentStart',
+]);
 
 export interface FireHow {
   /**
@@ -68,7 +76,14 @@ export class HookGateway {
       if (outcome.additionalContext && !DELIVERS_CONTEXT.has(outcome.event)) this.run.pendingContext.push(outcome.additionalContext);
       if (outcome.retry === null || how.retry === 'return') return outcome;
       if (attempt >= s.maxOperationRetries) return retryLimitReached(outcome);
-      s.observer.emit({ type: 'retry', event, attempt: attempt + 1, delayMs: outcome.retry.delayMs, why: 'hook asked to retry', ...this.run.tag });
+      s.observer.emit({
+        type: 'retry',
+        event,
+        attempt: attempt + 1,
+        delayMs: outcome.retry.delayMs,
+        why: 'hook asked to retry',
+        ...this.run.tag,
+      });
       await sleep(outcome.retry.delayMs, s.signal);
     }
   }
@@ -114,7 +129,9 @@ export function retryLimitReached(outcome: Outcome): Outcome {
 export function decidingHook(outcome: Outcome): string {
   const deciding = outcome.hooks.find((h) => h.result === 'deny' || h.result === 'block' || h.result === 'stop');
   if (deciding) return deciding.name;
-  const failed = outcome.hooks.find((h) => (h.status === 'error' || h.status === 'timeout') && outcome.reason?.startsWith(`hook ${h.name} failed`));
+  const failed = outcome.hooks.find(
+    (h) => (h.status === 'error' || h.status === 'timeout') && outcome.reason?.startsWith(`hook ${h.name} failed`),
+  );
   if (failed) return failed.name;
   const retried = outcome.hooks.find((h) => h.result === 'retry');
   if (retried) return retried.name;

@@ -30,7 +30,8 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
       messages: run.messages.slice(),
     });
     if (pre.stop) return { ok: false, halt: stopHalt(pre) };
-    if (pre.blocked) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: PreModelCall ${blockedBy(pre)}` } };
+    if (pre.blocked)
+      return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: PreModelCall ${blockedBy(pre)}` } };
     const invalid = applyStateRewrite(run, pre, ['messages', 'system_prompt', 'prompt']);
     if (invalid) return { ok: false, halt: { stopReason: 'hook_blocked', reason: `model call not made: ${invalid}` } };
     // Context a PreModelCall hook adds is part of the call it was fired for.
@@ -45,7 +46,14 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
     } catch (thrown) {
       if (session.signal.aborted) throw thrown;
       const error = asModelError(thrown);
-      session.observer.emit({ type: 'model_end', step: step.index, usage: null, durationMs: performance.now() - t0, error: error.message, ...run.tag });
+      session.observer.emit({
+        type: 'model_end',
+        step: step.index,
+        usage: null,
+        durationMs: performance.now() - t0,
+        error: error.message,
+        ...run.tag,
+      });
       const post = await run.hooks.fire(
         'PostModelCall',
         {
@@ -57,9 +65,11 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
         { retry: 'return' },
       );
       if (post.stop) return { ok: false, halt: stopHalt(post) };
-      const delayMs = post.retry?.delayMs ?? (error.kind === 'rate_limit' ? (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_DELAY_MS) : undefined);
+      const delayMs =
+        post.retry?.delayMs ?? (error.kind === 'rate_limit' ? (error.retryAfterMs ?? DEFAULT_RATE_LIMIT_DELAY_MS) : undefined);
       if (delayMs === undefined) return failed(error.kind, error.message);
-      if (retries >= session.maxOperationRetries) return failed(error.kind, `${error.message} (retry limit reached after ${retries} retries)`);
+      if (retries >= session.maxOperationRetries)
+        return failed(error.kind, `${error.message} (retry limit reached after ${retries} retries)`);
       session.observer.emit({ type: 'retry', event: 'PostModelCall', attempt: retries + 1, delayMs, why: error.message, ...run.tag });
       await sleep(delayMs, session.signal);
       continue;
@@ -93,7 +103,14 @@ export async function callModel(run: RunContext): Promise<ModelCallResult> {
     );
     if (post.stop) return { ok: false, halt: stopHalt(post) };
     if (post.retry && retries < session.maxOperationRetries) {
-      session.observer.emit({ type: 'retry', event: 'PostModelCall', attempt: retries + 1, delayMs: post.retry.delayMs, why: 'hook asked to retry', ...run.tag });
+      session.observer.emit({
+        type: 'retry',
+        event: 'PostModelCall',
+        attempt: retries + 1,
+        delayMs: post.retry.delayMs,
+        why: 'hook asked to retry',
+        ...run.tag,
+      });
       await sleep(post.retry.delayMs, session.signal);
       continue;
     }

@@ -12,7 +12,12 @@ export type Permission =
  * for the human; otherwise the approval callback decides, and without one
  * (headless) the answer is no.
  */
-export async function requestPermission(run: RunContext, call: ToolCall, input: Record<string, unknown>, pre: Outcome): Promise<Permission> {
+export async function requestPermission(
+  run: RunContext,
+  call: ToolCall,
+  input: Record<string, unknown>,
+  pre: Outcome,
+): Promise<Permission> {
   const asked = pre.reason;
   const answer = await run.hooks.fire('PermissionRequest', {
     tool_name: call.name,
@@ -31,14 +36,19 @@ export async function requestPermission(run: RunContext, call: ToolCall, input: 
   }
   if (answer.decision === 'allow') {
     emitApproval(run, call, true, 'hook');
-    return answer.updatedInput ? { granted: true, input: answer.updatedInput, rewritten: true } : { granted: true, input, rewritten: false };
+    return answer.updatedInput
+      ? { granted: true, input: answer.updatedInput, rewritten: true }
+      : { granted: true, input, rewritten: false };
   }
 
   const approve = run.session.options.approve;
   const why = asked ? ` (${asked})` : '';
   if (!approve) {
     emitApproval(run, call, false, 'headless');
-    return { granted: false, reason: `permission needed to use ${call.name}${why}, and no one can approve it: headless run without an approval callback` };
+    return {
+      granted: false,
+      reason: `permission needed to use ${call.name}${why}, and no one can approve it: headless run without an approval callback`,
+    };
   }
   await run.hooks.fire('Notification', {
     notification_type: 'permission_prompt',

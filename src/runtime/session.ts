@@ -28,9 +28,19 @@ export interface SessionStartRequest {
  * throws for a failure of the agent (that is an error result); rethrows only
  * when the caller aborted.
  */
-export async function runSession(options: AgentOptions, engine: HookEngine, observer: Observer, request: SessionStartRequest): Promise<RunResult> {
+export async function runSession(
+  options: AgentOptions,
+  engine: HookEngine,
+  observer: Observer,
+  request: SessionStartRequest,
+): Promise<RunResult> {
   const scope = sessionScope(options, engine, observer, request.checkpoint);
-  const run = new RunContext(scope, { agentType: options.agentType }, options.tools ?? [], new Transcript(scope.transcriptPath, scope.sessionId));
+  const run = new RunContext(
+    scope,
+    { agentType: options.agentType },
+    options.tools ?? [],
+    new Transcript(scope.transcriptPath, scope.sessionId),
+  );
   const unsubscribe = watchEngine(engine, scope);
   observer.emit({ type: 'session_start', sessionId: scope.sessionId, transcriptPath: scope.transcriptPath });
   const checkpoint = request.checkpoint;
@@ -126,10 +136,16 @@ function watchEngine(engine: HookEngine, scope: SessionScope): () => void {
   offs.push(
     engine.on('hookStart', (info) => {
       if (info.sessionId !== scope.sessionId) return;
-      scope.observer.emit({ type: 'hook_start', event: info.event, hook: info.name, ...(info.statusMessage ? { statusMessage: info.statusMessage } : {}) });
+      scope.observer.emit({
+        type: 'hook_start',
+        event: info.event,
+        hook: info.name,
+        ...(info.statusMessage ? { statusMessage: info.statusMessage } : {}),
+      });
     }),
     engine.on('hookEnd', (info) => {
-      if (info.sessionId === scope.sessionId) scope.observer.emit({ type: 'hook_end', event: info.event, hook: info.name, record: info.record });
+      if (info.sessionId === scope.sessionId)
+        scope.observer.emit({ type: 'hook_end', event: info.event, hook: info.name, record: info.record });
     }),
   );
   return () => offs.forEach((off) => off());
@@ -150,7 +166,19 @@ function auditRecord(outcome: Outcome, input: HookInput, sessionId: string): Aud
 
 /** The parts of an input that say what the outcome was about, without whole responses or transcripts. */
 function auditedInput(input: HookInput): Record<string, unknown> {
-  const keep = ['tool_name', 'tool_input', 'tool_use_id', 'agent_id', 'agent_type', 'step', 'prompt', 'error', 'trigger', 'source', 'notification_type'];
+  const keep = [
+    'tool_name',
+    'tool_input',
+    'tool_use_id',
+    'agent_id',
+    'agent_type',
+    'step',
+    'prompt',
+    'error',
+    'trigger',
+    'source',
+    'notification_type',
+  ];
   const out: Record<string, unknown> = {};
   for (const key of keep) if (input[key] !== undefined) out[key] = input[key];
   return out;
@@ -204,4 +232,3 @@ function resultOf(run: RunContext, halt: Halt): RunResult {
     messages: run.messages,
   };
 }
-

@@ -45,7 +45,13 @@ export function applyStateRewrite(run: RunContext, outcome: Outcome, allowed: re
   }
   run.messages = messages === run.messages ? messages : [...messages];
   run.session.metadata = metadata;
-  run.transcript.append({ type: 'state_rewrite', event: outcome.event, hook: rewritingHook(outcome), fields, message_count: run.messages.length });
+  run.transcript.append({
+    type: 'state_rewrite',
+    event: outcome.event,
+    hook: rewritingHook(outcome),
+    fields,
+    message_count: run.messages.length,
+  });
   return null;
 }
 

@@ -44,7 +44,9 @@ export async function spawnSubagent(parent: RunContext, request: SubagentRequest
   const ok = halt.stopReason === 'end_turn' || halt.stopReason === 'stop_hook_limit';
   if (!ok) await reportChildFailure(child, halt);
   session.observer.emit({ type: 'subagent_end', agentId, agentType, stopReason: halt.stopReason });
-  const text = ok ? child.lastText : `subagent ${agentId} (${agentType}) ended with ${halt.stopReason}${halt.reason ? `: ${halt.reason}` : ''}`;
+  const text = ok
+    ? child.lastText
+    : `subagent ${agentId} (${agentType}) ended with ${halt.stopReason}${halt.reason ? `: ${halt.reason}` : ''}`;
   return { ok, text, agentId, stopReason: halt.stopReason, reason: halt.reason };
 }
 

@@ -73,9 +73,15 @@ export class HookedToolExecutor {
 
     // Hooks get their own copy: an edit in place can never change what runs without being seen.
     const shown = structuredClone(checked.value);
-    const pre = await run.hooks.fire('PreToolUse', { tool_name: call.name, tool_input: shown, tool_use_id: call.id, recent_tools: run.recentTools.slice() });
+    const pre = await run.hooks.fire('PreToolUse', {
+      tool_name: call.name,
+      tool_input: shown,
+      tool_use_id: call.id,
+      recent_tools: run.recentTools.slice(),
+    });
     // A stop with a block refuses the call; a stop alone (Claude Code's `continue: false`) runs it, then ends the turn.
-    if (pre.stop && pre.blocked) return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, stopHalt(pre));
+    if (pre.stop && pre.blocked)
+      return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, stopHalt(pre));
     if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
 
     if (pre.updatedInput === null && pre.hooks.length > 0 && JSON.stringify(shown) !== JSON.stringify(checked.value)) {
@@ -89,7 +95,11 @@ export class HookedToolExecutor {
     if (pre.updatedInput) {
       const rewritten = validateToolInput(tool, pre.updatedInput);
       if (!rewritten.ok) {
-        return this.denied(call, pre.updatedInput, `Error: PreToolUse hook "${rewritingHook(pre)}" rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`);
+        return this.denied(
+          call,
+          pre.updatedInput,
+          `Error: PreToolUse hook "${rewritingHook(pre)}" rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`,
+        );
       }
       input = rewritten.value;
     }
@@ -100,7 +110,11 @@ export class HookedToolExecutor {
       if (permission.rewritten) {
         const rewritten = validateToolInput(tool, permission.input);
         if (!rewritten.ok) {
-          return this.denied(call, permission.input, `Error: a PermissionRequest hook rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`);
+          return this.denied(
+            call,
+            permission.input,
+            `Error: a PermissionRequest hook rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`,
+          );
         }
         input = rewritten.value;
       }
@@ -118,14 +132,23 @@ export class HookedToolExecutor {
       ts: new Date().toISOString(),
       sessionId: session.sessionId,
       tool: call.name,
-      data: { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...(run.identity.agentId ? { agent_id: run.identity.agentId } : {}) },
+      data: {
+        tool_name: call.name,
+        tool_input: input,
+        tool_use_id: call.id,
+        ...(run.identity.agentId ? { agent_id: run.identity.agentId } : {}),
+      },
     };
     // The record is on disk before the tool runs; a tool the audit cannot record does not run.
     try {
       if (session.audit?.appendDurable) await session.audit.appendDurable(record);
       else session.audit?.append(record);
     } catch (error) {
-      return this.denied(call, input, `Error: the audit trail could not record this ${call.name} call (${(error as Error).message}). The tool was not run.`);
+      return this.denied(
+        call,
+        input,
+        `Error: the audit trail could not record this ${call.name} call (${(error as Error).message}). The tool was not run.`,
+      );
     }
     session.observer.emit({ type: 'tool_start', tool: call.name, input, toolUseId: call.id, ...run.tag });
     const ctx = toolContext(run, call);
@@ -139,7 +162,15 @@ export class HookedToolExecutor {
     const result = (success: boolean, output: string) => ({ success, output, ...ctx.annotations, duration_ms });
 
     if (!ran.ok) {
-      session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: false, output: ran.error, durationMs, ...run.tag });
+      session.observer.emit({
+        type: 'tool_end',
+        tool: call.name,
+        toolUseId: call.id,
+        ok: false,
+        output: ran.error,
+        durationMs,
+        ...run.tag,
+      });
       const event = session.options.toolFailureEvent ?? 'PostToolUseFailure';
       const failure = await run.hooks.fire(event, {
         tool_name: call.name,

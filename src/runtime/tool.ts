@@ -80,7 +80,10 @@ export function toolDefinition(tool: Tool): ToolDefinition {
 }
 
 /** Validate input against a tool's schema: the parsed value, or a one-line message naming the fields. */
-export function validateToolInput(tool: Tool, input: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function validateToolInput(
+  tool: Tool,
+  input: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   const parsed = tool.input.safeParse(input);
   if (parsed.success) return { ok: true, value: parsed.data as Record<string, unknown> };
   const issues = parsed.error.issues.map((issue) => `${issue.path.length ? issue.path.join('.') : '(input)'}: ${issue.message}`);

@@ -9,8 +9,28 @@ import type { ChatMessage } from '../providers/types.js';
  */
 export type TranscriptEntry =
   | { type: 'system' | 'user' | 'assistant' | 'tool'; timestamp: string; session_id: string; agent_id?: string; message: ChatMessage }
-  | { type: 'hook'; timestamp: string; session_id: string; agent_id?: string; event: string; decision: string | null; blocked: boolean; reason: string | null; stop: boolean; hooks: string[] }
-  | { type: 'state_rewrite'; timestamp: string; session_id: string; agent_id?: string; event: string; hook: string; fields: string[]; message_count: number }
+  | {
+      type: 'hook';
+      timestamp: string;
+      session_id: string;
+      agent_id?: string;
+      event: string;
+      decision: string | null;
+      blocked: boolean;
+      reason: string | null;
+      stop: boolean;
+      hooks: string[];
+    }
+  | {
+      type: 'state_rewrite';
+      timestamp: string;
+      session_id: string;
+      agent_id?: string;
+      event: string;
+      hook: string;
+      fields: string[];
+      message_count: number;
+    }
   | { type: 'compaction'; timestamp: string; session_id: string; agent_id?: string; summary: string; before: number; after: number }
   | { type: 'result'; timestamp: string; session_id: string; agent_id?: string; stop_reason: string; reason: string | null; steps: number };
 

@@ -79,7 +79,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
 
 async function tenantsFrom(flags: ServeFlags): Promise<Tenant[]> {
   if (flags.tenants) {
-    if (flags.config?.length || flags.tokenFile || flags.rateLimit) throw new UserError('--tenants names each tenant\'s config, token and rate limit; drop --config, --token-file and --rate-limit');
+    if (flags.config?.length || flags.tokenFile || flags.rateLimit)
+      throw new UserError("--tenants names each tenant's config, token and rate limit; drop --config, --token-file and --rate-limit");
     try {
       return await loadTenantsFile(flags.tenants);
     } catch (error) {
@@ -90,12 +91,20 @@ async function tenantsFrom(flags: ServeFlags): Promise<Tenant[]> {
   const token = flags.tokenFile ? readToken(flags.tokenFile) : process.env.HOOKWISE_TOKEN?.trim();
   // The command hooks a config runs inherit this process's environment; they need no token.
   delete process.env.HOOKWISE_TOKEN;
-  if (!token) throw new UserError('serve needs a token: --token-file <file> or HOOKWISE_TOKEN (callers send it as "Authorization: Bearer <token>"), or --tenants <file>');
+  if (!token)
+    throw new UserError(
+      'serve needs a token: --token-file <file> or HOOKWISE_TOKEN (callers send it as "Authorization: Bearer <token>"), or --tenants <file>',
+    );
   if (token.length < 16) throw new UserError('the token is shorter than 16 characters; use a random one, e.g. `openssl rand -hex 32`');
-  const config = flags.config?.length ? flags.config.map((f) => path.resolve(f)) : [findConfigModule(process.cwd())].filter((f): f is string => f !== undefined);
-  if (config.length === 0) throw new UserError(`no hookwise.config.{ts,mts,mjs,js} in ${process.cwd()}; name the policy with --config <file>`);
+  const config = flags.config?.length
+    ? flags.config.map((f) => path.resolve(f))
+    : [findConfigModule(process.cwd())].filter((f): f is string => f !== undefined);
+  if (config.length === 0)
+    throw new UserError(`no hookwise.config.{ts,mts,mjs,js} in ${process.cwd()}; name the policy with --config <file>`);
   const perMinute = flags.rateLimit === undefined ? undefined : integer(flags.rateLimit, '--rate-limit', 1);
-  return [{ name: 'default', tokenSha256: hashToken(token), config, ...(perMinute && { rateLimit: { requests: perMinute, windowMs: 60_000 } }) }];
+  return [
+    { name: 'default', tokenSha256: hashToken(token), config, ...(perMinute && { rateLimit: { requests: perMinute, windowMs: 60_000 } }) },
+  ];
 }
 
 function readToken(file: string): string {

@@ -93,7 +93,10 @@ export class TenantPolicy {
   }
 
   private async build(afresh: boolean): Promise<HookEngine> {
-    const [{ engineFor, loadConfig }, { importConfigModulesAfresh }] = await Promise.all([import('../config/load.js'), import('../config/module.js')]);
+    const [{ engineFor, loadConfig }, { importConfigModulesAfresh }] = await Promise.all([
+      import('../config/load.js'),
+      import('../config/module.js'),
+    ]);
     if (afresh) importConfigModulesAfresh();
     const config = await loadConfig({ files: this.tenant.config, cwd: path.dirname(this.tenant.config[0]!) });
     for (const warning of config.warnings) this.options.log(`tenant ${this.tenant.name}: warning: ${warning}`);

@@ -109,7 +109,11 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     const window = Math.floor(Date.now() / limit.windowMs);
     const used = await store.increment(`rate:${window}`, 1, { ttlMs: limit.windowMs * 2 });
     if (used > limit.requests) {
-      throw new Refusal(429, `hookwise serve: tenant ${tenant.name} is over its rate limit of ${limit.requests} requests per ${limit.windowMs / 1000} s`, event);
+      throw new Refusal(
+        429,
+        `hookwise serve: tenant ${tenant.name} is over its rate limit of ${limit.requests} requests per ${limit.windowMs / 1000} s`,
+        event,
+      );
     }
   };
 
@@ -119,7 +123,8 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     try {
       body = await readBody(req, maxBody);
     } catch (error) {
-      if (error instanceof BodyTooLarge) throw new Refusal(413, `hookwise serve: ${error.message}`, eventFromPath ?? sniffEvent(error.head));
+      if (error instanceof BodyTooLarge)
+        throw new Refusal(413, `hookwise serve: ${error.message}`, eventFromPath ?? sniffEvent(error.head));
       throw error;
     }
     const sniffed = eventFromPath ?? sniffEvent(body);
@@ -131,14 +136,20 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     } catch (error) {
       throw new Refusal(400, `hookwise serve: the body is not JSON: ${(error as Error).message}`, sniffed);
     }
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new Refusal(400, 'hookwise serve: the body must be a JSON object', sniffed);
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      throw new Refusal(400, 'hookwise serve: the body must be a JSON object', sniffed);
     const event = eventFromPath ?? (input as HookInput).hook_event_name;
-    if (typeof event !== 'string' || event === '') throw new Refusal(400, 'hookwise serve: hook_event_name is missing; expected the JSON Claude Code sends a hook', sniffed);
+    if (typeof event !== 'string' || event === '')
+      throw new Refusal(400, 'hookwise serve: hook_event_name is missing; expected the JSON Claude Code sends a hook', sniffed);
     seen.event = event;
     const header = req.headers[PROJECT_DIR_HEADER];
     const projectDir = typeof header === 'string' && header !== '' ? header : (input as HookInput).cwd;
     if (typeof projectDir !== 'string' || !path.isAbsolute(projectDir)) {
-      throw new Refusal(400, `hookwise serve: name the project directory as an absolute path (input cwd or the X-Hookwise-Project-Dir header)`, event);
+      throw new Refusal(
+        400,
+        `hookwise serve: name the project directory as an absolute path (input cwd or the X-Hookwise-Project-Dir header)`,
+        event,
+      );
     }
     const roots = policy.tenant.projectRoots;
     if (roots && !insideRoots(path.resolve(projectDir), roots)) {
@@ -173,7 +184,10 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
 
   /** A refusal or a crash, answered so that it never lets a blockable event through. */
   const fail = (res: ServerResponse, error: unknown, claude: boolean, event: string | undefined) => {
-    const refusal = error instanceof Refusal ? error : new Refusal(500, `hookwise serve: internal error: ${error instanceof Error ? error.message : String(error)}`, event);
+    const refusal =
+      error instanceof Refusal
+        ? error
+        : new Refusal(500, `hookwise serve: internal error: ${error instanceof Error ? error.message : String(error)}`, event);
     if (refusal.status >= 500) log(`${refusal.message}`);
     if (res.headersSent) return void res.destroy();
     // Claude Code treats any non-2xx answer as a non-blocking error and runs the tool,
@@ -196,7 +210,9 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
       if (req.method === 'GET' && url === '/healthz') return sendJson(res, 200, { ok: true });
       if (req.method === 'GET' && url === '/readyz') return await readyz(res);
       const known = claude || url.startsWith('/v1/fire/') || url === '/healthz' || url === '/readyz';
-      sendJson(res, known ? 405 : 404, { error: known ? `hookwise serve: ${req.method} is not allowed on ${url}` : `hookwise serve: no route ${url}` });
+      sendJson(res, known ? 405 : 404, {
+        error: known ? `hookwise serve: ${req.method} is not allowed on ${url}` : `hookwise serve: no route ${url}`,
+      });
     } catch (error) {
       fail(res, error, claude, seen.event);
     }

@@ -69,7 +69,8 @@ export async function loadTenantsFile(file: string): Promise<Tenant[]> {
   const seen = new Map<string, string>();
   for (const [i, t] of tenants.entries()) {
     if (seen.has(`name:${t.name}`)) throw new TenantsError(`${abs}: tenants.${i}.name: "${t.name}" is used by another tenant`);
-    if (seen.has(`token:${t.tokenSha256}`)) throw new TenantsError(`${abs}: tenants.${i}.tokenSha256: the same token is given to "${seen.get(`token:${t.tokenSha256}`)}"`);
+    if (seen.has(`token:${t.tokenSha256}`))
+      throw new TenantsError(`${abs}: tenants.${i}.tokenSha256: the same token is given to "${seen.get(`token:${t.tokenSha256}`)}"`);
     seen.set(`name:${t.name}`, t.name);
     seen.set(`token:${t.tokenSha256}`, t.name);
   }

@@ -44,7 +44,8 @@ export function extractScript(root: Node): Script {
   const script: Script = { commands: [], functions: new Map(), problems: [] };
   visit(root, script, undefined);
   // Any ERROR or MISSING node anywhere, even one the walk did not reach.
-  if (root.hasError && !script.problems.some((p) => p.startsWith('bash cannot parse'))) problem(script, 'bash cannot parse it unambiguously');
+  if (root.hasError && !script.problems.some((p) => p.startsWith('bash cannot parse')))
+    problem(script, 'bash cannot parse it unambiguously');
   return script;
 }
 
@@ -94,7 +95,8 @@ function visit(node: Node, script: Script, upstream: SimpleCommand[] | undefined
     }
     case 'word':
       // An unquoted word cannot hold a newline; the grammar sometimes glues lines together.
-      if (node.text.includes('\n')) problem(script, `the word ${JSON.stringify(node.text)} spans lines, which bash would not read as one word`);
+      if (node.text.includes('\n'))
+        problem(script, `the word ${JSON.stringify(node.text)} spans lines, which bash would not read as one word`);
       break;
     case 'expansion':
       if (/@\s*P\s*\}$/.test(node.text)) problem(script, `${node.text} expands a prompt string, which can run commands`);
@@ -169,7 +171,8 @@ function command(node: Node, script: Script, upstream: SimpleCommand[] | undefin
 function redirected(node: Node, script: Script, upstream: SimpleCommand[] | undefined): void {
   const body = node.childForFieldName('body');
   const redirects = node.children.filter((c): c is Node => c !== null && REDIRECT_TYPES.has(c.type));
-  for (const c of node.children) if (c && (c.type === 'ERROR' || c.isMissing)) problem(script, `bash cannot parse it unambiguously near "${snippet(c)}"`);
+  for (const c of node.children)
+    if (c && (c.type === 'ERROR' || c.isMissing)) problem(script, `bash cannot parse it unambiguously near "${snippet(c)}"`);
   if (body?.type === 'command') {
     command(body, script, upstream, redirects);
     return;
@@ -232,7 +235,8 @@ function redirect(node: Node, cmd: SimpleCommand, script: Script): void {
     visit(target, script, undefined);
   } else problem(script, `redirection "${snippet(node)}" has no target`);
   cmd.redirects.push(r);
-  for (const c of kids) if (c && (c.type === 'ERROR' || c.isMissing)) problem(script, `bash cannot parse it unambiguously near "${snippet(c)}"`);
+  for (const c of kids)
+    if (c && (c.type === 'ERROR' || c.isMissing)) problem(script, `bash cannot parse it unambiguously near "${snippet(c)}"`);
 }
 
 /** Two words with nothing between them are one word to bash; a tree that splits them was misparsed. */
@@ -240,7 +244,13 @@ function checkTouching(node: Node, script: Script): void {
   let prev: Node | null = null;
   for (const child of node.namedChildren) {
     if (!child) continue;
-    if (prev && prev.endIndex === child.startIndex && !REDIRECT_TYPES.has(child.type) && !REDIRECT_TYPES.has(prev.type) && child.type !== 'comment') {
+    if (
+      prev &&
+      prev.endIndex === child.startIndex &&
+      !REDIRECT_TYPES.has(child.type) &&
+      !REDIRECT_TYPES.has(prev.type) &&
+      child.type !== 'comment'
+    ) {
       problem(script, `"${snippet(node)}" joins words in a way hookwise does not model`);
       return;
     }

@@ -92,7 +92,8 @@ function walk(node: Node, lookup: Lookup, acc: Acc, inDoubleQuotes: boolean): vo
       return;
     case 'simple_expansion':
     case 'expansion': {
-      if (/@P\s*\}$/.test(node.text) || /@\s*P\s*\}$/.test(node.text)) acc.hazard = `${node.text} expands a prompt string, which can run commands`;
+      if (/@P\s*\}$/.test(node.text) || /@\s*P\s*\}$/.test(node.text))
+        acc.hazard = `${node.text} expands a prompt string, which can run commands`;
       const name = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/.exec(node.text)?.[1];
       const known = name !== undefined ? lookup(name) : undefined;
       if (known === undefined) acc.dynamic = true;
@@ -127,7 +128,21 @@ function unescapeDoubleQuoted(text: string): string {
   return text.replace(/\\([$`"\\\n])/g, (_, c: string) => (c === '\n' ? '' : c));
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /** `$'...'`: bash's ANSI-C escapes. */
 export function decodeAnsiC(body: string): string {
@@ -207,10 +222,11 @@ export function expandBraces(pattern: string, limit = 256): string[] | undefined
     if (alternatives.length === 0) return undefined;
   }
   const out: string[] = [];
-  for (const alt of alternatives) for (const tail of tailResults) {
-    out.push(head + alt + tail);
-    if (out.length > limit) return undefined;
-  }
+  for (const alt of alternatives)
+    for (const tail of tailResults) {
+      out.push(head + alt + tail);
+      if (out.length > limit) return undefined;
+    }
   return out;
 }
 

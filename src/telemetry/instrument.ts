@@ -72,33 +72,43 @@ export function instrumentEngine(engine: HookEngine, options: TelemetryOptions =
   const fire = engine.fire;
   engine.fire = function tracedFire(this: HookEngine, event: string, input?: HookInput, fireOptions?: Parameters<HookEngine['fire']>[2]) {
     const started = performance.now();
-    const span = tracer?.startSpan(`hookwise.fire ${event}`, { kind: SpanKind.INTERNAL, attributes: { ...common, ...inputAttributes(event, input) } });
+    const span = tracer?.startSpan(`hookwise.fire ${event}`, {
+      kind: SpanKind.INTERNAL,
+      attributes: { ...common, ...inputAttributes(event, input) },
+    });
     const state: FireTrace = { span, ctx: span ? trace.setSpan(context.active(), span) : context.active(), hooks: new Map() };
-    return current.run(state, () => fire.call(this, event, input, fireOptions)).then(
-      (outcome) => {
-        const decision = decisionOf(outcome);
-        if (span) {
-          span.setAttributes({ [ATTR.decision]: decision, [ATTR.blocked]: outcome.blocked, [ATTR.stop]: outcome.stop, [ATTR.hookCount]: outcome.hooks.length });
-          if (outcome.reason) span.setAttribute(ATTR.reason, outcome.reason);
-          span.end();
-        }
-        if (instruments) {
-          const attrs = { ...common, [ATTR.event]: outcome.event, [ATTR.decision]: decision };
-          instruments.fireDuration.record((performance.now() - started) / 1000, attrs);
-          instruments.outcomes.add(1, attrs);
-        }
-        return outcome;
-      },
-      (error: unknown) => {
-        if (span) {
-          span.recordException(error instanceof Error ? error : String(error));
-          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-          span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
-          span.end();
-        }
-        throw error;
-      },
-    );
+    return current
+      .run(state, () => fire.call(this, event, input, fireOptions))
+      .then(
+        (outcome) => {
+          const decision = decisionOf(outcome);
+          if (span) {
+            span.setAttributes({
+              [ATTR.decision]: decision,
+              [ATTR.blocked]: outcome.blocked,
+              [ATTR.stop]: outcome.stop,
+              [ATTR.hookCount]: outcome.hooks.length,
+            });
+            if (outcome.reason) span.setAttribute(ATTR.reason, outcome.reason);
+            span.end();
+          }
+          if (instruments) {
+            const attrs = { ...common, [ATTR.event]: outcome.event, [ATTR.decision]: decision };
+            instruments.fireDuration.record((performance.now() - started) / 1000, attrs);
+            instruments.outcomes.add(1, attrs);
+          }
+          return outcome;
+        },
+        (error: unknown) => {
+          if (span) {
+            span.recordException(error instanceof Error ? error : String(error));
+            span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+            span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'Error');
+            span.end();
+          }
+          throw error;
+        },
+      );
   };
 
   const offStart = engine.on('hookStart', (info) => {
@@ -112,7 +122,11 @@ export function instrumentEngine(engine: HookEngine, options: TelemetryOptions =
     const span = state?.hooks.get(name);
     if (span) {
       state!.hooks.delete(name);
-      span.setAttributes({ [ATTR.hookStatus]: record.status, [ATTR.hookResult]: record.result ?? 'none', [ATTR.hookDurationMs]: record.durationMs });
+      span.setAttributes({
+        [ATTR.hookStatus]: record.status,
+        [ATTR.hookResult]: record.result ?? 'none',
+        [ATTR.hookDurationMs]: record.durationMs,
+      });
       if (record.error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: record.error });
         span.setAttribute(ATTR.errorType, record.status === 'timeout' ? 'timeout' : 'hook_error');
@@ -123,7 +137,8 @@ export function instrumentEngine(engine: HookEngine, options: TelemetryOptions =
       const attrs = { ...common, [ATTR.event]: event, [ATTR.hookName]: name };
       instruments.hookDuration.record(record.durationMs / 1000, { ...attrs, [ATTR.hookStatus]: record.status });
       instruments.decisions.add(1, { ...attrs, [ATTR.hookResult]: record.result ?? 'none' });
-      if (record.status === 'error' || record.status === 'timeout') instruments.failures.add(1, { ...attrs, [ATTR.hookStatus]: record.status });
+      if (record.status === 'error' || record.status === 'timeout')
+        instruments.failures.add(1, { ...attrs, [ATTR.hookStatus]: record.status });
     }
   });
 

@@ -12,16 +12,24 @@ export interface OtlpExport {
  */
 export async function startOtlpExport(url: string, options: { serviceName?: string; metricIntervalMs?: number } = {}): Promise<OtlpExport> {
   const base = url.replace(/\/+$/, '');
-  const [{ BasicTracerProvider, BatchSpanProcessor }, { MeterProvider, PeriodicExportingMetricReader }, { OTLPTraceExporter }, { OTLPMetricExporter }, { resourceFromAttributes }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/sdk-metrics'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/exporter-metrics-otlp-http'),
-      import('@opentelemetry/resources'),
-    ]);
+  const [
+    { BasicTracerProvider, BatchSpanProcessor },
+    { MeterProvider, PeriodicExportingMetricReader },
+    { OTLPTraceExporter },
+    { OTLPMetricExporter },
+    { resourceFromAttributes },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-metrics'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/exporter-metrics-otlp-http'),
+    import('@opentelemetry/resources'),
+  ]);
   const resource = resourceFromAttributes({ 'service.name': options.serviceName ?? 'hookwise-serve' });
-  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }))] });
+  const tracerProvider = new BasicTracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${base}/v1/traces` }))],
+  });
   const meterProvider = new MeterProvider({
     resource,
     readers: [

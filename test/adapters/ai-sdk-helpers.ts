@@ -20,7 +20,8 @@ function generateResult(turn: ScriptedCall): LanguageModelV3GenerateResult {
 
 function streamParts(turn: ScriptedCall): LanguageModelV3StreamPart[] {
   const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  if (turn.text) parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: turn.text }, { type: 'text-end', id: 't' });
+  if (turn.text)
+    parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: turn.text }, { type: 'text-end', id: 't' });
   for (const c of turn.calls ?? []) parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) });
   parts.push({ type: 'finish', finishReason: { unified: turn.calls?.length ? 'tool-calls' : 'stop', raw: undefined }, usage });
   return parts;
@@ -38,7 +39,14 @@ export function scriptedModel(turns: ScriptedCall[]): MockLanguageModelV3 {
     doGenerate: async () => generateResult(next()),
     doStream: async () => {
       const parts = streamParts(next());
-      return { stream: new ReadableStream({ start(c) { for (const p of parts) c.enqueue(p); c.close(); } }) };
+      return {
+        stream: new ReadableStream({
+          start(c) {
+            for (const p of parts) c.enqueue(p);
+            c.close();
+          },
+        }),
+      };
     },
   });
 }

@@ -29,7 +29,12 @@ function makeTools(ran: string[]) {
 }
 
 const twoCalls = [
-  { calls: [{ id: 'c1', name: 'weather', input: { city: 'Paris' } }, { id: 'c2', name: 'echo', input: { text: 'hi' } }] },
+  {
+    calls: [
+      { id: 'c1', name: 'weather', input: { city: 'Paris' } },
+      { id: 'c2', name: 'echo', input: { text: 'hi' } },
+    ],
+  },
   { text: 'done' },
 ];
 
@@ -52,7 +57,12 @@ describe('hookTools', () => {
     const bareModel = scriptedModel(twoCalls);
     const hookedModel = scriptedModel(twoCalls);
     const bare = await generateText({ model: bareModel, tools: makeTools(ranA), prompt: 'go', stopWhen: stepCountIs(5) });
-    const hooked = await generateText({ model: hookedModel, tools: hookTools(engine, makeTools(ranB)), prompt: 'go', stopWhen: stepCountIs(5) });
+    const hooked = await generateText({
+      model: hookedModel,
+      tools: hookTools(engine, makeTools(ranB)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
     expect(hooked.text).toBe(bare.text);
     expect(ranB).toEqual(ranA);
     expect(toolResults(hooked.steps)).toEqual(toolResults(bare.steps));
@@ -65,20 +75,41 @@ describe('hookTools', () => {
     const engine = new HookEngine();
     const fired = recorder(engine);
     engine.register({ name: 'n', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
-    await generateText({ model: scriptedModel(twoCalls), tools: hookTools(engine, makeTools([]), { sessionId: 's1' }), prompt: 'go', stopWhen: stepCountIs(5) });
+    await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools([]), { sessionId: 's1' }),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
     const tool = fired.filter((f) => f.event.endsWith('ToolUse'));
-    expect(tool.map((f) => `${f.event}:${f.input.tool_use_id}`).sort()).toEqual(['PostToolUse:c1', 'PostToolUse:c2', 'PreToolUse:c1', 'PreToolUse:c2']);
-    expect(tool.find((f) => f.event === 'PostToolUse' && f.input.tool_use_id === 'c1')!.input.tool_response).toEqual({ city: 'Paris', tempC: 21 });
+    expect(tool.map((f) => `${f.event}:${f.input.tool_use_id}`).sort()).toEqual([
+      'PostToolUse:c1',
+      'PostToolUse:c2',
+      'PreToolUse:c1',
+      'PreToolUse:c2',
+    ]);
+    expect(tool.find((f) => f.event === 'PostToolUse' && f.input.tool_use_id === 'c1')!.input.tool_response).toEqual({
+      city: 'Paris',
+      tempC: 21,
+    });
     expect(tool.every((f) => f.input.session_id === 's1')).toBe(true);
   });
 
   it('deny: the model gets the reason as the tool result, the other call of the turn still runs', async () => {
-    const engine = new HookEngine().register({ name: 'no-weather', events: ['PreToolUse'], matcher: 'weather', handler: () => deny('weather is off limits') });
+    const engine = new HookEngine().register({
+      name: 'no-weather',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => deny('weather is off limits'),
+    });
     const ran: string[] = [];
     const model = scriptedModel(twoCalls);
     const result = await generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) });
     expect(ran).toEqual(['echo:hi']);
-    expect(toolResults(result.steps)).toEqual([{ id: 'c1', output: 'weather is off limits' }, { id: 'c2', output: 'hi' }]);
+    expect(toolResults(result.steps)).toEqual([
+      { id: 'c1', output: 'weather is off limits' },
+      { id: 'c2', output: 'hi' },
+    ]);
     expect(result.text).toBe('done');
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain('weather is off limits');
   });
@@ -86,7 +117,12 @@ describe('hookTools', () => {
   it('a block without a decision is read from `blocked` and denies too', async () => {
     const engine = new HookEngine().register({ name: 'b', events: ['PreToolUse'], matcher: 'echo', handler: () => block('no echo') });
     const ran: string[] = [];
-    const result = await generateText({ model: scriptedModel(twoCalls), tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools(ran)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
     expect(ran).toEqual(['weather:Paris']);
     expect(toolResults(result.steps)[1]).toEqual({ id: 'c2', output: 'no echo' });
   });
@@ -97,7 +133,12 @@ describe('hookTools', () => {
       .register({ name: 'bad', events: ['PreToolUse'], matcher: 'echo', handler: () => modify({ text: 42 }) });
     const ran: string[] = [];
     const fired = recorder(engine);
-    const result = await generateText({ model: scriptedModel(twoCalls), tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools(ran)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
     expect(ran).toEqual(['weather:Rome']);
     const results = toolResults(result.steps);
     expect(results[0]!.output).toEqual({ city: 'Rome', tempC: 21 });
@@ -106,7 +147,12 @@ describe('hookTools', () => {
   });
 
   it('replaced output: the model sees the replacement', async () => {
-    const engine = new HookEngine().register({ name: 'redact', events: ['PostToolUse'], matcher: 'weather', handler: () => replaceOutput('[redacted]') });
+    const engine = new HookEngine().register({
+      name: 'redact',
+      events: ['PostToolUse'],
+      matcher: 'weather',
+      handler: () => replaceOutput('[redacted]'),
+    });
     const model = scriptedModel(twoCalls);
     const result = await generateText({ model, tools: hookTools(engine, makeTools([])), prompt: 'go', stopWhen: stepCountIs(5) });
     expect(toolResults(result.steps)[0]!.output).toBe('[redacted]');
@@ -115,7 +161,12 @@ describe('hookTools', () => {
   });
 
   it('stop in PreToolUse: the run rejects with the reason, no tool runs, no further model call', async () => {
-    const engine = new HookEngine().register({ name: 'halt', events: ['PreToolUse'], matcher: 'weather', handler: () => stop('budget exhausted') });
+    const engine = new HookEngine().register({
+      name: 'halt',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => stop('budget exhausted'),
+    });
     const ran: string[] = [];
     const model = scriptedModel(twoCalls);
     const run = generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) });
@@ -126,16 +177,32 @@ describe('hookTools', () => {
   });
 
   it('stop in PostToolUse: the run rejects after the tool, with no further model call', async () => {
-    const engine = new HookEngine().register({ name: 'halt', events: ['PostToolUse'], matcher: 'echo', handler: () => stop('seen enough') });
+    const engine = new HookEngine().register({
+      name: 'halt',
+      events: ['PostToolUse'],
+      matcher: 'echo',
+      handler: () => stop('seen enough'),
+    });
     const ran: string[] = [];
-    const model = scriptedModel([...twoCalls.slice(0, 1), { calls: [{ id: 'c3', name: 'echo', input: { text: 'again' } }] }, { text: 'never' }]);
-    await expect(generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) })).rejects.toThrow('seen enough');
+    const model = scriptedModel([
+      ...twoCalls.slice(0, 1),
+      { calls: [{ id: 'c3', name: 'echo', input: { text: 'again' } }] },
+      { text: 'never' },
+    ]);
+    await expect(generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) })).rejects.toThrow(
+      'seen enough',
+    );
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(ran).not.toContain('echo:again');
   });
 
   it('stop in streamText: the stream errors with the reason, no further model call', async () => {
-    const engine = new HookEngine().register({ name: 'halt', events: ['PostToolUse'], matcher: 'echo', handler: () => stop('stream stop') });
+    const engine = new HookEngine().register({
+      name: 'halt',
+      events: ['PostToolUse'],
+      matcher: 'echo',
+      handler: () => stop('stream stop'),
+    });
     const model = scriptedModel(twoCalls);
     const result = streamText({ model, tools: hookTools(engine, makeTools([])), prompt: 'go', stopWhen: stepCountIs(5) });
     const read = async () => {
@@ -146,11 +213,22 @@ describe('hookTools', () => {
   });
 
   it('stop in PreToolUse under streamText: the stream errors before any tool runs', async () => {
-    const engine = new HookEngine().register({ name: 'halt', events: ['PreToolUse'], matcher: 'weather', handler: () => stop('no streaming tools') });
+    const engine = new HookEngine().register({
+      name: 'halt',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => stop('no streaming tools'),
+    });
     const ran: string[] = [];
     const model = scriptedModel(twoCalls);
     const errors: unknown[] = [];
-    const result = streamText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5), onError: ({ error }) => void errors.push(error) });
+    const result = streamText({
+      model,
+      tools: hookTools(engine, makeTools(ran)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+      onError: ({ error }) => void errors.push(error),
+    });
     const parts: string[] = [];
     for await (const part of result.fullStream) parts.push(part.type);
     // streamText reports an error thrown while it prepares the tools as an error part, and ends.
@@ -164,7 +242,12 @@ describe('hookTools', () => {
   });
 
   it('ask with no approver: the SDK asks for approval and the tool does not run; an approval then runs it', async () => {
-    const engine = new HookEngine().register({ name: 'ask', events: ['PreToolUse'], matcher: 'weather', handler: () => ask('weather costs money') });
+    const engine = new HookEngine().register({
+      name: 'ask',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => ask('weather costs money'),
+    });
     const ran: string[] = [];
     const fired = recorder(engine);
     const tools = hookTools(engine, makeTools(ran));
@@ -175,7 +258,10 @@ describe('hookTools', () => {
     const messages: ModelMessage[] = [
       { role: 'user', content: 'go' },
       ...first.response.messages,
-      { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: true }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-approval-response', approvalId: (request as { approvalId: string }).approvalId, approved: true }],
+      },
     ];
     const second = await generateText({ model: scriptedModel([{ text: 'ok' }]), tools, messages, stopWhen: stepCountIs(5) });
     expect(ran).toEqual(['echo:hi', 'weather:Paris']);
@@ -192,7 +278,12 @@ describe('hookTools', () => {
       asked.push(toolName);
       return toolName === 'echo';
     };
-    const result = await generateText({ model: scriptedModel(twoCalls), tools: hookTools(engine, makeTools(ran), { approve }), prompt: 'go', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools(ran), { approve }),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
     expect(asked.sort()).toEqual(['echo', 'weather']);
     expect(ran).toEqual(['echo:hi']);
     expect(String(toolResults(result.steps)[0]!.output)).toMatch(/denied permission to use weather/);
@@ -202,7 +293,12 @@ describe('hookTools', () => {
     const engine = new HookEngine().register({ name: 'no-echo', events: ['PreToolUse'], matcher: 'echo', handler: () => deny('no') });
     const coverage = new MemoryCoverage();
     const audit = new MemoryAudit();
-    await generateText({ model: scriptedModel(twoCalls), tools: hookTools(engine, makeTools([]), { coverage, audit, sessionId: 'cov' }), prompt: 'go', stopWhen: stepCountIs(5) });
+    await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools([]), { coverage, audit, sessionId: 'cov' }),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
     expect(coverage.executions.map((e) => e.toolName)).toEqual(['weather']);
     expect(coverage.executions[0]!.allowedBy!.event).toBe('PreToolUse');
     expect(coverage.uncovered()).toEqual([]);
@@ -250,7 +346,11 @@ describe('hookModel', () => {
 
   it('a PreModelCall rewrite changes the prompt; a PostModelCall replacement changes the response, streaming too', async () => {
     const engine = new HookEngine()
-      .register({ name: 'p', events: ['PreModelCall'], handler: () => modify({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'rewritten' }] }] }) })
+      .register({
+        name: 'p',
+        events: ['PreModelCall'],
+        handler: () => modify({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'rewritten' }] }] }),
+      })
       .register({ name: 'o', events: ['PostModelCall'], handler: () => replaceOutput('replaced') });
     const model = scriptedModel([{ text: 'original' }, { text: 'original' }]);
     const wrapped = hookModel(engine, model);

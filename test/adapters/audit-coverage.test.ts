@@ -18,7 +18,12 @@ describe('an adapter given an audit store', () => {
     const db = path.join(dir, 'audit.db');
     const store = openAuditStore({ path: db, keyFile: path.join(dir, 'audit.key') });
     const engine = new HookEngine();
-    engine.register({ name: 'no-secrets', events: 'PreToolUse', matcher: { tool: 'read' }, handler: (input) => (input.tool_input.file === '.env' ? deny('not .env') : undefined) });
+    engine.register({
+      name: 'no-secrets',
+      events: 'PreToolUse',
+      matcher: { tool: 'read' },
+      handler: (input) => (input.tool_input.file === '.env' ? deny('not .env') : undefined),
+    });
     const ran: string[] = [];
     const tools = hookTools(
       engine,
@@ -35,7 +40,12 @@ describe('an adapter given an audit store', () => {
       { audit: store, sessionId: 'sess-cov' },
     );
     const model = scriptedModel([
-      { calls: [{ id: 'c1', name: 'read', input: { file: 'README.md' } }, { id: 'c2', name: 'read', input: { file: '.env' } }] },
+      {
+        calls: [
+          { id: 'c1', name: 'read', input: { file: 'README.md' } },
+          { id: 'c2', name: 'read', input: { file: '.env' } },
+        ],
+      },
       { calls: [{ id: 'c3', name: 'read', input: { file: 'src/a.ts' } }] },
       { text: 'done' },
     ]);
@@ -43,7 +53,9 @@ describe('an adapter given an audit store', () => {
     await store.close();
     expect(ran).toEqual(['README.md', 'src/a.ts']);
 
-    const coverage = await runCli(['audit', 'coverage', '--audit', db, '--json'], { env: { HOOKWISE_AUDIT_KEY_FILE: path.join(dir, 'audit.key') } });
+    const coverage = await runCli(['audit', 'coverage', '--audit', db, '--json'], {
+      env: { HOOKWISE_AUDIT_KEY_FILE: path.join(dir, 'audit.key') },
+    });
     expect(coverage.code, coverage.stderr).toBe(0);
     const report = JSON.parse(coverage.stdout) as { executions: number; covered: number; uncovered: unknown[] };
     expect(report).toMatchObject({ executions: 2, covered: 2, uncovered: [] });

@@ -15,10 +15,14 @@ describe('docs/adapters.md examples', () => {
   it('has one example per framework and one for the proxy', () => {
     expect(examples.length).toBe(4);
   });
-  it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs', async (i, code) => {
-    mkdirSync(outDir, { recursive: true });
-    const file = path.join(outDir, `adapters-${i}.ts`);
-    writeFileSync(file, code);
-    await import(file);
-  }, 60_000);
+  it.each(examples.map((code, i) => [i + 1, code] as const))(
+    'example %i runs',
+    async (i, code) => {
+      mkdirSync(outDir, { recursive: true });
+      const file = path.join(outDir, `adapters-${i}.ts`);
+      writeFileSync(file, code);
+      await import(file);
+    },
+    60_000,
+  );
 });

@@ -24,7 +24,10 @@ export class ScriptedChatModel extends BaseChatModel {
     this.seen.push(messages);
     const turn = this.turns[this.i++];
     if (!turn) throw new Error(`scripted chat model: no turn ${this.i}`);
-    const message = new AIMessage({ content: turn.text ?? '', tool_calls: (turn.calls ?? []).map((c) => ({ ...c, type: 'tool_call' as const })) });
+    const message = new AIMessage({
+      content: turn.text ?? '',
+      tool_calls: (turn.calls ?? []).map((c) => ({ ...c, type: 'tool_call' as const })),
+    });
     return { generations: [{ text: turn.text ?? '', message }] };
   }
 }

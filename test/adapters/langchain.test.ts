@@ -27,7 +27,12 @@ function makeTools(ran: string[]) {
 }
 
 const twoCalls = (): LcTurn[] => [
-  { calls: [{ id: 'c1', name: 'weather', args: { city: 'Paris' } }, { id: 'c2', name: 'echo', args: { text: 'hi' } }] },
+  {
+    calls: [
+      { id: 'c1', name: 'weather', args: { city: 'Paris' } },
+      { id: 'c2', name: 'echo', args: { text: 'hi' } },
+    ],
+  },
   { text: 'done' },
 ];
 
@@ -51,7 +56,12 @@ async function invoke(engine: HookEngine | null, ran: string[], turns = twoCalls
 describe('hookwiseMiddleware', () => {
   it('with a no-opinion policy behaves exactly as the agent without it', async () => {
     const engine = new HookEngine();
-    for (let i = 0; i < 3; i++) engine.register({ name: `noop${i}`, events: ['PreToolUse', 'PostToolUse', 'PreModelCall', 'PostModelCall', 'Stop'], handler: () => undefined });
+    for (let i = 0; i < 3; i++)
+      engine.register({
+        name: `noop${i}`,
+        events: ['PreToolUse', 'PostToolUse', 'PreModelCall', 'PostModelCall', 'Stop'],
+        handler: () => undefined,
+      });
     const ranA: string[] = [];
     const ranB: string[] = [];
     const bare = await invoke(null, ranA);
@@ -65,23 +75,44 @@ describe('hookwiseMiddleware', () => {
   it('fires every event once, PostToolUse with tool_response', async () => {
     const engine = new HookEngine();
     const fired = recorder(engine);
-    engine.register({ name: 'n', events: ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PostModelCall', 'Stop', 'SessionEnd'], handler: () => undefined });
+    engine.register({
+      name: 'n',
+      events: ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PostModelCall', 'Stop', 'SessionEnd'],
+      handler: () => undefined,
+    });
     await invoke(engine, []);
     expect(fired.map((f) => f.event)).toEqual([
-      'SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PostModelCall',
-      'PreToolUse', 'PreToolUse', 'PostToolUse', 'PostToolUse',
-      'PreModelCall', 'PostModelCall', 'Stop', 'SessionEnd',
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreModelCall',
+      'PostModelCall',
+      'PreToolUse',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUse',
+      'PreModelCall',
+      'PostModelCall',
+      'Stop',
+      'SessionEnd',
     ]);
     expect(fired.find((f) => f.event === 'PostToolUse' && f.input.tool_use_id === 'c2')!.input.tool_response).toBe('hi');
     expect(fired.find((f) => f.event === 'UserPromptSubmit')!.input.prompt).toBe('go');
   });
 
   it('deny: a ToolMessage with the reason and status error, the other call runs', async () => {
-    const engine = new HookEngine().register({ name: 'no-weather', events: ['PreToolUse'], matcher: 'weather', handler: () => deny('weather is off limits') });
+    const engine = new HookEngine().register({
+      name: 'no-weather',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => deny('weather is off limits'),
+    });
     const ran: string[] = [];
     const { tools, result } = await invoke(engine, ran);
     expect(ran).toEqual(['echo:hi']);
-    expect(tools.map((m) => [m.name, m.status, m.content])).toEqual([['weather', 'error', 'weather is off limits'], ['echo', 'success', 'hi']]);
+    expect(tools.map((m) => [m.name, m.status, m.content])).toEqual([
+      ['weather', 'error', 'weather is off limits'],
+      ['echo', 'success', 'hi'],
+    ]);
     expect(result.messages.at(-1)!.content).toBe('done');
   });
 
@@ -102,7 +133,12 @@ describe('hookwiseMiddleware', () => {
 
   it('stop: invoke rejects with the reason, no further model call, SessionEnd fires', async () => {
     for (const event of ['PreToolUse', 'PostToolUse']) {
-      const engine = new HookEngine().register({ name: 'halt', events: [event], matcher: 'weather', handler: () => stop('budget exhausted') });
+      const engine = new HookEngine().register({
+        name: 'halt',
+        events: [event],
+        matcher: 'weather',
+        handler: () => stop('budget exhausted'),
+      });
       const fired = recorder(engine);
       const model = new ScriptedChatModel(twoCalls());
       const agent = createAgent({ model, tools: makeTools([]), middleware: [hookwiseMiddleware(engine)] });
@@ -115,7 +151,12 @@ describe('hookwiseMiddleware', () => {
   });
 
   it('ask: the approver decides; with nobody to ask the tool never runs', async () => {
-    const engine = new HookEngine().register({ name: 'ask', events: ['PreToolUse'], matcher: 'weather', handler: () => ask('costs money') });
+    const engine = new HookEngine().register({
+      name: 'ask',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => ask('costs money'),
+    });
     const ran: string[] = [];
     const { tools } = await invoke(engine, ran);
     expect(ran).toEqual(['echo:hi']);
@@ -128,7 +169,11 @@ describe('hookwiseMiddleware', () => {
 
   it('a Stop block keeps the agent going with the reason', async () => {
     let stops = 0;
-    const engine = new HookEngine().register({ name: 'again', events: ['Stop'], handler: () => (stops++ === 0 ? block('say bye') : undefined) });
+    const engine = new HookEngine().register({
+      name: 'again',
+      events: ['Stop'],
+      handler: () => (stops++ === 0 ? block('say bye') : undefined),
+    });
     const { model, result } = await invoke(engine, [], [{ text: 'hello' }, { text: 'bye' }]);
     expect(result.messages.at(-1)!.content).toBe('bye');
     expect(model.seen[1]!.at(-1)!.content).toBe('say bye');

@@ -59,7 +59,12 @@ function outputs(result: RunResult<any, any>): Record<string, unknown> {
 describe('hookAgent', () => {
   it('with a no-opinion policy behaves exactly as the unwrapped agent', async () => {
     const engine = new HookEngine();
-    for (let i = 0; i < 3; i++) engine.register({ name: `noop${i}`, events: ['PreToolUse', 'PostToolUse', 'PreModelCall', 'PostModelCall'], handler: () => undefined });
+    for (let i = 0; i < 3; i++)
+      engine.register({
+        name: `noop${i}`,
+        events: ['PreToolUse', 'PostToolUse', 'PreModelCall', 'PostModelCall'],
+        handler: () => undefined,
+      });
     const ranA: string[] = [];
     const ranB: string[] = [];
     const bare = agentWith(ranA);
@@ -79,13 +84,23 @@ describe('hookAgent', () => {
     engine.register({ name: 'n', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
     await run(hookAgent(engine, agentWith([]).agent), 'go');
     const tool = fired.filter((f) => f.event.endsWith('ToolUse'));
-    expect(tool.map((f) => `${f.event}:${f.input.tool_use_id}`).sort()).toEqual(['PostToolUse:c1', 'PostToolUse:c2', 'PreToolUse:c1', 'PreToolUse:c2']);
+    expect(tool.map((f) => `${f.event}:${f.input.tool_use_id}`).sort()).toEqual([
+      'PostToolUse:c1',
+      'PostToolUse:c2',
+      'PreToolUse:c1',
+      'PreToolUse:c2',
+    ]);
     expect(tool.find((f) => f.event === 'PostToolUse' && f.input.tool_use_id === 'c2')!.input.tool_response).toBe('hi');
     expect(fired.filter((f) => f.event === 'PreModelCall')).toHaveLength(2);
   });
 
   it('deny: the reason is the tool result, the other call runs, the run goes on', async () => {
-    const engine = new HookEngine().register({ name: 'no-weather', events: ['PreToolUse'], matcher: 'weather', handler: () => deny('weather is off limits') });
+    const engine = new HookEngine().register({
+      name: 'no-weather',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => deny('weather is off limits'),
+    });
     const ran: string[] = [];
     const { agent, model } = agentWith(ran);
     const result = await run(hookAgent(engine, agent), 'go');
@@ -108,7 +123,12 @@ describe('hookAgent', () => {
 
   it('stop: the run throws with the reason and makes no further model call', async () => {
     for (const event of ['PreToolUse', 'PostToolUse']) {
-      const engine = new HookEngine().register({ name: 'halt', events: [event], matcher: 'weather', handler: () => stop('budget exhausted') });
+      const engine = new HookEngine().register({
+        name: 'halt',
+        events: [event],
+        matcher: 'weather',
+        handler: () => stop('budget exhausted'),
+      });
       const ran: string[] = [];
       const { agent, model } = agentWith(ran);
       const outcome = run(hookAgent(engine, agent), 'go');
@@ -123,7 +143,12 @@ describe('hookAgent', () => {
   });
 
   it('ask: the SDK interruption; approving it runs the tool once, with one PreToolUse', async () => {
-    const engine = new HookEngine().register({ name: 'ask', events: ['PreToolUse'], matcher: 'weather', handler: () => ask('costs money') });
+    const engine = new HookEngine().register({
+      name: 'ask',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => ask('costs money'),
+    });
     const fired = recorder(engine);
     const ran: string[] = [];
     const agent = hookAgent(engine, agentWith(ran).agent);
@@ -138,7 +163,12 @@ describe('hookAgent', () => {
   });
 
   it('ask with an approver that says no never runs the tool', async () => {
-    const engine = new HookEngine().register({ name: 'ask', events: ['PreToolUse'], matcher: 'weather', handler: () => ask('costs money') });
+    const engine = new HookEngine().register({
+      name: 'ask',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => ask('costs money'),
+    });
     const ran: string[] = [];
     const result = await run(hookAgent(engine, agentWith(ran).agent, { approve: () => false }), 'go');
     expect(ran).toEqual(['echo:hi']);
@@ -152,19 +182,43 @@ describe('hookAgent', () => {
     await run(hookAgent(engine, agentWith([]).agent, { coverage, audit }), 'go');
     expect(coverage.executions.map((e) => e.toolName).sort()).toEqual(['echo', 'weather']);
     expect(coverage.uncovered()).toEqual([]);
-    expect(audit.records.filter((r) => r.kind === 'tool').map((r) => r.tool).sort()).toEqual(['echo', 'weather']);
+    expect(
+      audit.records
+        .filter((r) => r.kind === 'tool')
+        .map((r) => r.tool)
+        .sort(),
+    ).toEqual(['echo', 'weather']);
   });
 
   it('governs handoffs and agents used as tools, recursively', async () => {
-    const engine = new HookEngine().register({ name: 'no-echo', events: ['PreToolUse'], matcher: 'echo', handler: () => deny('echo denied') });
+    const engine = new HookEngine().register({
+      name: 'no-echo',
+      events: ['PreToolUse'],
+      matcher: 'echo',
+      handler: () => deny('echo denied'),
+    });
     const fired = recorder(engine);
     const ran: string[] = [];
-    const helperModel = new ScriptedModel([[functionCall('echo', { text: 'nested' }, { callId: 'n1' })], [assistantMessage('helper done')]]);
+    const helperModel = new ScriptedModel([
+      [functionCall('echo', { text: 'nested' }, { callId: 'n1' })],
+      [assistantMessage('helper done')],
+    ]);
     const helper = new Agent({ name: 'helper', model: helperModel, tools: makeTools(ran) });
-    const billingModel = new ScriptedModel([[functionCall('echo', { text: 'billing' }, { callId: 'b1' })], [assistantMessage('billing done')]]);
+    const billingModel = new ScriptedModel([
+      [functionCall('echo', { text: 'billing' }, { callId: 'b1' })],
+      [assistantMessage('billing done')],
+    ]);
     const billing = new Agent({ name: 'billing', model: billingModel, tools: makeTools(ran) });
-    const mainModel = new ScriptedModel([[functionCall('ask_helper', { input: 'help' }, { callId: 'h1' })], [functionCall('transfer_to_billing', {}, { callId: 't1' })]]);
-    const main = new Agent({ name: 'main', model: mainModel, tools: [helper.asTool({ toolName: 'ask_helper', toolDescription: 'Ask the helper' })], handoffs: [billing] });
+    const mainModel = new ScriptedModel([
+      [functionCall('ask_helper', { input: 'help' }, { callId: 'h1' })],
+      [functionCall('transfer_to_billing', {}, { callId: 't1' })],
+    ]);
+    const main = new Agent({
+      name: 'main',
+      model: mainModel,
+      tools: [helper.asTool({ toolName: 'ask_helper', toolDescription: 'Ask the helper' })],
+      handoffs: [billing],
+    });
     const result = await run(hookAgent(engine, main), 'go');
     expect(result.finalOutput).toBe('billing done');
     expect(ran).toEqual([]);
@@ -205,7 +259,17 @@ describe('hookRun (openai-agents)', () => {
     const agent = hookAgent(engine, new Agent({ name: 'a', model }), { sessionId: 'oa' });
     const result = await hookRun(engine, agent, 'hi');
     expect(result.finalOutput).toBe('bye');
-    expect(fired.map((f) => f.event)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreModelCall', 'PostModelCall', 'Stop', 'PreModelCall', 'PostModelCall', 'Stop', 'SessionEnd']);
+    expect(fired.map((f) => f.event)).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreModelCall',
+      'PostModelCall',
+      'Stop',
+      'PreModelCall',
+      'PostModelCall',
+      'Stop',
+      'SessionEnd',
+    ]);
     expect(fired.every((f) => f.input.session_id === 'oa')).toBe(true);
     expect(JSON.stringify(model.calls[1]!.request.input)).toContain('say bye too');
   });

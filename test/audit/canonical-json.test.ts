@@ -4,7 +4,9 @@ import { canonicalJson } from '../../src/audit/canonical-json.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and writes no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { y: 1, x: 2 }], c: 'é "q"\n' } })).toBe('{"a":{"c":"é \\"q\\"\\n","d":[3,{"x":2,"y":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { y: 1, x: 2 }], c: 'é "q"\n' } })).toBe(
+      '{"a":{"c":"é \\"q\\"\\n","d":[3,{"x":2,"y":1}]},"b":1}',
+    );
   });
 
   it('tells apart key lists that start alike', () => {
@@ -56,11 +58,17 @@ describe('canonicalJson', () => {
 
   it('writes every object with a key list it has seen before as it did the first time (layout cache)', () => {
     // Same key lists, different values: a cached layout must not carry values or skipped keys over.
-    expect(canonicalJson([{ z: 1, a: 2, m: 3 }, { z: 'x', a: undefined, m: [] }, { z: undefined, a: undefined, m: undefined }])).toBe(
-      '[{"a":2,"m":3,"z":1},{"m":[],"z":"x"},{}]',
-    );
+    expect(
+      canonicalJson([
+        { z: 1, a: 2, m: 3 },
+        { z: 'x', a: undefined, m: [] },
+        { z: undefined, a: undefined, m: undefined },
+      ]),
+    ).toBe('[{"a":2,"m":3,"z":1},{"m":[],"z":"x"},{}]');
     // Many lists sharing a first key, more than are remembered per key.
-    const lists = Array.from({ length: 20 }, (_, n) => Object.fromEntries([['k', n], ...Array.from({ length: n }, (_, j) => [`a${j}`, j])]));
+    const lists = Array.from({ length: 20 }, (_, n) =>
+      Object.fromEntries([['k', n], ...Array.from({ length: n }, (_, j) => [`a${j}`, j])]),
+    );
     for (let round = 0; round < 2; round++) for (const list of lists) expect(canonicalJson(list)).toBe(reference(list));
     // More distinct first keys than the cache holds, long keys, and a list too long to keep.
     const many = Array.from({ length: 1500 }, (_, n) => ({ [`key-${n}`]: n, b: [n] }));
@@ -74,7 +82,11 @@ describe('canonicalJson', () => {
   });
 
   it('matches a plain reference writer on any JSON value, key lists repeating across records', () => {
-    const recordShape = fc.record({ z: fc.jsonValue(), b: fc.option(fc.string(), { nil: undefined }), a: fc.array(fc.record({ y: fc.integer(), x: fc.jsonValue() })) });
+    const recordShape = fc.record({
+      z: fc.jsonValue(),
+      b: fc.option(fc.string(), { nil: undefined }),
+      a: fc.array(fc.record({ y: fc.integer(), x: fc.jsonValue() })),
+    });
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.jsonValue(), recordShape), { maxLength: 8 }), (values) => {
         for (const value of values) expect(canonicalJson(value)).toBe(reference(value));
@@ -98,5 +110,9 @@ function reference(value: unknown): string {
 function reverseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reverseKeys(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, reverseKeys(v)]),
+  );
 }

@@ -16,18 +16,37 @@ describe('the canonical form of a row', () => {
     const text = fc.string({ unit: 'binary' });
     const column = fc.option(text, { nil: null });
     fc.assert(
-      fc.property(fc.nat(), text, text, text, column, column, column, fc.jsonValue(), (seq, ts, sessionId, kind, event, decision, tool, data) => {
-        const row: ChainedFields = { seq, ts, sessionId, kind, event, decision, tool, data: canonicalJson(data) };
-        // Twice: the second time the repeated columns come from the quoting cache.
-        for (let round = 0; round < 2; round++) {
-          expect(rowCanonicalForm(row)).toBe(canonicalJson({ data, decision, event, kind, seq, session_id: sessionId, tool, ts }));
-        }
-      }),
+      fc.property(
+        fc.nat(),
+        text,
+        text,
+        text,
+        column,
+        column,
+        column,
+        fc.jsonValue(),
+        (seq, ts, sessionId, kind, event, decision, tool, data) => {
+          const row: ChainedFields = { seq, ts, sessionId, kind, event, decision, tool, data: canonicalJson(data) };
+          // Twice: the second time the repeated columns come from the quoting cache.
+          for (let round = 0; round < 2; round++) {
+            expect(rowCanonicalForm(row)).toBe(canonicalJson({ data, decision, event, kind, seq, session_id: sessionId, tool, ts }));
+          }
+        },
+      ),
     );
   });
 
   it('tells a text column from the same bytes stored as another type (only a tampered row holds one)', () => {
-    const row: ChainedFields = { seq: 1, ts: '2026-01-01T00:00:00.000Z', sessionId: '42', kind: 'tool', event: null, decision: null, tool: 'Bash', data: '{}' };
+    const row: ChainedFields = {
+      seq: 1,
+      ts: '2026-01-01T00:00:00.000Z',
+      sessionId: '42',
+      kind: 'tool',
+      event: null,
+      decision: null,
+      tool: 'Bash',
+      data: '{}',
+    };
     const asNumber = { ...row, sessionId: 42 as unknown as string };
     const asBlob = { ...row, kind: Buffer.from('tool') as unknown as string };
     expect(rowHash(GENESIS_HASH, asNumber)).not.toBe(rowHash(GENESIS_HASH, row));

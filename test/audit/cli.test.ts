@@ -36,11 +36,16 @@ describe('hookwise audit (list)', () => {
   });
 
   it('filters, and prints JSON with --json', async () => {
-    const run = await hookwise(['audit', '--db', defaultDb, '--session', 'session-1', '--event', 'PreToolCall', '--tool', 'Read', '--json'], { cwd: '/' });
+    const run = await hookwise(
+      ['audit', '--db', defaultDb, '--session', 'session-1', '--event', 'PreToolCall', '--tool', 'Read', '--json'],
+      { cwd: '/' },
+    );
     expect(run.code).toBe(0);
     const rows = JSON.parse(run.stdout) as Array<{ seq: number }>;
     expect(rows.map((r) => r.seq)).toEqual([4, 6, 10, 12]);
-    const some = await hookwise(['audit', 'list', '--decision', 'deny', '--since', '2026-01-01T00:00:01Z', '--limit', '1', '--json'], { cwd: dir });
+    const some = await hookwise(['audit', 'list', '--decision', 'deny', '--since', '2026-01-01T00:00:01Z', '--limit', '1', '--json'], {
+      cwd: dir,
+    });
     expect((JSON.parse(some.stdout) as Array<{ seq: number }>).map((r) => r.seq)).toEqual([7]);
   });
 
@@ -60,7 +65,9 @@ describe('hookwise audit (list)', () => {
       );
       const verify = await hookwise(['audit', 'verify', '--db', 'nope.db'], { cwd: empty.dir });
       expect(verify.code).toBe(1);
-      expect(verify.stderr).toBe(`hookwise: no audit database at ${path.join(empty.dir, 'nope.db')} (run an agent first, or pass --db PATH or set HOOKWISE_AUDIT_DB)\n`);
+      expect(verify.stderr).toBe(
+        `hookwise: no audit database at ${path.join(empty.dir, 'nope.db')} (run an agent first, or pass --db PATH or set HOOKWISE_AUDIT_DB)\n`,
+      );
     } finally {
       empty.cleanup();
     }
@@ -77,7 +84,10 @@ describe('hookwise audit export', () => {
   it('writes JSON Lines to stdout, or to --out', async () => {
     const run = await hookwise(['audit', 'export', '--decision', 'deny'], { cwd: dir });
     expect(run.code).toBe(0);
-    const lines = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual(queryAudit(defaultDb, { decision: 'deny' }));
 
     mkdirSync(path.join(dir, 'out'), { recursive: true });
@@ -85,7 +95,12 @@ describe('hookwise audit export', () => {
     const toFile = await hookwise(['audit', 'export', '--out', out], { cwd: dir });
     expect(toFile.code).toBe(0);
     expect(toFile.stdout).toBe('');
-    expect(readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(
+      readFileSync(out, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l).seq),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 });
 
@@ -112,7 +127,11 @@ describe('hookwise audit verify', () => {
       );
       const json = await hookwise(['audit', 'verify', '--db', file, '--json'], { cwd: copy.dir });
       expect(json.code).toBe(1);
-      expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, rows: 6, problems: [{ seq: 3, kind: 'edited', event: 'PreToolUse', tool: 'Bash' }] });
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        ok: false,
+        rows: 6,
+        problems: [{ seq: 3, kind: 'edited', event: 'PreToolUse', tool: 'Bash' }],
+      });
     } finally {
       copy.cleanup();
     }

@@ -97,7 +97,9 @@ await Promise.all(lanes);
         });
         child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
         child.on('error', reject);
-        child.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve(out.split('\n').slice(0, -1).map(Number)) : reject(new Error(`writer ended by itself: ${err}`))));
+        child.on('close', (_code, signal) =>
+          signal === 'SIGKILL' ? resolve(out.split('\n').slice(0, -1).map(Number)) : reject(new Error(`writer ended by itself: ${err}`)),
+        );
       });
       expect(acked.length).toBeGreaterThanOrEqual(2000);
       const result = await verifyAuditTrail(killed.url, { key: KEY });
@@ -117,7 +119,15 @@ await Promise.all(lanes);
     try {
       const store = await openAuditStore(cli.url, { key: KEY });
       for (let i = 0; i < 6; i++) store.append(sampleRecord(i, { sessionId: 'cli', kind: 'outcome' }));
-      store.append({ kind: 'outcome', ts: new Date().toISOString(), sessionId: 'cli', event: 'PreToolUse', decision: 'allow', tool: 'Bash', data: { input: { tool_use_id: 'u1' } } });
+      store.append({
+        kind: 'outcome',
+        ts: new Date().toISOString(),
+        sessionId: 'cli',
+        event: 'PreToolUse',
+        decision: 'allow',
+        tool: 'Bash',
+        data: { input: { tool_use_id: 'u1' } },
+      });
       await store.recordToolExecution({ sessionId: 'cli', toolName: 'Bash', toolInput: { command: 'ls' }, toolUseId: 'u1' });
       await store.close();
       const env = { HOOKWISE_AUDIT_KEY: KEY };
@@ -129,9 +139,16 @@ await Promise.all(lanes);
         Array.from({ length: 8 }, (_, i) => ['cli', i + 1]),
       );
       const exported = await run(['audit', 'export', '--audit', cli.url, '--kind', 'tool']);
-      expect(exported.stdout.trimEnd().split('\n').map((l) => JSON.parse(l).data.tool_use_id)).toEqual(['u1']);
+      expect(
+        exported.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l).data.tool_use_id),
+      ).toEqual(['u1']);
       const verify = await run(['audit', 'verify', '--audit', cli.url]);
-      expect(verify.stdout).toBe(`ok: 8 rows, chain intact (${cli.url}, head ${(await verifyAuditTrail(cli.url, { key: KEY })).headHash.slice(0, 16)})\n`);
+      expect(verify.stdout).toBe(
+        `ok: 8 rows, chain intact (${cli.url}, head ${(await verifyAuditTrail(cli.url, { key: KEY })).headHash.slice(0, 16)})\n`,
+      );
       expect(verify.code).toBe(0);
       const coverage = await run(['audit', 'coverage', '--audit', cli.url]);
       expect(coverage.stdout).toBe(`ok: 1 of 1 tool execution allowed by a PreToolUse outcome (${cli.url})\n`);
@@ -139,10 +156,14 @@ await Promise.all(lanes);
 
       const unreachable = await run(['audit', 'verify', '--audit', 'postgres://postgres@127.0.0.1:1/test']);
       expect(unreachable.code).toBe(1);
-      expect(unreachable.stderr).toMatch(/^hookwise: cannot reach the PostgreSQL audit store postgres:\/\/postgres@127\.0\.0\.1:1\/test: connect ECONNREFUSED/);
+      expect(unreachable.stderr).toMatch(
+        /^hookwise: cannot reach the PostgreSQL audit store postgres:\/\/postgres@127\.0\.0\.1:1\/test: connect ECONNREFUSED/,
+      );
       const empty = await run(['audit', 'list', '--audit', `${base}?schema=hw_nothing_here`]);
       expect(empty.code).toBe(1);
-      expect(empty.stderr).toBe(`hookwise: ${base}?schema=hw_nothing_here is not a hookwise audit store: schema hw_nothing_here has no audit_log table\n`);
+      expect(empty.stderr).toBe(
+        `hookwise: ${base}?schema=hw_nothing_here is not a hookwise audit store: schema hw_nothing_here has no audit_log table\n`,
+      );
     } finally {
       await cli.drop();
     }

@@ -25,7 +25,14 @@ describe('queryAudit', () => {
   it('lists every row oldest first, data parsed', () => {
     const rows = queryAudit(file);
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-    expect(rows[0]).toMatchObject({ kind: 'outcome', sessionId: 'session-0', event: 'PreToolUse', decision: 'deny', tool: 'Bash', data: { i: 0, reason: 'record 0' } });
+    expect(rows[0]).toMatchObject({
+      kind: 'outcome',
+      sessionId: 'session-0',
+      event: 'PreToolUse',
+      decision: 'deny',
+      tool: 'Bash',
+      data: { i: 0, reason: 'record 0' },
+    });
     expect(rows[1]!.prevHash).toBe(rows[0]!.hash);
   });
 
@@ -67,7 +74,10 @@ describe('exportAuditJsonl', () => {
     const count = exportAuditJsonl(file, { decision: 'deny' }, (chunk) => (out += chunk));
     expect(count).toBe(3);
     expect(out.endsWith('\n')).toBe(true);
-    const lines = out.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual(queryAudit(file, { decision: 'deny' }));
     expect(Object.keys(lines[0])).toEqual(['seq', 'ts', 'sessionId', 'kind', 'event', 'decision', 'tool', 'data', 'prevHash', 'hash']);
   });

@@ -150,7 +150,9 @@ describe('the write-ahead log deleted after a SIGKILL', () => {
     loseTheLog(file);
     const run = await hookwise(['audit', 'verify', '--db', file], { HOOKWISE_AUDIT_KEY: KEY });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^rolled-back seq 1: the chain ends at seq 0 but the anchor says 200: rows 1-200 were committed and are gone/);
+    expect(run.stdout).toMatch(
+      /^rolled-back seq 1: the chain ends at seq 0 but the anchor says 200: rows 1-200 were committed and are gone/,
+    );
     expect(() => openAuditStore({ path: file, key: KEY })).toThrow(/was rolled back: the chain ends at seq 0 but the anchor .* says 200/);
   });
 });
@@ -170,7 +172,11 @@ describe('a read-only copy', () => {
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
     const run = (args: string[]) =>
       new Promise<CliResult>((resolve, reject) => {
-        const child = spawn(process.execPath, args, { cwd: '/', env: { ...process.env, NO_COLOR: '1', HOOKWISE_AUDIT_KEY: KEY }, ...asUser });
+        const child = spawn(process.execPath, args, {
+          cwd: '/',
+          env: { ...process.env, NO_COLOR: '1', HOOKWISE_AUDIT_KEY: KEY },
+          ...asUser,
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -186,7 +192,11 @@ describe('a read-only copy', () => {
       expect(verify.code).toBe(0);
       const list = await run([cli, 'audit', 'list', '--db', copy]);
       expect(list.stdout).toContain('6 records');
-      const writer = await run(['--input-type=module', '-e', `import { openAuditStore } from ${JSON.stringify(DIST_AUDIT)}; openAuditStore({ path: ${JSON.stringify(copy)} });`]);
+      const writer = await run([
+        '--input-type=module',
+        '-e',
+        `import { openAuditStore } from ${JSON.stringify(DIST_AUDIT)}; openAuditStore({ path: ${JSON.stringify(copy)} });`,
+      ]);
       expect(writer.code).not.toBe(0);
       expect(writer.stderr).toContain(`audit database ${copy} is read-only`);
     } finally {
@@ -202,10 +212,16 @@ describe('a locked database', () => {
     try {
       locker.pragma('locking_mode = EXCLUSIVE');
       locker.exec('BEGIN EXCLUSIVE');
-      for (const args of [['audit', 'verify', '--db', file], ['audit', 'list', '--db', file], ['audit', 'coverage', '--db', file]]) {
+      for (const args of [
+        ['audit', 'verify', '--db', file],
+        ['audit', 'list', '--db', file],
+        ['audit', 'coverage', '--db', file],
+      ]) {
         const run = await hookwise(args);
         expect(run.code).toBe(1);
-        expect(run.stderr).toBe(`hookwise: audit database ${file} is locked by another process (waited 500 ms); try again when that process has finished writing\n`);
+        expect(run.stderr).toBe(
+          `hookwise: audit database ${file} is locked by another process (waited 500 ms); try again when that process has finished writing\n`,
+        );
       }
     } finally {
       locker.exec('COMMIT');

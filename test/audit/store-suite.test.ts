@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { auditCoverage, openAuditStore, queryAuditTrail, verifyAuditTrail, type AnyAuditStore, type AuditRecord } from '../../src/audit/index.js';
+import {
+  auditCoverage,
+  openAuditStore,
+  queryAuditTrail,
+  verifyAuditTrail,
+  type AnyAuditStore,
+  type AuditRecord,
+} from '../../src/audit/index.js';
 import { requirePostgres } from '../support/services.js';
 import { sampleRecord, tamper, tempDir } from './helpers.js';
 import { pgSchema, pgTamper } from './pg-schema.js';
@@ -35,7 +42,10 @@ const sqlite: Backend = {
   },
   async cutLastRow(file) {
     tamper(file, 'DELETE FROM audit_log WHERE seq = (SELECT max(seq) FROM audit_log)');
-    tamper(file, 'UPDATE audit_head SET seq = (SELECT max(seq) FROM audit_log), hash = (SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1)');
+    tamper(
+      file,
+      'UPDATE audit_head SET seq = (SELECT max(seq) FROM audit_log), hash = (SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1)',
+    );
   },
   async editRow(file, _session, seq) {
     tamper(file, `UPDATE audit_log SET data = json_set(data, '$.reason', 'nothing to see') WHERE seq = ?`, seq);
@@ -50,7 +60,9 @@ const postgres: Backend = {
   },
   async cutLastRow(url, sessionId) {
     const schema = new URL(url).searchParams.get('schema')!;
-    await pgTamper(pgUrl!, schema, 'DELETE FROM audit_log WHERE stream = $1 AND seq = (SELECT max(seq) FROM audit_log WHERE stream = $1)', [sessionId]);
+    await pgTamper(pgUrl!, schema, 'DELETE FROM audit_log WHERE stream = $1 AND seq = (SELECT max(seq) FROM audit_log WHERE stream = $1)', [
+      sessionId,
+    ]);
     await pgTamper(
       pgUrl!,
       schema,
@@ -60,7 +72,12 @@ const postgres: Backend = {
   },
   async editRow(url, sessionId, seq) {
     const schema = new URL(url).searchParams.get('schema')!;
-    await pgTamper(pgUrl!, schema, `UPDATE audit_log SET data = replace(data, '"reason":"', '"reason":"nothing to see ') WHERE stream = $1 AND seq = $2`, [sessionId, seq]);
+    await pgTamper(
+      pgUrl!,
+      schema,
+      `UPDATE audit_log SET data = replace(data, '"reason":"', '"reason":"nothing to see ') WHERE stream = $1 AND seq = $2`,
+      [sessionId, seq],
+    );
   },
 };
 
@@ -139,7 +156,13 @@ describe.each(backends.filter(([, b]) => b !== undefined) as Array<[string, Back
     await backend.cutLastRow(target, 'session-0');
     const result = await verifyAuditTrail(target, { key: KEY });
     expect(result.ok).toBe(false);
-    expect(result.problems).toContainEqual(expect.objectContaining({ kind: 'forged-head', seq: 4, message: expect.stringMatching(/head.* \(seq 4\) is not signed with the audit key/) }));
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({
+        kind: 'forged-head',
+        seq: 4,
+        message: expect.stringMatching(/head.* \(seq 4\) is not signed with the audit key/),
+      }),
+    );
   });
 
   it('says a signed head cannot be checked without the key, and that a wrong key does not match', async () => {
@@ -194,7 +217,9 @@ describe.each(backends.filter(([, b]) => b !== undefined) as Array<[string, Back
     const target = backend.fresh();
     const store = await open(target);
     store.append({ kind: 'approval', ts: new Date().toISOString(), sessionId: 's', data: { state: 'pending', tool_use_id: 'x' } });
-    expect(() => store.append({ kind: 'Approval!', ts: new Date().toISOString(), sessionId: 's', data: {} })).toThrow(/kind must be 'outcome', 'tool' or another lower-case name/);
+    expect(() => store.append({ kind: 'Approval!', ts: new Date().toISOString(), sessionId: 's', data: {} })).toThrow(
+      /kind must be 'outcome', 'tool' or another lower-case name/,
+    );
     await store.close();
     expect((await queryAuditTrail(target, { kind: 'approval' })).map((r) => r.data)).toEqual([{ state: 'pending', tool_use_id: 'x' }]);
     expect(await verifyAuditTrail(target, { key: KEY })).toMatchObject({ ok: true, rows: 1 });

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/audit/canonical-json.js';
 import { GENESIS_HASH, rowCanonicalForm, rowHash } from '../../src/audit/chain.js';
-import { AuditStore, countAudit, defaultAuditPath, openAuditStore, queryAudit, verifyAudit } from '../../src/audit/index.js';
+import { type AuditStore, countAudit, defaultAuditPath, openAuditStore, queryAudit, verifyAudit } from '../../src/audit/index.js';
 import { sampleRecord, tempDir } from './helpers.js';
 
 const cleanups: Array<() => void> = [];
@@ -38,9 +38,27 @@ describe('openAuditStore', () => {
       expect(r.data).toBe(canonicalJson(rec.data));
       expect(r.prev_hash).toBe(prev);
       // The canonical form is the canonical JSON of the row's columns, data as an object.
-      const fields = { seq: r.seq as number, ts: rec.ts, sessionId: rec.sessionId, kind: rec.kind, event: rec.event ?? null, decision: rec.decision ?? null, tool: rec.tool ?? null, data: r.data as string };
+      const fields = {
+        seq: r.seq as number,
+        ts: rec.ts,
+        sessionId: rec.sessionId,
+        kind: rec.kind,
+        event: rec.event ?? null,
+        decision: rec.decision ?? null,
+        tool: rec.tool ?? null,
+        data: r.data as string,
+      };
       expect(rowCanonicalForm(fields)).toBe(
-        canonicalJson({ seq: r.seq, ts: rec.ts, session_id: rec.sessionId, kind: rec.kind, event: rec.event ?? null, decision: rec.decision ?? null, tool: rec.tool ?? null, data: rec.data }),
+        canonicalJson({
+          seq: r.seq,
+          ts: rec.ts,
+          session_id: rec.sessionId,
+          kind: rec.kind,
+          event: rec.event ?? null,
+          decision: rec.decision ?? null,
+          tool: rec.tool ?? null,
+          data: rec.data,
+        }),
       );
       expect(r.hash).toBe(rowHash(prev, fields));
       prev = r.hash as string;
@@ -127,7 +145,15 @@ describe('openAuditStore', () => {
   it('loses none of 100,000 records', async () => {
     const { file, store } = setup();
     for (let i = 0; i < 100_000; i++) {
-      store.append({ kind: 'outcome', ts: '2026-01-01T00:00:00.000Z', sessionId: 's', event: 'PreToolUse', decision: 'allow', tool: 'Bash', data: { i } });
+      store.append({
+        kind: 'outcome',
+        ts: '2026-01-01T00:00:00.000Z',
+        sessionId: 's',
+        event: 'PreToolUse',
+        decision: 'allow',
+        tool: 'Bash',
+        data: { i },
+      });
     }
     await store.flush();
     expect(store.committed).toBe(100_000);
@@ -146,7 +172,9 @@ describe('openAuditStore', () => {
     const locker = new Database(file);
     locker.exec('BEGIN IMMEDIATE');
     try {
-      expect(() => store.appendDurable(sampleRecord(1, { kind: 'tool' }))).toThrow(/audit database .* is locked by another process \(waited \d+ ms\)/);
+      expect(() => store.appendDurable(sampleRecord(1, { kind: 'tool' }))).toThrow(
+        /audit database .* is locked by another process \(waited \d+ ms\)/,
+      );
       expect(store.pending).toBe(1);
     } finally {
       locker.exec('ROLLBACK');
@@ -178,15 +206,21 @@ describe('openAuditStore', () => {
 
   it('rejects records it cannot store, naming the field', () => {
     const { store } = setup();
-    expect(() => store.append({ ...sampleRecord(0), kind: 'Other kind' })).toThrow(`audit record: kind must be 'outcome', 'tool' or another lower-case name (letters, digits, - _ .; up to 32), got "Other kind"`);
-    expect(() => store.append({ ...sampleRecord(0), ts: 'yesterday' })).toThrow('audit record: ts must be an ISO 8601 time string, got "yesterday"');
+    expect(() => store.append({ ...sampleRecord(0), kind: 'Other kind' })).toThrow(
+      `audit record: kind must be 'outcome', 'tool' or another lower-case name (letters, digits, - _ .; up to 32), got "Other kind"`,
+    );
+    expect(() => store.append({ ...sampleRecord(0), ts: 'yesterday' })).toThrow(
+      'audit record: ts must be an ISO 8601 time string, got "yesterday"',
+    );
     // A ts is parsed once and remembered: a good one right before must not let a bad one through.
     store.append(sampleRecord(1));
     store.append(sampleRecord(1));
     expect(() => store.append({ ...sampleRecord(1), ts: 'yesterday' })).toThrow('audit record: ts must be an ISO 8601 time string');
     expect(store.pending).toBe(2);
     store.flushSync();
-    expect(() => store.append({ ...sampleRecord(0), tool: 3 as unknown as string })).toThrow('audit record: tool must be a string when given, got number');
+    expect(() => store.append({ ...sampleRecord(0), tool: 3 as unknown as string })).toThrow(
+      'audit record: tool must be a string when given, got number',
+    );
     expect(() => store.append({ ...sampleRecord(0), data: { n: 1n } })).toThrow('canonical JSON: $.n is a BigInt');
     expect(store.pending).toBe(0);
   });
@@ -197,7 +231,9 @@ describe('openAuditStore', () => {
     const file = path.join(t.dir, 'notes.txt');
     writeFileSync(file, 'not a database, just some text that is long enough\n'.repeat(30));
     expect(() => openAuditStore({ path: file })).toThrow(`${file} is not a hookwise audit database: file is not a database`);
-    expect(() => openAuditStore({ path: path.join(t.dir, 'a.db'), batchSize: 0 })).toThrow('audit store: batchSize must be a whole number from 1 to 2147483647, got 0');
+    expect(() => openAuditStore({ path: path.join(t.dir, 'a.db'), batchSize: 0 })).toThrow(
+      'audit store: batchSize must be a whole number from 1 to 2147483647, got 0',
+    );
   });
 
   it('refuses appends once closed', async () => {

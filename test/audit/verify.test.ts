@@ -76,7 +76,13 @@ describe('verifyAudit', () => {
     const file = await chain();
     tamper(file, 'DELETE FROM audit_log WHERE seq = 6');
     expect(verifyAudit(file).problems).toEqual([
-      { seq: 6, kind: 'deleted', event: 'PreToolUse', tool: 'Bash', message: 'row 6 is missing: the chain resumes at seq 7 (PreToolUse, tool Bash, session session-0)' },
+      {
+        seq: 6,
+        kind: 'deleted',
+        event: 'PreToolUse',
+        tool: 'Bash',
+        message: 'row 6 is missing: the chain resumes at seq 7 (PreToolUse, tool Bash, session session-0)',
+      },
     ]);
   });
 
@@ -107,7 +113,10 @@ describe('verifyAudit', () => {
 
   it('catches rows added behind the store’s back', async () => {
     const file = await chain(3);
-    tamper(file, `INSERT INTO audit_log SELECT seq + 1, ts, session_id, kind, event, decision, tool, data, hash, hash FROM audit_log WHERE seq = 3`);
+    tamper(
+      file,
+      `INSERT INTO audit_log SELECT seq + 1, ts, session_id, kind, event, decision, tool, data, hash, hash FROM audit_log WHERE seq = 3`,
+    );
     const kinds = verifyAudit(file).problems.map((p) => [p.seq, p.kind]);
     expect(kinds).toContainEqual([4, 'edited']);
     expect(kinds).toContainEqual([4, 'broken-link']);

@@ -51,14 +51,21 @@ function claudeCode(input: Record<string, unknown>, opts: { cwd?: string; env?: 
     cwd: opts.cwd ?? project,
     env: { ...process.env, CLAUDE_PROJECT_DIR: opts.cwd ?? project, HOOKWISE_CLAUDE_CODE: '', ...opts.env },
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, json: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined };
+  return {
+    code: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    json: r.stdout.trim() ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined,
+  };
 }
 
 describe('hookwise claude-code answers in Claude Code output format', () => {
   it('PreToolUse deny: permissionDecision "deny" with the reason, exit 0', () => {
     const r = claudeCode({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' } });
+    expect(r.json).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' },
+    });
   });
 
   it('PreToolUse rewrite: updatedInput; context: additionalContext', () => {
@@ -79,7 +86,10 @@ describe('hookwise claude-code answers in Claude Code output format', () => {
     expect(claudeCode({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' }).json).toEqual({
       hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'sprint: hooks' },
     });
-    expect(claudeCode({ hook_event_name: 'Stop', stop_hook_active: false }).json).toEqual({ decision: 'block', reason: 'run the tests first' });
+    expect(claudeCode({ hook_event_name: 'Stop', stop_hook_active: false }).json).toEqual({
+      decision: 'block',
+      reason: 'run the tests first',
+    });
     expect(claudeCode({ hook_event_name: 'Stop', stop_hook_active: true }).stdout).toBe('');
     expect(claudeCode({ hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: {}, tool_response: {} }).json).toEqual({
       decision: 'block',
@@ -103,15 +113,25 @@ describe('hookwise claude-code answers in Claude Code output format', () => {
 
   it('input without hook_event_name is an error; no config is a quiet no-op', () => {
     const missing = claudeCode({ tool_name: 'Bash' });
-    expect([missing.code, missing.stderr]).toEqual([2, 'hookwise failed closed: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      'hookwise failed closed: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n',
+    ]);
     const empty = projectWith({});
     const none = claudeCode({ hook_event_name: 'Stop' }, { cwd: empty });
-    expect([none.code, none.stdout, none.stderr]).toEqual([0, '', `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${empty}; nothing to run\n`]);
+    expect([none.code, none.stdout, none.stderr]).toEqual([
+      0,
+      '',
+      `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${empty}; nothing to run\n`,
+    ]);
   });
 
   it('--config names the sources; CLAUDE_PROJECT_DIR finds the project from anywhere', () => {
     const elsewhere = projectWith({});
-    const viaFlag = claudeCode({ hook_event_name: 'Stop' }, { cwd: elsewhere, args: ['--config', path.join(project, 'hookwise.config.mjs')] });
+    const viaFlag = claudeCode(
+      { hook_event_name: 'Stop' },
+      { cwd: elsewhere, args: ['--config', path.join(project, 'hookwise.config.mjs')] },
+    );
     expect(viaFlag.json).toEqual({ decision: 'block', reason: 'run the tests first' });
     const r = spawnSync(process.execPath, [BIN, 'claude-code'], {
       input: JSON.stringify({ hook_event_name: 'Stop' }),
@@ -127,7 +147,9 @@ describe('hookwise claude-code answers in Claude Code output format', () => {
       'hookwise.config.ts': `import { defineConfig, deny } from ${JSON.stringify(DIST)};\nconst reason: string = 'typed deny';\nexport default defineConfig({ hooks: [{ name: 'typed', events: 'PreToolUse', handler: () => deny(reason) }] });\n`,
     });
     const input = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } };
-    const expected = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'typed deny' } };
+    const expected = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'typed deny' },
+    };
     expect(claudeCode(input, { cwd: ts }).json).toEqual(expected);
     expect(readdirSync(path.join(ts, '.hookwise', 'cache'))).toHaveLength(1);
     expect(claudeCode(input, { cwd: ts }).json).toEqual(expected);
@@ -144,7 +166,10 @@ export default defineConfig({ hooks: [{ name: 'loop', events: 'Stop', handler: (
 `,
     });
     const r = claudeCode({ hook_event_name: 'Stop' }, { cwd: looping });
-    expect(r.json).toEqual({ decision: 'block', reason: `inner said: ${JSON.stringify([0, '', 'hookwise: claude-code called from one of its own hooks; ignored\n'])}` });
+    expect(r.json).toEqual({
+      decision: 'block',
+      reason: `inner said: ${JSON.stringify([0, '', 'hookwise: claude-code called from one of its own hooks; ignored\n'])}`,
+    });
     expect(existsSync(path.join(looping, '.hookwise'))).toBe(false);
   });
 });
@@ -160,13 +185,23 @@ function claudeCodeWith(stdin: 'pipe' | number, cwd: string) {
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return { child, done };
 }
 
 describe('stdin is read whole, however it arrives (read synchronously, else through the stream)', () => {
-  const input = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
-  const denied = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' } };
+  const input = JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 's',
+    cwd: project,
+    tool_name: 'Bash',
+    tool_input: { command: 'rm -rf /' },
+  });
+  const denied = {
+    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' },
+  };
 
   it('a pipe written in pieces, with pauses', async () => {
     const { child, done } = claudeCodeWith('pipe', project);
@@ -210,7 +245,11 @@ describe('stdin is read whole, however it arrives (read synchronously, else thro
     const fromFile = run(file);
     expect([fromFile.status, JSON.parse(fromFile.stdout)]).toEqual([0, denied]);
     const fromNull = run('/dev/null');
-    expect([fromNull.status, fromNull.stdout, fromNull.stderr]).toEqual([2, '', 'hookwise failed closed: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n']);
+    expect([fromNull.status, fromNull.stdout, fromNull.stderr]).toEqual([
+      2,
+      '',
+      'hookwise failed closed: stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook\n',
+    ]);
   });
 });
 
@@ -218,8 +257,17 @@ describe('runClaudeCode: the same command without commander (for a fast launcher
   const direct = (args: string[], input: Record<string, unknown>) =>
     spawnSync(
       process.execPath,
-      ['--input-type=module', '-e', `const m = await import(${JSON.stringify(path.join(REPO, 'dist', 'cli', 'commands', 'claude-code.js'))}); process.exitCode = await m.runClaudeCode(${JSON.stringify(args)});`],
-      { input: JSON.stringify(input), encoding: 'utf8', cwd: root, env: { ...process.env, CLAUDE_PROJECT_DIR: project, HOOKWISE_CLAUDE_CODE: '' } },
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(path.join(REPO, 'dist', 'cli', 'commands', 'claude-code.js'))}); process.exitCode = await m.runClaudeCode(${JSON.stringify(args)});`,
+      ],
+      {
+        input: JSON.stringify(input),
+        encoding: 'utf8',
+        cwd: root,
+        env: { ...process.env, CLAUDE_PROJECT_DIR: project, HOOKWISE_CLAUDE_CODE: '' },
+      },
     );
 
   it('answers like the command', () => {
@@ -260,7 +308,10 @@ describe('toClaudeCodeOutput', () => {
   });
 
   it('a stop wins over a block; context stays off events whose output has no place for it', () => {
-    expect(toClaudeCodeOutput(outcome('Stop', { stop: true, stopReason: 'halt', blocked: true, reason: 'halt' }))).toEqual({ continue: false, stopReason: 'halt' });
+    expect(toClaudeCodeOutput(outcome('Stop', { stop: true, stopReason: 'halt', blocked: true, reason: 'halt' }))).toEqual({
+      continue: false,
+      stopReason: 'halt',
+    });
     expect(toClaudeCodeOutput(outcome('SessionEnd', { additionalContext: 'x', suppressOutput: true }))).toEqual({ suppressOutput: true });
   });
 });

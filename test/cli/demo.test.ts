@@ -10,7 +10,8 @@ const scratch = mkdtempSync(path.join(os.tmpdir(), 'hookwise-demo-test-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Lines of the timeline that announce one fired event (`PreToolUse   Bash rm -rf ~/`). */
-const EVENT_LINE = /^(SessionStart|UserPromptSubmit|PreToolUse|PostToolUse|PostToolUseFailure|Stop|SubagentStart|SubagentStop|PreCompact|PostCompact|StepStart|StepEnd|PreModelCall|PostModelCall|PostToolBatch|Checkpoint|Notification|PermissionRequest|SessionEnd)\s/gm;
+const EVENT_LINE =
+  /^(SessionStart|UserPromptSubmit|PreToolUse|PostToolUse|PostToolUseFailure|Stop|SubagentStart|SubagentStop|PreCompact|PostCompact|StepStart|StepEnd|PreModelCall|PostModelCall|PostToolBatch|Checkpoint|Notification|PermissionRequest|SessionEnd)\s/gm;
 
 /**
  * The timeline's entries for events whose header line matches: the header and the
@@ -52,7 +53,7 @@ describe('hookwise demo (the main job)', () => {
     expect(output).toMatch(/transcript compacted/);
     expect(output).not.toContain('sk-proj-Demo0nly');
     // The summary table and the audit path.
-    expect(output).toMatch(/\|   denied or blocked +\| [1-9]\d* +\|/);
+    expect(output).toMatch(/\| {3}denied or blocked +\| [1-9]\d* +\|/);
     expect(output).toMatch(/\| agent stopped because +\| end_turn +\|/);
     expect(output).toContain(`| audit database        | ${db}`);
     expect(output).toMatch(/\| audit chain +\| verified, \d+ rows/);
@@ -65,7 +66,10 @@ describe('hookwise demo (the main job)', () => {
     const handle = new Database(db);
     const triggers = handle.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as Array<{ name: string }>;
     for (const { name } of triggers) handle.exec(`DROP TRIGGER ${name}`);
-    const row = handle.prepare("SELECT seq, data FROM audit_log WHERE kind = 'tool' ORDER BY seq LIMIT 1").get() as { seq: number; data: string };
+    const row = handle.prepare("SELECT seq, data FROM audit_log WHERE kind = 'tool' ORDER BY seq LIMIT 1").get() as {
+      seq: number;
+      data: string;
+    };
     handle.prepare('UPDATE audit_log SET data = ? WHERE seq = ?').run(row.data.replace('README.md', 'HACKED.md'), row.seq);
     handle.close();
     const verify = await runCli(['audit', 'verify', '--db', db]);
@@ -77,7 +81,10 @@ describe('hookwise demo (the main job)', () => {
 describe('hookwise demo stopped with SIGTERM', () => {
   it('keeps every record written before the signal, and the database verifies', async () => {
     const db = path.join(scratch, 'killed.db');
-    const child = spawn(process.execPath, [cliPath, 'demo', '--db', db, '--workspace', scratch], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [cliPath, 'demo', '--db', db, '--workspace', scratch], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     const killedAt = new Promise<string>((resolve) => {
       child.stdout.on('data', (chunk) => {
@@ -89,7 +96,9 @@ describe('hookwise demo stopped with SIGTERM', () => {
         }
       });
     });
-    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
     const printed = await killedAt;
     const { code, signal } = await exit;
     expect(code === 143 || signal === 'SIGTERM').toBe(true);

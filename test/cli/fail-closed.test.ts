@@ -49,14 +49,26 @@ describe('hookwise claude-code fails closed on PreToolUse', () => {
     ['a config that calls process.exit(0) while loading', `process.exit(0);\n`, /called process\.exit\(0\) before hookwise answered/],
     ['a handler that calls process.exit(0)', hookConfig('() => { process.exit(0); }'), /called process\.exit\(0\)/],
     ['a handler that calls process.reallyExit(0)', hookConfig('() => { process.reallyExit(0); }'), /called process\.reallyExit\(0\)/],
-    ['a handler that kills its own process', hookConfig(`() => { process.kill(process.pid, 'SIGTERM'); }`), /sent SIGTERM to hookwise itself/],
+    [
+      'a handler that kills its own process',
+      hookConfig(`() => { process.kill(process.pid, 'SIGTERM'); }`),
+      /sent SIGTERM to hookwise itself/,
+    ],
     [
       'a handler whose timer throws',
       hookConfig(`() => new Promise((resolve) => { setTimeout(() => { throw new Error('timer boom'); }, 0); setTimeout(resolve, 100); })`),
       /uncaught error: Error: timer boom/,
     ],
-    ['a handler that leaves a rejection unhandled', hookConfig(`() => { Promise.reject(new Error('lost')); }`), /unhandled promise rejection: Error: lost/],
-    ['an answer over 1 MiB (it would be cut into invalid JSON)', hookConfig(`() => context('x'.repeat(3 * 1024 * 1024))`), /the answer is \d+ bytes, over the 1048576/],
+    [
+      'a handler that leaves a rejection unhandled',
+      hookConfig(`() => { Promise.reject(new Error('lost')); }`),
+      /unhandled promise rejection: Error: lost/,
+    ],
+    [
+      'an answer over 1 MiB (it would be cut into invalid JSON)',
+      hookConfig(`() => context('x'.repeat(3 * 1024 * 1024))`),
+      /the answer is \d+ bytes, over the 1048576/,
+    ],
   ])('%s', async (_label, config, reason) => {
     expectFailedClosed(await claudeCode(project(config)), reason);
   });
@@ -69,7 +81,10 @@ describe('hookwise claude-code fails closed on PreToolUse', () => {
 
   it('a handler stuck in a synchronous loop is stopped by the watchdog (--stall-timeout)', async () => {
     const dir = project(hookConfig('() => { for (;;) {} }'));
-    expectFailedClosed(await claudeCode(dir, PRE, ['--stall-timeout', '1500']), /ran synchronously for 1500 ms of CPU time without yielding; stopped/);
+    expectFailedClosed(
+      await claudeCode(dir, PRE, ['--stall-timeout', '1500']),
+      /ran synchronously for 1500 ms of CPU time without yielding; stopped/,
+    );
   });
 
   it('a config stuck in a synchronous loop while loading is stopped too', async () => {
@@ -79,7 +94,11 @@ describe('hookwise claude-code fails closed on PreToolUse', () => {
 
   it.each([
     ['an empty event name', { ...PRE, hook_event_name: '' }, /hook_event_name is missing/],
-    ['a miscased event name', { ...PRE, hook_event_name: 'pretooluse' }, /unknown hook_event_name "pretooluse" \(did you mean "PreToolUse"\?\)/],
+    [
+      'a miscased event name',
+      { ...PRE, hook_event_name: 'pretooluse' },
+      /unknown hook_event_name "pretooluse" \(did you mean "PreToolUse"\?\)/,
+    ],
     ['an unknown event name', { ...PRE, hook_event_name: 'Nonsense' }, /unknown hook_event_name "Nonsense"/],
   ])('%s on stdin', async (_label, input, reason) => {
     const dir = project(hookConfig(`() => deny('never reached')`));
@@ -88,7 +107,11 @@ describe('hookwise claude-code fails closed on PreToolUse', () => {
 
   it('invalid JSON on stdin', async () => {
     const dir = project(hookConfig(`() => undefined`));
-    const r = await runCli(['claude-code'], { cwd: dir, stdin: '{"hook_event_name": "PreToolUse", ', env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '' } });
+    const r = await runCli(['claude-code'], {
+      cwd: dir,
+      stdin: '{"hook_event_name": "PreToolUse", ',
+      env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '' },
+    });
     expectFailedClosed(r, /stdin: input is not valid JSON/);
   });
 });
@@ -96,19 +119,28 @@ describe('hookwise claude-code fails closed on PreToolUse', () => {
 describe('what config and hook code cannot do to the answer', () => {
   it('console.log while loading and process.stdout.write in a hook go to stderr; the answer stays the only stdout', async () => {
     const fake = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
-    const dir = project(hookConfig(`() => { process.stdout.write(${JSON.stringify(fake)}); return deny('no'); }`, `console.log(${JSON.stringify(fake)});`));
+    const dir = project(
+      hookConfig(`() => { process.stdout.write(${JSON.stringify(fake)}); return deny('no'); }`, `console.log(${JSON.stringify(fake)});`),
+    );
     const r = await claudeCode(dir);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
+    });
     expect(r.stderr.split(fake)).toHaveLength(3);
   });
 
   it('a timed-out in-process hook does not keep the process alive for its timer', async () => {
     // The hook's own timer is 10 minutes: the test's 30 s timeout fails if the process waits for it.
-    const dir = project(`export default { hooks: [{ name: 'slow', events: 'PreToolUse', timeoutMs: 300, handler: () => new Promise((r) => setTimeout(r, 600000)) }] };\n`);
+    const dir = project(
+      `export default { hooks: [{ name: 'slow', events: 'PreToolUse', timeoutMs: 300, handler: () => new Promise((r) => setTimeout(r, 600000)) }] };\n`,
+    );
     const r = await claudeCode(dir);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'hook slow failed: timed out after 300 ms' });
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'hook slow failed: timed out after 300 ms',
+    });
   });
 
   it('async hooks still finish before the process exits', async () => {
@@ -156,12 +188,19 @@ describe('the opt-out, and events where exit 2 cannot block', () => {
     }
   });
 
-  it.each(['UserPromptSubmit', 'Stop', 'SubagentStop', 'PermissionRequest', 'PreCompact', 'TaskCompleted', 'TeammateIdle', 'ConfigChange', 'PostToolBatch'])(
-    'exit 2 on %s',
-    async (event) => {
-      expectFailedClosed(await claudeCode(broken(), { hook_event_name: event, session_id: 's' }), /broken/);
-    },
-  );
+  it.each([
+    'UserPromptSubmit',
+    'Stop',
+    'SubagentStop',
+    'PermissionRequest',
+    'PreCompact',
+    'TaskCompleted',
+    'TeammateIdle',
+    'ConfigChange',
+    'PostToolBatch',
+  ])('exit 2 on %s', async (event) => {
+    expectFailedClosed(await claudeCode(broken(), { hook_event_name: event, session_id: 's' }), /broken/);
+  });
 
   it.each(['PostToolUse', 'SessionStart', 'Notification', 'SessionEnd'])('exit 1 on %s (exit 2 would not block there)', async (event) => {
     const r = await claudeCode(broken(), { hook_event_name: event, session_id: 's' });
@@ -173,9 +212,17 @@ describe('the opt-out, and events where exit 2 cannot block', () => {
 describe('hookwise fire has the same envelope', () => {
   it('a failure prints a blocked Outcome (a deny on PreToolUse) and exits 2', async () => {
     const dir = project(hookConfig('() => { process.exit(0); }'));
-    const r = await runCli(['fire', 'PreToolUse', '--config', path.join(dir, 'hookwise.config.mjs')], { cwd: dir, stdin: JSON.stringify(PRE) });
+    const r = await runCli(['fire', 'PreToolUse', '--config', path.join(dir, 'hookwise.config.mjs')], {
+      cwd: dir,
+      stdin: JSON.stringify(PRE),
+    });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ event: 'PreToolUse', decision: 'deny', blocked: true, reason: expect.stringMatching(/^hookwise failed: .*process\.exit\(0\)/) });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      event: 'PreToolUse',
+      decision: 'deny',
+      blocked: true,
+      reason: expect.stringMatching(/^hookwise failed: .*process\.exit\(0\)/),
+    });
     expect(r.stderr).toMatch(/^hookwise failed closed: .*process\.exit\(0\).*\n$/);
   });
 

@@ -8,7 +8,9 @@ const example = 'examples/hookwise.config.ts';
 
 describe('hookwise fire', () => {
   it('prints the Outcome of the README example and exits 0 on deny', async () => {
-    const r = await runCli(['fire', 'PreToolUse', '--config', example], { stdin: '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' });
+    const r = await runCli(['fire', 'PreToolUse', '--config', example], {
+      stdin: '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}',
+    });
     expect(r.code).toBe(0);
     const outcome = JSON.parse(r.stdout);
     expect(outcome).toMatchObject({ event: 'PreToolUse', decision: 'deny', blocked: true, reason: 'recursive delete refused: rm -rf /' });
@@ -40,15 +42,45 @@ describe('hookwise fire', () => {
 
   it.each([
     ['invalid JSON on stdin', ['fire', 'Stop', '--config', example], '{nope', /^hookwise failed closed: stdin: input is not valid JSON/],
-    ['a JSON array on stdin', ['fire', 'Stop', '--config', example], '[1]', /^hookwise failed closed: stdin: input must be a JSON object, got an array\n$/],
-    ['a missing config file', ['fire', 'Stop', '--config', 'nope.config.ts'], '{}', /^hookwise failed closed: .*nope\.config\.ts: file not found\n$/],
-    ['an invalid matcher', ['fire', 'Stop', '--config', 'test/fixtures/modules/bad-matcher.config.mjs'], '{}', /bad-matcher\.config\.mjs: hook "broken" .*matcher: invalid regex "\(unclosed"/],
-    ['a module without a default config', ['fire', 'Stop', '--config', 'test/fixtures/modules/no-default.config.mjs'], '{}', /no-default\.config\.mjs: default\.hooks: expected a default export of defineConfig/],
-    ['a syntax error in a TS config', ['fire', 'Stop', '--config', 'test/fixtures/modules/syntax-error.config.ts'], '{}', /syntax-error\.config\.ts: could not load config module/],
+    [
+      'a JSON array on stdin',
+      ['fire', 'Stop', '--config', example],
+      '[1]',
+      /^hookwise failed closed: stdin: input must be a JSON object, got an array\n$/,
+    ],
+    [
+      'a missing config file',
+      ['fire', 'Stop', '--config', 'nope.config.ts'],
+      '{}',
+      /^hookwise failed closed: .*nope\.config\.ts: file not found\n$/,
+    ],
+    [
+      'an invalid matcher',
+      ['fire', 'Stop', '--config', 'test/fixtures/modules/bad-matcher.config.mjs'],
+      '{}',
+      /bad-matcher\.config\.mjs: hook "broken" .*matcher: invalid regex "\(unclosed"/,
+    ],
+    [
+      'a module without a default config',
+      ['fire', 'Stop', '--config', 'test/fixtures/modules/no-default.config.mjs'],
+      '{}',
+      /no-default\.config\.mjs: default\.hooks: expected a default export of defineConfig/,
+    ],
+    [
+      'a syntax error in a TS config',
+      ['fire', 'Stop', '--config', 'test/fixtures/modules/syntax-error.config.ts'],
+      '{}',
+      /syntax-error\.config\.ts: could not load config module/,
+    ],
   ])('%s: a blocked Outcome, one clear line on stderr, exit 2, no stack trace', async (_label, args, stdin, message) => {
     const r = await runCli(args, { stdin });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ event: 'Stop', blocked: true, decision: null, reason: expect.stringMatching(/^hookwise failed: /) });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      event: 'Stop',
+      blocked: true,
+      decision: null,
+      reason: expect.stringMatching(/^hookwise failed: /),
+    });
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -43,7 +43,10 @@ async function expectGuarded(bin: string, project: string): Promise<void> {
   const denied = await claudeCode(bin, project, 'rm -rf /etc');
   expect(denied.stderr).toBe('');
   expect(denied.code).toBe(0);
-  expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('/etc') });
+  expect(JSON.parse(denied.stdout).hookSpecificOutput).toMatchObject({
+    permissionDecision: 'deny',
+    permissionDecisionReason: expect.stringContaining('/etc'),
+  });
   const allowed = await claudeCode(bin, project, 'git status');
   expect([allowed.code, allowed.stderr]).toEqual([0, '']);
   expect(allowed.stdout === '' || JSON.parse(allowed.stdout).hookSpecificOutput?.permissionDecision !== 'deny').toBe(true);

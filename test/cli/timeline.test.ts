@@ -11,7 +11,12 @@ describe('Timeline', () => {
   it('counts as allowed only events a hook judged, and says how many it showed', async () => {
     const engine = new HookEngine();
     engine.register({ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: '^rm ' }, handler: () => deny('no rm') });
-    engine.register({ name: 'quiet', events: 'PreToolUse', matcher: { tool: 'Bash', command: '^npm test$' }, handler: () => modify({ command: 'npm test -s' }) });
+    engine.register({
+      name: 'quiet',
+      events: 'PreToolUse',
+      matcher: { tool: 'Bash', command: '^npm test$' },
+      handler: () => modify({ command: 'npm test -s' }),
+    });
     engine.register({ name: 'reads', events: 'PreToolUse', matcher: 'Read', handler: () => undefined });
     const { out, text } = sink();
     const timeline = new Timeline({ out, quiet: true, width: 80 }).attach(engine);
@@ -37,6 +42,11 @@ describe('Timeline', () => {
     timeline.detach();
     const lines = text().trimEnd().split('\n');
     expect(lines.every((l) => l.length <= 60)).toBe(true);
-    expect(lines.slice(1).map((l) => l.trim()).join(' ')).toContain('and ends here');
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.trim())
+        .join(' '),
+    ).toContain('and ends here');
   });
 });

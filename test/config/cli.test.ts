@@ -16,7 +16,12 @@ function hookwise(args: string[], input: unknown = {}) {
     input: JSON.stringify(input),
     encoding: 'utf8',
     cwd: tmp,
-    env: { ...process.env, FIXTURES: fixture('scripts'), HOME: path.join(tmp, 'no-home'), HOOKWISE_MANAGED_SETTINGS_DIR: path.join(tmp, 'no-managed') },
+    env: {
+      ...process.env,
+      FIXTURES: fixture('scripts'),
+      HOME: path.join(tmp, 'no-home'),
+      HOOKWISE_MANAGED_SETTINGS_DIR: path.join(tmp, 'no-managed'),
+    },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -36,19 +41,29 @@ describe('hookwise fire --config accepts every source kind, detected from the fi
   });
 
   it('a plugin hooks.json (nested and flat)', () => {
-    expect(fire('PreToolUse', [fixture('plugin', 'hooks', 'hooks.json')], bash('ls')).additionalContext).toBe(`plugin-root=${fixture('plugin')}`);
-    expect(fire('PreToolUse', [fixture('flat-plugin', 'hooks', 'hooks.json')], { tool_name: 'Read', tool_input: {} }).additionalContext).toBe('flat-plugin');
+    expect(fire('PreToolUse', [fixture('plugin', 'hooks', 'hooks.json')], bash('ls')).additionalContext).toBe(
+      `plugin-root=${fixture('plugin')}`,
+    );
+    expect(
+      fire('PreToolUse', [fixture('flat-plugin', 'hooks', 'hooks.json')], { tool_name: 'Read', tool_input: {} }).additionalContext,
+    ).toBe('flat-plugin');
   });
 
   it('a markdown file with hooks frontmatter', () => {
-    const o = fire('PostToolUse', [fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md')], { tool_name: 'Edit', tool_input: {} });
+    const o = fire('PostToolUse', [fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md')], {
+      tool_name: 'Edit',
+      tool_input: {},
+    });
     expect(o.additionalContext).toBe('formatted');
   });
 
   it('a config module (.mjs) and a TypeScript one', () => {
     expect(fire('PreToolUse', [fixture('hookwise.config.mjs')], bash('sudo ls')).reason).toBe('no sudo');
     const ts = path.join(tmp, 'hookwise.config.ts');
-    writeFileSync(ts, `import { defineConfig, ask } from '${path.join(REPO, 'dist', 'index.js')}';\nconst why: string = 'typed';\nexport default defineConfig({ hooks: [{ name: 't', events: 'PreToolUse', handler: () => ask(why) }] });\n`);
+    writeFileSync(
+      ts,
+      `import { defineConfig, ask } from '${path.join(REPO, 'dist', 'index.js')}';\nconst why: string = 'typed';\nexport default defineConfig({ hooks: [{ name: 't', events: 'PreToolUse', handler: () => ask(why) }] });\n`,
+    );
     expect(fire('PreToolUse', [ts], bash('ls')).decision).toBe('ask');
   });
 
@@ -59,7 +74,12 @@ describe('hookwise fire --config accepts every source kind, detected from the fi
   it('--config repeated merges the sources; identical settings handlers run once', () => {
     const o = fire(
       'PreToolUse',
-      [fixture('home', '.claude', 'settings.json'), fixture('project', '.claude', 'settings.json'), fixture('plugin', 'hooks', 'hooks.json'), fixture('hookwise.config.mjs')],
+      [
+        fixture('home', '.claude', 'settings.json'),
+        fixture('project', '.claude', 'settings.json'),
+        fixture('plugin', 'hooks', 'hooks.json'),
+        fixture('hookwise.config.mjs'),
+      ],
       bash('ls'),
     );
     expect(o.additionalContext).toBe(`user\nshared\nproject\nplugin-root=${fixture('plugin')}\nmodule`);
@@ -107,8 +127,12 @@ describe('hookwise check', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${fixture('errors', 'bad-timeout.json')}  claude-settings (project), 1 hook`);
     expect(r.stdout).toContain(`${fixture('plugin', 'hooks', 'hooks.json')}  plugin, 1 hook`);
-    expect(r.stdout).toMatch(/1\. settings:PreToolUse:[0-9a-f]{10} {2}priority 0 {2}.*bad-timeout\.json hooks\.PreToolUse\[0\]\.hooks\[0\]/);
-    expect(r.stdout).toContain(`${fixture('errors', 'bad-timeout.json')}: hooks.PreToolUse[0].hooks[1].timeout: expected number (entry hooks.PreToolUse[0].hooks[1] skipped)`);
+    expect(r.stdout).toMatch(
+      /1\. settings:PreToolUse:[0-9a-f]{10} {2}priority 0 {2}.*bad-timeout\.json hooks\.PreToolUse\[0\]\.hooks\[0\]/,
+    );
+    expect(r.stdout).toContain(
+      `${fixture('errors', 'bad-timeout.json')}: hooks.PreToolUse[0].hooks[1].timeout: expected number (entry hooks.PreToolUse[0].hooks[1] skipped)`,
+    );
     expect(r.stdout).toContain('ok: 2 hooks valid');
   });
 

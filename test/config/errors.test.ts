@@ -38,7 +38,9 @@ describe('configuration errors name the file and the JSON path, word for word', 
   });
 
   it('invalid JSON is an error with line and column', async () => {
-    expect(await loadError(err('invalid.json'))).toBe(`${err('invalid.json')}: invalid JSON at line 5, column 5: trailing comma before "]"`);
+    expect(await loadError(err('invalid.json'))).toBe(
+      `${err('invalid.json')}: invalid JSON at line 5, column 5: trailing comma before "]"`,
+    );
   });
 
   it('invalid YAML frontmatter is an error with the line in the markdown file', async () => {
@@ -93,7 +95,9 @@ describe('configuration errors name the file and the JSON path, word for word', 
     expect(() => claudeSettingsFromJson('/p/.claude/settings.json', { hooks: [] })).toThrow(
       '/p/.claude/settings.json: hooks: expected an object mapping event names to hook groups',
     );
-    expect(() => claudeSettingsFromJson('/p/.claude/settings.json', { disableAllHooks: 'yes' })).toThrow('/p/.claude/settings.json: disableAllHooks: expected boolean');
+    expect(() => claudeSettingsFromJson('/p/.claude/settings.json', { disableAllHooks: 'yes' })).toThrow(
+      '/p/.claude/settings.json: disableAllHooks: expected boolean',
+    );
   });
 });
 

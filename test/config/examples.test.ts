@@ -15,7 +15,11 @@ const cases: Array<[string, string, Record<string, unknown>]> = [
   ['recursive delete', 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf build' } }],
   ['harmless command', 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls -la' } }],
   ['write to .env', 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: path.join(dir, '.env.local'), content: 'A=1' } }],
-  ['edit of a source file', 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(dir, 'src', 'a.ts'), old_string: 'a', new_string: 'b' } }],
+  [
+    'edit of a source file',
+    'PreToolUse',
+    { tool_name: 'Edit', tool_input: { file_path: path.join(dir, 'src', 'a.ts'), old_string: 'a', new_string: 'b' } },
+  ],
   ['prompt', 'UserPromptSubmit', { prompt: 'add a feature' }],
   ['first stop', 'Stop', { stop_hook_active: false }],
   ['second stop', 'Stop', { stop_hook_active: true }],

@@ -29,7 +29,11 @@ async function matched(engine: ReturnType<typeof engineFor>, input: Record<strin
 describe('path and toolGlob matchers', () => {
   it('match on first and later tests, basename at any depth, anchored tool globs', async () => {
     const engine = await engineOf(
-      [hook('env', `{ tool: ['Edit', 'Write'], path: '.env*' }`), hook('src', `{ path: './src/**/*.ts' }`), hook('mcp', `{ toolGlob: 'mcp__db__*' }`)].join(', '),
+      [
+        hook('env', `{ tool: ['Edit', 'Write'], path: '.env*' }`),
+        hook('src', `{ path: './src/**/*.ts' }`),
+        hook('mcp', `{ toolGlob: 'mcp__db__*' }`),
+      ].join(', '),
     );
     expect(await matched(engine, { tool_name: 'Edit', tool_input: { file_path: 'deep/dir/.env.local' } })).toEqual(['env']);
     expect(await matched(engine, { tool_name: 'Write', tool_input: { file_path: path.join(dir, 'src', 'a', 'b.ts') } })).toEqual(['src']);

@@ -49,34 +49,53 @@ describe('tool matchers', () => {
     expect(await matched(engine, 'PreToolUse', { tool_name: 'NotebookEdit' })).toEqual(['notebook-regex', ...all]);
     expect(await matched(engine, 'PreToolUse', { tool_name: 'mcp__memory__create_entities' })).toEqual(['memory-server', ...all]);
     expect(await matched(engine, 'PreToolUse', { tool_name: 'mcp__github__write_file' })).toEqual(['any-mcp-write', ...all]);
-    expect(await matched(engine, 'PreToolUse', { tool_name: 'mcp__memory__write_note' })).toEqual(['memory-server', 'any-mcp-write', ...all]);
+    expect(await matched(engine, 'PreToolUse', { tool_name: 'mcp__memory__write_note' })).toEqual([
+      'memory-server',
+      'any-mcp-write',
+      ...all,
+    ]);
   });
 });
 
 describe('filter fields per event', () => {
   it('SessionStart matches source', async () => {
-    const engine = await engineWith('SessionStart', [{ matcher: 'startup|resume', label: 'fresh' }, { matcher: 'compact', label: 'compacted' }]);
+    const engine = await engineWith('SessionStart', [
+      { matcher: 'startup|resume', label: 'fresh' },
+      { matcher: 'compact', label: 'compacted' },
+    ]);
     expect(await matched(engine, 'SessionStart', { source: 'resume' })).toEqual(['fresh']);
     expect(await matched(engine, 'SessionStart', { source: 'clear' })).toEqual([]);
   });
 
   it('PreCompact matches trigger', async () => {
-    const engine = await engineWith('PreCompact', [{ matcher: 'manual', label: 'manual' }, { matcher: 'auto', label: 'auto' }]);
+    const engine = await engineWith('PreCompact', [
+      { matcher: 'manual', label: 'manual' },
+      { matcher: 'auto', label: 'auto' },
+    ]);
     expect(await matched(engine, 'PreCompact', { trigger: 'auto' })).toEqual(['auto']);
   });
 
   it('Notification matches notification_type', async () => {
-    const engine = await engineWith('Notification', [{ matcher: 'permission_prompt', label: 'asks' }, { matcher: 'idle_prompt', label: 'idle' }]);
+    const engine = await engineWith('Notification', [
+      { matcher: 'permission_prompt', label: 'asks' },
+      { matcher: 'idle_prompt', label: 'idle' },
+    ]);
     expect(await matched(engine, 'Notification', { notification_type: 'idle_prompt' })).toEqual(['idle']);
   });
 
   it('SubagentStart and SubagentStop match agent_type', async () => {
-    const engine = await engineWith('SubagentStop', [{ matcher: 'Explore', label: 'explorer' }, { matcher: 'Plan', label: 'planner' }]);
+    const engine = await engineWith('SubagentStop', [
+      { matcher: 'Explore', label: 'explorer' },
+      { matcher: 'Plan', label: 'planner' },
+    ]);
     expect(await matched(engine, 'SubagentStop', { agent_type: 'Plan' })).toEqual(['planner']);
   });
 
   it('StopFailure matches error', async () => {
-    const engine = await engineWith('StopFailure', [{ matcher: 'rate_limit', label: 'rate' }, { matcher: 'billing_error', label: 'billing' }]);
+    const engine = await engineWith('StopFailure', [
+      { matcher: 'rate_limit', label: 'rate' },
+      { matcher: 'billing_error', label: 'billing' },
+    ]);
     expect(await matched(engine, 'StopFailure', { error: 'rate_limit' })).toEqual(['rate']);
   });
 
@@ -93,13 +112,17 @@ describe('the `if` field of a handler entry (permission-rule syntax)', () => {
       { matcher: 'Bash', if: 'Bash(git push*)', label: 'push' },
     ]);
     expect(await matched(engine, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls && rm -rf build' } })).toEqual(['rm']);
-    expect(await matched(engine, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo $(git push origin)' } })).toEqual(['push']);
+    expect(await matched(engine, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo $(git push origin)' } })).toEqual([
+      'push',
+    ]);
     expect(await matched(engine, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo rm -rf' } })).toEqual([]);
   });
 
   it('Edit(*.ts) matches files by glob, any depth, and covers Write', async () => {
     const engine = await engineWith('PreToolUse', [{ matcher: 'Edit|Write', if: 'Edit(*.ts)', label: 'ts' }]);
-    expect(await matched(engine, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(dir, 'src', 'a.ts') } })).toEqual(['ts']);
+    expect(await matched(engine, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(dir, 'src', 'a.ts') } })).toEqual([
+      'ts',
+    ]);
     expect(await matched(engine, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: 'b.ts' } })).toEqual(['ts']);
     expect(await matched(engine, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: 'a.js' } })).toEqual([]);
   });

@@ -15,10 +15,7 @@ const cacheDir = path.join(project, '.hookwise', 'cache');
 const config = path.join(project, 'hookwise.config.ts');
 
 function writeConfig(reason: string, mtime: Date) {
-  writeFileSync(
-    path.join(project, 'policy.ts'),
-    `export const reason: string = ${JSON.stringify(reason)};\n`,
-  );
+  writeFileSync(path.join(project, 'policy.ts'), `export const reason: string = ${JSON.stringify(reason)};\n`);
   writeFileSync(
     config,
     [

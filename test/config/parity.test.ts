@@ -19,7 +19,8 @@ let n = 0;
 async function project(settings: Record<string, unknown>, scripts: Record<string, string> = {}) {
   const dir = path.join(root, `p${n++}`);
   mkdirSync(path.join(dir, '.claude', 'hooks'), { recursive: true });
-  for (const [name, body] of Object.entries(scripts)) writeFileSync(path.join(dir, '.claude', 'hooks', name), `cat > /dev/null\necho ${name} >> "$CLAUDE_PROJECT_DIR/hooks.log"\n${body}\n`);
+  for (const [name, body] of Object.entries(scripts))
+    writeFileSync(path.join(dir, '.claude', 'hooks', name), `cat > /dev/null\necho ${name} >> "$CLAUDE_PROJECT_DIR/hooks.log"\n${body}\n`);
   const file = path.join(dir, '.claude', 'settings.json');
   writeFileSync(file, JSON.stringify(settings));
   const engine = engineFor(await loadConfig({ files: [file], cwd: dir }));
@@ -33,16 +34,22 @@ async function project(settings: Record<string, unknown>, scripts: Record<string
   return { dir, engine, log };
 }
 
-const sh = (name: string, extra: Record<string, unknown> = {}) => ({ type: 'command', command: `sh "$CLAUDE_PROJECT_DIR/.claude/hooks/${name}"`, ...extra });
+const sh = (name: string, extra: Record<string, unknown> = {}) => ({
+  type: 'command',
+  command: `sh "$CLAUDE_PROJECT_DIR/.claude/hooks/${name}"`,
+  ...extra,
+});
 const json = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`;
 const bash = (command: string) => ({ session_id: 's', cwd: root, tool_name: 'Bash', tool_input: { command } });
 
 describe('1: hooks matched for one event run concurrently, each on the original input', () => {
-  it('a second hook does not see the first hook\'s rewrite; the merge follows configuration order', async () => {
+  it("a second hook does not see the first hook's rewrite; the merge follows configuration order", async () => {
     const { engine, log } = await project(
       { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [sh('rewrite.sh'), sh('check.sh'), sh('rewrite2.sh')] }] } },
       {
-        'rewrite.sh': json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -rewritten' } } }),
+        'rewrite.sh': json({
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -rewritten' } },
+        }),
         'check.sh': 'exit 0',
         'rewrite2.sh': `sleep 0.3\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'ls -second' } } })}`,
       },
@@ -55,14 +62,30 @@ describe('1: hooks matched for one event run concurrently, each on the original 
 
   it('a check that would deny the rewritten command does not, as in Claude Code', async () => {
     const { engine } = await project(
-      { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [sh('rewrite.sh'), { type: 'command', command: 'grep -q rewritten && { echo saw it >&2; exit 2; }; exit 0' }] }] } },
-      { 'rewrite.sh': json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -rewritten' } } }) },
+      {
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: 'Bash',
+              hooks: [sh('rewrite.sh'), { type: 'command', command: 'grep -q rewritten && { echo saw it >&2; exit 2; }; exit 0' }],
+            },
+          ],
+        },
+      },
+      {
+        'rewrite.sh': json({
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -rewritten' } },
+        }),
+      },
     );
     expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({ blocked: false, updatedInput: { command: 'ls -rewritten' } });
   });
 
   it('every matched hook runs, even after one of them answered', async () => {
-    const { engine, log } = await project({ hooks: { PreToolUse: [{ hooks: [sh('a.sh'), sh('b.sh'), sh('c.sh')] }] } }, { 'a.sh': 'sleep 0.4', 'b.sh': 'sleep 0.4', 'c.sh': 'sleep 0.4' });
+    const { engine, log } = await project(
+      { hooks: { PreToolUse: [{ hooks: [sh('a.sh'), sh('b.sh'), sh('c.sh')] }] } },
+      { 'a.sh': 'sleep 0.4', 'b.sh': 'sleep 0.4', 'c.sh': 'sleep 0.4' },
+    );
     const outcome = await engine.fire('PreToolUse', bash('ls'));
     expect(outcome.hooks.map((h) => h.status)).toEqual(['ok', 'ok', 'ok']);
     expect(log().sort()).toEqual(['a.sh', 'b.sh', 'c.sh']);
@@ -72,7 +95,15 @@ describe('1: hooks matched for one event run concurrently, each on the original 
 describe('2: duplicates are removed among the hooks matched at each fire, by command, not matcher', () => {
   it('one command under two matchers runs once; a different `if` makes it another hook', async () => {
     const { engine, log } = await project(
-      { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [sh('h.sh')] }, { matcher: 'Ba.*', hooks: [sh('h.sh')] }, { matcher: 'Bash', hooks: [sh('h.sh', { if: 'Bash(ls *)' })] }] } },
+      {
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Bash', hooks: [sh('h.sh')] },
+            { matcher: 'Ba.*', hooks: [sh('h.sh')] },
+            { matcher: 'Bash', hooks: [sh('h.sh', { if: 'Bash(ls *)' })] },
+          ],
+        },
+      },
       { 'h.sh': 'exit 0' },
     );
     const outcome = await engine.fire('PreToolUse', bash('ls -l'));
@@ -82,7 +113,17 @@ describe('2: duplicates are removed among the hooks matched at each fire, by com
   });
 
   it('when only the second group matches, its copy runs (no dedup at load time)', async () => {
-    const { engine, log } = await project({ hooks: { PreToolUse: [{ matcher: 'Read', hooks: [sh('h.sh')] }, { matcher: 'Bash', hooks: [sh('h.sh')] }] } }, { 'h.sh': 'exit 0' });
+    const { engine, log } = await project(
+      {
+        hooks: {
+          PreToolUse: [
+            { matcher: 'Read', hooks: [sh('h.sh')] },
+            { matcher: 'Bash', hooks: [sh('h.sh')] },
+          ],
+        },
+      },
+      { 'h.sh': 'exit 0' },
+    );
     await engine.fire('PreToolUse', bash('ls'));
     expect(log()).toEqual(['h.sh']);
   });
@@ -90,16 +131,31 @@ describe('2: duplicates are removed among the hooks matched at each fire, by com
 
 describe('3 to 6: what each event does with an answer', () => {
   it('continue:false on PreToolUse: not blocked, stop (the tool runs, then the turn ends)', async () => {
-    const { engine } = await project({ hooks: { PreToolUse: [{ hooks: [sh('h.sh')] }] } }, { 'h.sh': json({ continue: false, stopReason: 'enough' }) });
+    const { engine } = await project(
+      { hooks: { PreToolUse: [{ hooks: [sh('h.sh')] }] } },
+      { 'h.sh': json({ continue: false, stopReason: 'enough' }) },
+    );
     expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({ blocked: false, decision: null, stop: true, stopReason: 'enough' });
   });
 
   it('continue:false with a deny on PreToolUse: refused, and the turn goes on (no stop)', async () => {
     const { engine } = await project(
       { hooks: { PreToolUse: [{ hooks: [sh('h.sh')] }] } },
-      { 'h.sh': json({ continue: false, stopReason: 'enough', hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } }) },
+      {
+        'h.sh': json({
+          continue: false,
+          stopReason: 'enough',
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
+        }),
+      },
     );
-    expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({ blocked: true, decision: 'deny', reason: 'no', stop: false, stopReason: null });
+    expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({
+      blocked: true,
+      decision: 'deny',
+      reason: 'no',
+      stop: false,
+      stopReason: null,
+    });
   });
 
   it('hookSpecificOutput without hookEventName, or naming another event: a non-blocking error, the whole output ignored', async () => {
@@ -113,13 +169,22 @@ describe('3 to 6: what each event does with an answer', () => {
     const outcome = await engine.fire('PreToolUse', bash('ls'));
     expect(outcome).toMatchObject({ blocked: false, systemMessage: null, additionalContext: null });
     expect(outcome.hooks[0]!.error).toBe('invalid Claude Code hook output: hookSpecificOutput is missing required field "hookEventName"');
-    expect(outcome.hooks[1]!.error).toBe("invalid Claude Code hook output: hook returned incorrect event name: expected 'PreToolUse' but got 'PostToolUse'");
+    expect(outcome.hooks[1]!.error).toBe(
+      "invalid Claude Code hook output: hook returned incorrect event name: expected 'PreToolUse' but got 'PostToolUse'",
+    );
   });
 
   it('SessionStart: exit 2 and decision block do not block; the session goes on', async () => {
     const { engine } = await project(
       { hooks: { SessionStart: [{ hooks: [sh('exit2.sh'), sh('block.sh')] }] } },
-      { 'exit2.sh': 'echo no >&2; exit 2', 'block.sh': json({ decision: 'block', reason: 'no', hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'kept' } }) },
+      {
+        'exit2.sh': 'echo no >&2; exit 2',
+        'block.sh': json({
+          decision: 'block',
+          reason: 'no',
+          hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'kept' },
+        }),
+      },
     );
     const outcome = await engine.fire('SessionStart', { session_id: 's', source: 'startup' });
     expect(outcome).toMatchObject({ blocked: false, additionalContext: 'kept' });
@@ -145,21 +210,34 @@ describe('3 to 6: what each event does with an answer', () => {
     );
     const response = { stdout: 'secret', stderr: '', interrupted: false, isImage: false, noOutputExpected: false };
     expect((await engine.fire('PostToolUse', { ...bash('ls'), tool_response: response })).updatedOutput).toBe(null);
-    expect((await engine.fire('PostToolUse', { session_id: 's', tool_name: 'mcp__db__query', tool_input: {}, tool_response: 'rows' })).updatedOutput).toBe('clean');
+    expect(
+      (await engine.fire('PostToolUse', { session_id: 's', tool_name: 'mcp__db__query', tool_input: {}, tool_response: 'rows' }))
+        .updatedOutput,
+    ).toBe('clean');
     const shaped = await project(
       { hooks: { PostToolUse: [{ hooks: [sh('string.sh'), sh('shaped.sh')] }] } },
       {
         'string.sh': json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'clean' } }),
-        'shaped.sh': json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ...response, stdout: '[redacted]' } } }),
+        'shaped.sh': json({
+          hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { ...response, stdout: '[redacted]' } },
+        }),
       },
     );
-    expect((await shaped.engine.fire('PostToolUse', { ...bash('ls'), tool_response: response })).updatedOutput).toEqual({ ...response, stdout: '[redacted]' });
+    expect((await shaped.engine.fire('PostToolUse', { ...bash('ls'), tool_response: response })).updatedOutput).toEqual({
+      ...response,
+      stdout: '[redacted]',
+    });
   });
 });
 
 describe('8: settings features', () => {
   it('FileChanged matches the base name of file_path; PreModelSwitch matches to_model', async () => {
-    const { engine, log } = await project({ hooks: { FileChanged: [{ matcher: '^\\.env$', hooks: [sh('h.sh')] }], PreModelSwitch: [{ matcher: 'opus', hooks: [sh('m.sh')] }] } }, { 'h.sh': 'exit 0', 'm.sh': 'exit 0' });
+    const { engine, log } = await project(
+      {
+        hooks: { FileChanged: [{ matcher: '^\\.env$', hooks: [sh('h.sh')] }], PreModelSwitch: [{ matcher: 'opus', hooks: [sh('m.sh')] }] },
+      },
+      { 'h.sh': 'exit 0', 'm.sh': 'exit 0' },
+    );
     await engine.fire('FileChanged', { session_id: 's', file_path: '/p/.env', event: 'change' });
     await engine.fire('FileChanged', { session_id: 's', file_path: '/p/.envrc', event: 'change' });
     await engine.fire('PreModelSwitch', { session_id: 's', from_model: 'sonnet', to_model: 'opus' });
@@ -167,7 +245,10 @@ describe('8: settings features', () => {
   });
 
   it('allowedHttpHookUrls keeps HTTP hooks to other URLs from running (a non-blocking error)', async () => {
-    const { engine } = await project({ allowedHttpHookUrls: ['https://hooks.example.com/*'], hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/deny' }] }] } });
+    const { engine } = await project({
+      allowedHttpHookUrls: ['https://hooks.example.com/*'],
+      hooks: { PreToolUse: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/deny' }] }] },
+    });
     const outcome = await engine.fire('PreToolUse', bash('ls'));
     expect(outcome.blocked).toBe(false);
     expect(outcome.hooks[0]!.error).toBe('http hook url http://127.0.0.1:9/deny is not in allowedUrls (https://hooks.example.com/*)');
@@ -177,9 +258,17 @@ describe('8: settings features', () => {
     const server = { command: process.execPath, args: [path.resolve('test/fixtures/mcp/check-server.mjs')] };
     const { engine } = await project({
       mcpServers: { checker: server },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'mcp_tool', server: 'checker', tool: 'check', input: { command: '${tool_input.command}' } }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'mcp_tool', server: 'checker', tool: 'check', input: { command: '${tool_input.command}' } }] },
+        ],
+      },
     });
-    expect(await engine.fire('PreToolUse', bash('rm -rf build'))).toMatchObject({ blocked: true, decision: 'deny', reason: 'mcp says no to rm -rf build' });
+    expect(await engine.fire('PreToolUse', bash('rm -rf build'))).toMatchObject({
+      blocked: true,
+      decision: 'deny',
+      reason: 'mcp says no to rm -rf build',
+    });
     expect(await engine.fire('PreToolUse', bash('ls'))).toMatchObject({ blocked: false, decision: null });
     const failed = await engine.fire('PreToolUse', bash('explode'));
     expect(failed.blocked).toBe(false);
@@ -189,7 +278,11 @@ describe('8: settings features', () => {
   it('HTTP hooks do not run on SessionStart and Setup, as in Claude Code', async () => {
     const { engine } = await project({ hooks: { SessionStart: [{ hooks: [{ type: 'http', url: 'http://127.0.0.1:9/never' }] }] } });
     const outcome = await engine.fire('SessionStart', { session_id: 's', source: 'startup' });
-    expect(outcome.hooks[0]).toMatchObject({ status: 'ok', result: 'none', skippedBecause: 'HTTP hooks do not run on SessionStart (as in Claude Code)' });
+    expect(outcome.hooks[0]).toMatchObject({
+      status: 'ok',
+      result: 'none',
+      skippedBecause: 'HTTP hooks do not run on SessionStart (as in Claude Code)',
+    });
   });
 
   it('an mcp_tool hook naming a server that is not configured is a non-blocking error', async () => {
@@ -211,10 +304,16 @@ describe('8: settings features', () => {
       kind: 'deny',
       reason: 'Agent hook condition was not met: the release is frozen',
     });
-    const yes = agentHandler({ prompt: 'ok?', provider: scriptedProvider([{ toolCalls: [{ name: 'hook_result', input: { ok: true } }] }]), root });
+    const yes = agentHandler({
+      prompt: 'ok?',
+      provider: scriptedProvider([{ toolCalls: [{ name: 'hook_result', input: { ok: true } }] }]),
+      root,
+    });
     expect(await yes({ hook_event_name: 'Stop' }, makeContext())).toBeUndefined();
     const silentModel = agentHandler({ prompt: 'ok?', provider: scriptedProvider([{ text: 'looks fine' }]), root });
-    await expect(silentModel({ hook_event_name: 'Stop' }, makeContext())).rejects.toThrow('agent hook: the model ended without calling hook_result');
+    await expect(silentModel({ hook_event_name: 'Stop' }, makeContext())).rejects.toThrow(
+      'agent hook: the model ended without calling hook_result',
+    );
   });
 
   it('agent and mcp_tool entries load (no warning), and so do shell and continueOnBlock', async () => {

@@ -22,7 +22,16 @@ describe('fromSdkHooks: Claude Agent SDK style callbacks', () => {
   it('names, sources, timeouts and fail-open by default', async () => {
     const specs = fromSdkHooks({
       PostToolUse: [{ hooks: [() => ({ systemMessage: 'a' })], timeout: 5 }],
-      Stop: [{ hooks: [() => ({ decision: 'block', reason: 'keep going' }), () => { throw new Error('boom'); }] }],
+      Stop: [
+        {
+          hooks: [
+            () => ({ decision: 'block', reason: 'keep going' }),
+            () => {
+              throw new Error('boom');
+            },
+          ],
+        },
+      ],
     });
     expect(specs.map((s) => [s.name, s.source, s.timeoutMs, s.onError])).toEqual([
       ['sdk:PostToolUse[0].hooks[0]', 'sdk hooks PostToolUse[0].hooks[0]', 5000, 'continue'],
@@ -38,11 +47,25 @@ describe('fromSdkHooks: Claude Agent SDK style callbacks', () => {
   it('a callback that throws is a non-blocking error; `{ async: true }` is no opinion', async () => {
     const engine = new HookEngine();
     const specs = fromSdkHooks({
-      UserPromptSubmit: [{ hooks: [() => ({ async: true }), () => { throw new Error('boom'); }, () => ({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'ctx' } })] }],
+      UserPromptSubmit: [
+        {
+          hooks: [
+            () => ({ async: true }),
+            () => {
+              throw new Error('boom');
+            },
+            () => ({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'ctx' } }),
+          ],
+        },
+      ],
     });
     for (const spec of specs) engine.register(spec);
     const outcome = await engine.fire('UserPromptSubmit', { prompt: 'hi' });
-    expect(outcome.hooks.map((h) => [h.status, h.result])).toEqual([['ok', 'none'], ['error', null], ['ok', 'context']]);
+    expect(outcome.hooks.map((h) => [h.status, h.result])).toEqual([
+      ['ok', 'none'],
+      ['error', null],
+      ['ok', 'context'],
+    ]);
     expect([outcome.blocked, outcome.additionalContext]).toEqual([false, 'ctx']);
   });
 
@@ -50,7 +73,20 @@ describe('fromSdkHooks: Claude Agent SDK style callbacks', () => {
     let aborted = false;
     const engine = new HookEngine();
     const specs = fromSdkHooks({
-      PreToolUse: [{ timeout: 0.05, hooks: [(_i, _id, { signal }) => new Promise((resolve) => signal.addEventListener('abort', () => { aborted = true; resolve({}); }))] }],
+      PreToolUse: [
+        {
+          timeout: 0.05,
+          hooks: [
+            (_i, _id, { signal }) =>
+              new Promise((resolve) =>
+                signal.addEventListener('abort', () => {
+                  aborted = true;
+                  resolve({});
+                }),
+              ),
+          ],
+        },
+      ],
     });
     for (const spec of specs) engine.register(spec);
     const outcome = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: {} });
@@ -67,6 +103,8 @@ describe('fromSdkHooks: Claude Agent SDK style callbacks', () => {
     expect(() => fromSdkHooks({ PreToolUse: [{ matcher: 'mcp__(x', hooks: [() => undefined] }] })).toThrow(
       'sdk hooks: PreToolUse[0].matcher: invalid regex "mcp__(x": error parsing regexp: missing closing ): `mcp__(x`',
     );
-    expect(() => fromSdkHooks({ Stop: [{ hooks: ['not a function' as unknown as SdkHookCallback] }] })).toThrow('sdk hooks: Stop[0].hooks[0]: expected a function');
+    expect(() => fromSdkHooks({ Stop: [{ hooks: ['not a function' as unknown as SdkHookCallback] }] })).toThrow(
+      'sdk hooks: Stop[0].hooks[0]: expected a function',
+    );
   });
 });

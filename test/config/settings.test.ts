@@ -18,7 +18,9 @@ function copy() {
 
 describe('discovery: what Claude Code would load', () => {
   it('finds managed (and managed-settings.d in name order), user, project and local settings', async () => {
-    const files = await withEnv({ HOME: fixture('home'), HOOKWISE_MANAGED_SETTINGS_DIR: fixture('managed') }, async () => discoverSources(fixture('project')));
+    const files = await withEnv({ HOME: fixture('home'), HOOKWISE_MANAGED_SETTINGS_DIR: fixture('managed') }, async () =>
+      discoverSources(fixture('project')),
+    );
     expect(files).toEqual([
       fixture('managed', 'managed-settings.json'),
       fixture('managed', 'managed-settings.d', '10-first.json'),
@@ -70,14 +72,18 @@ describe('merging every settings file', () => {
 
   it('keeps the first of two identical handlers, with its source, under a deterministic name', async () => {
     const { engine } = await discovered(FIXTURE_ROOT);
-    const shared = engine.hooks('PreToolUse').filter((h) => String(h.source).includes('hooks.PreToolUse[0].hooks[1]') && h.source!.includes('home'));
+    const shared = engine
+      .hooks('PreToolUse')
+      .filter((h) => String(h.source).includes('hooks.PreToolUse[0].hooks[1]') && h.source!.includes('home'));
     expect(shared).toHaveLength(1);
     expect(shared[0]!.source).toBe(`${fixture('home', '.claude', 'settings.json')} hooks.PreToolUse[0].hooks[1]`);
     expect(shared[0]!.name).toMatch(/^settings:PreToolUse:[0-9a-f]{10}$/);
     const again = await discovered(FIXTURE_ROOT);
     expect(again.engine.hooks('PreToolUse').map((h) => h.name)).toEqual(engine.hooks('PreToolUse').map((h) => h.name));
     // The project's copy is registered (under a numbered name) and runs only when the user's does not match.
-    const copy = engine.hooks('PreToolUse').find((h) => h.source === `${fixture('project', '.claude', 'settings.json')} hooks.PreToolUse[0].hooks[0]`);
+    const copy = engine
+      .hooks('PreToolUse')
+      .find((h) => h.source === `${fixture('project', '.claude', 'settings.json')} hooks.PreToolUse[0].hooks[0]`);
     expect(copy?.name).toBe(`${shared[0]!.name}#2`);
     expect(copy?.dedupKey).toBe(shared[0]!.dedupKey);
   });
@@ -183,7 +189,11 @@ describe('hooks built from settings entries keep Claude Code behaviour', () => {
       JSON.stringify({
         hooks: {
           PreToolUse: [{ hooks: [{ type: 'command', command: 'sh "$FIXTURES/env.sh" PreToolUse' }] }],
-          SessionStart: [{ hooks: [{ type: 'command', command: 'sh "$FIXTURES/env.sh" SessionStart; echo "export FROM_HOOK=1" >> "$CLAUDE_ENV_FILE"' }] }],
+          SessionStart: [
+            {
+              hooks: [{ type: 'command', command: 'sh "$FIXTURES/env.sh" SessionStart; echo "export FROM_HOOK=1" >> "$CLAUDE_ENV_FILE"' }],
+            },
+          ],
         },
       }),
     );

@@ -43,7 +43,10 @@ describe('plugin hooks/hooks.json', () => {
     const { dir, cleanup } = copyFixtures();
     cleanups.push(cleanup);
     const file = path.join(dir, 'my-hooks.json');
-    writeFileSync(file, JSON.stringify({ PostToolUse: [{ hooks: [{ type: 'command', command: 'sh "$FIXTURES/say.sh" flat PostToolUse' }] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ PostToolUse: [{ hooks: [{ type: 'command', command: 'sh "$FIXTURES/say.sh" flat PostToolUse' }] }] }),
+    );
     const source = await loadSource(file);
     expect(source.kind).toBe('plugin');
     expect(source.hooks[0]!.source).toBe(`${file} PostToolUse[0].hooks[0]`);
@@ -55,7 +58,9 @@ describe('skill and agent frontmatter', () => {
     const { engine, config } = await engineOf(fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md'));
     expect(config.sources[0]!.kind).toBe('frontmatter');
     expect(config.hooks[0]!.name).toMatch(/^skill:formatter:PostToolUse:[0-9a-f]{10}$/);
-    expect(config.hooks[0]!.source).toBe(`${fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md')} hooks.PostToolUse[0].hooks[0]`);
+    expect(config.hooks[0]!.source).toBe(
+      `${fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md')} hooks.PostToolUse[0].hooks[0]`,
+    );
     const write = { tool_name: 'Write', tool_input: { file_path: 'a.ts' }, session_id: 'one' };
     expect((await engine.fire('PostToolUse', write)).additionalContext).toBe('formatted');
     expect((await engine.fire('PostToolUse', write)).hooks).toEqual([]);
@@ -128,6 +133,10 @@ describe('merging several sources named explicitly', () => {
     );
     const outcome = await engine.fire('PreToolUse', bash('ls'));
     expect(outcome.additionalContext).toBe(`local\nplugin-root=${fixture('plugin')}`);
-    expect(outcome.hooks.map((h) => h.name)).toEqual([expect.stringMatching(/^settings:/), expect.stringMatching(/^plugin:/), 'security-check']);
+    expect(outcome.hooks.map((h) => h.name)).toEqual([
+      expect.stringMatching(/^settings:/),
+      expect.stringMatching(/^plugin:/),
+      'security-check',
+    ]);
   });
 });

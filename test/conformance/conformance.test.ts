@@ -25,10 +25,14 @@ describe.each(HOSTS)('%s', (_name, make) => {
     await host.close();
   });
 
-  it.each(TABLE.map((row) => [row.name, row] as const))('%s', async (_n, row) => {
-    const seen = await host.call(row.input);
-    const expected = row.except?.[host.name] ?? row.expect;
-    expect({ ran: seen.ran, stopped: seen.stopped }).toEqual({ ran: expected.ran, stopped: expected.stopped });
-    if (expected.seen !== undefined) expect(seen.seen).toContain(expected.seen);
-  }, 60_000);
+  it.each(TABLE.map((row) => [row.name, row] as const))(
+    '%s',
+    async (_n, row) => {
+      const seen = await host.call(row.input);
+      const expected = row.except?.[host.name] ?? row.expect;
+      expect({ ran: seen.ran, stopped: seen.stopped }).toEqual({ ran: expected.ran, stopped: expected.stopped });
+      if (expected.seen !== undefined) expect(seen.seen).toContain(expected.seen);
+    },
+    60_000,
+  );
 });

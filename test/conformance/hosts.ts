@@ -160,7 +160,17 @@ export async function mcpProxyHost(): Promise<Host> {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     env.FIXTURE_CALL_LOG = callLog;
-    const args = [cliPath, 'mcp-proxy', '--config', POLICY, '--name', 'conformance', '--', process.execPath, path.join(repoRoot, 'test/fixtures/mcp/server.mjs')];
+    const args = [
+      cliPath,
+      'mcp-proxy',
+      '--config',
+      POLICY,
+      '--name',
+      'conformance',
+      '--',
+      process.execPath,
+      path.join(repoRoot, 'test/fixtures/mcp/server.mjs'),
+    ];
     const c = new Client({ name: 'conformance', version: '1' });
     await c.connect(new StdioClientTransport({ command: process.execPath, args, env, cwd: repoRoot, stderr: 'pipe' }));
     return c;

@@ -22,13 +22,37 @@ export interface Row {
 
 export const TABLE: Row[] = [
   { name: 'no opinion: runs unchanged', input: { text: 'hi', mode: 'none' }, expect: { ran: 'hi', seen: 'hi', stopped: false } },
-  { name: 'deny: not run, the reason is the result', input: { text: 'hi', mode: 'deny' }, expect: { ran: null, seen: 'denied by policy', stopped: false } },
-  { name: 'block without a decision: a deny', input: { text: 'hi', mode: 'block' }, expect: { ran: null, seen: 'blocked by policy', stopped: false } },
+  {
+    name: 'deny: not run, the reason is the result',
+    input: { text: 'hi', mode: 'deny' },
+    expect: { ran: null, seen: 'denied by policy', stopped: false },
+  },
+  {
+    name: 'block without a decision: a deny',
+    input: { text: 'hi', mode: 'block' },
+    expect: { ran: null, seen: 'blocked by policy', stopped: false },
+  },
   { name: 'Claude Code JSON deny', input: { text: 'hi', mode: 'cc-deny' }, expect: { ran: null, seen: 'cc says no', stopped: false } },
-  { name: 'modify: runs with the rewrite', input: { text: 'hi', mode: 'modify' }, expect: { ran: 'rewritten', seen: 'rewritten', stopped: false } },
-  { name: 'Claude Code JSON allow + updatedInput', input: { text: 'hi', mode: 'cc-modify' }, expect: { ran: 'cc rewritten', seen: 'cc rewritten', stopped: false } },
-  { name: 'replaced output: the result is the replacement', input: { text: 'hi', mode: 'replace' }, expect: { ran: 'hi', seen: 'replaced output', stopped: false } },
-  { name: 'Claude Code JSON updatedMCPToolOutput', input: { text: 'hi', mode: 'cc-replace' }, expect: { ran: 'hi', seen: 'cc replaced', stopped: false } },
+  {
+    name: 'modify: runs with the rewrite',
+    input: { text: 'hi', mode: 'modify' },
+    expect: { ran: 'rewritten', seen: 'rewritten', stopped: false },
+  },
+  {
+    name: 'Claude Code JSON allow + updatedInput',
+    input: { text: 'hi', mode: 'cc-modify' },
+    expect: { ran: 'cc rewritten', seen: 'cc rewritten', stopped: false },
+  },
+  {
+    name: 'replaced output: the result is the replacement',
+    input: { text: 'hi', mode: 'replace' },
+    expect: { ran: 'hi', seen: 'replaced output', stopped: false },
+  },
+  {
+    name: 'Claude Code JSON updatedMCPToolOutput',
+    input: { text: 'hi', mode: 'cc-replace' },
+    expect: { ran: 'hi', seen: 'cc replaced', stopped: false },
+  },
   { name: 'ask with nobody to ask: not run', input: { text: 'hi', mode: 'ask' }, expect: { ran: null, stopped: false } },
   {
     name: 'stop before the tool',
@@ -37,7 +61,11 @@ export const TABLE: Row[] = [
     // Claude Code reads a refusal with `continue: false` on PreToolUse as the refusal alone: the call is still refused.
     except: { 'claude-code': { ran: null, stopped: false } },
   },
-  { name: 'Claude Code JSON continue:false: the call runs, then the run ends', input: { text: 'hi', mode: 'cc-stop' }, expect: { ran: 'hi', stopped: true } },
+  {
+    name: 'Claude Code JSON continue:false: the call runs, then the run ends',
+    input: { text: 'hi', mode: 'cc-stop' },
+    expect: { ran: 'hi', stopped: true },
+  },
   { name: 'stop after the tool', input: { text: 'hi', mode: 'post-stop' }, expect: { ran: 'hi', stopped: true } },
 ];
 

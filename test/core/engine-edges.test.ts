@@ -4,18 +4,33 @@
  * fire's projectDir and env, introspection, and `events: '*'`.
  */
 import { describe, expect, it } from 'vitest';
-import { allow, context, deny, HookEngine, HookSpecError, modify, type HookContext, type HookInput, type HookSpec } from '../../src/index.js';
+import {
+  allow,
+  context,
+  deny,
+  HookEngine,
+  HookSpecError,
+  modify,
+  type HookContext,
+  type HookInput,
+  type HookSpec,
+} from '../../src/index.js';
 
 const bash = (command = 'ls') => ({ tool_name: 'Bash', tool_input: { command }, session_id: 's1' });
 
 describe('event names are checked at register() and fire()', () => {
-  it.each(['pretooluse', 'PRETOOLUSE', 'Pre_Tool_Use', 'PreToolUs', 'PreTooluse', 'sessionstart', 'Stopp'])('%s is a near miss: an error that says what was meant', async (name) => {
-    const engine = new HookEngine();
-    expect(() => engine.register({ name: 'h', events: name, handler: () => undefined })).toThrow(HookSpecError);
-    expect(() => engine.register({ name: 'h', events: ['PreToolUse', name], handler: () => undefined })).toThrow(/events: unknown event ".*"; did you mean "(PreToolUse|SessionStart|Stop)"\?/);
-    await expect(engine.fire(name, bash())).rejects.toThrow(/did you mean/);
-    expect(engine.hookCount()).toBe(0);
-  });
+  it.each(['pretooluse', 'PRETOOLUSE', 'Pre_Tool_Use', 'PreToolUs', 'PreTooluse', 'sessionstart', 'Stopp'])(
+    '%s is a near miss: an error that says what was meant',
+    async (name) => {
+      const engine = new HookEngine();
+      expect(() => engine.register({ name: 'h', events: name, handler: () => undefined })).toThrow(HookSpecError);
+      expect(() => engine.register({ name: 'h', events: ['PreToolUse', name], handler: () => undefined })).toThrow(
+        /events: unknown event ".*"; did you mean "(PreToolUse|SessionStart|Stop)"\?/,
+      );
+      await expect(engine.fire(name, bash())).rejects.toThrow(/did you mean/);
+      expect(engine.hookCount()).toBe(0);
+    },
+  );
 
   it('empty names, blank names, non-strings and names with spaces around are errors', async () => {
     const engine = new HookEngine();
@@ -74,7 +89,14 @@ describe("events: '*' and null matchers (seed 000)", () => {
 
   it("a '*' hook follows each event's failure policy and matcher field", async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'bash-only', events: '*', matcher: 'Bash', handler: () => { throw new Error('down'); } });
+    engine.register({
+      name: 'bash-only',
+      events: '*',
+      matcher: 'Bash',
+      handler: () => {
+        throw new Error('down');
+      },
+    });
     const pre = await engine.fire('PreToolUse', bash());
     expect([pre.blocked, pre.reason]).toEqual([true, 'hook bash-only failed: down']);
     expect((await engine.fire('PreToolUse', { tool_name: 'Read' })).hooks).toEqual([]);
@@ -85,7 +107,12 @@ describe("events: '*' and null matchers (seed 000)", () => {
   it('a null matcher runs for every event the hook is registered for', async () => {
     const seen: string[] = [];
     const engine = new HookEngine();
-    engine.register({ name: 'all', events: ['PreToolUse', 'Stop', 'SessionStart'], matcher: null as never, handler: (i) => void seen.push(i.hook_event_name!) });
+    engine.register({
+      name: 'all',
+      events: ['PreToolUse', 'Stop', 'SessionStart'],
+      matcher: null as never,
+      handler: (i) => void seen.push(i.hook_event_name!),
+    });
     await engine.fire('PreToolUse', { tool_name: 'anything' });
     await engine.fire('Stop', {});
     await engine.fire('SessionStart', { source: 'resume' });
@@ -94,7 +121,12 @@ describe("events: '*' and null matchers (seed 000)", () => {
 
   it("target matchers accept the seed's own event names: PreToolCall:.*:delete_.* matches a PreToolUse of delete_file", async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'no-delete', events: 'PreToolCall', matcher: { target: 'PreToolCall:.*:delete_.*' }, handler: () => deny('Deletion not allowed') });
+    engine.register({
+      name: 'no-delete',
+      events: 'PreToolCall',
+      matcher: { target: 'PreToolCall:.*:delete_.*' },
+      handler: () => deny('Deletion not allowed'),
+    });
     engine.register({ name: 'pre-only', events: '*', matcher: { target: 'PreToolCall' }, handler: () => context('pre') });
     const del = await engine.fire('PreToolUse', { tool_name: 'delete_file', step_name: 'Agent' });
     expect([del.decision, del.reason]).toEqual(['deny', 'Deletion not allowed']);
@@ -111,21 +143,37 @@ describe('matchers answer true or false, synchronously', () => {
     ['a Promise', Promise.resolve(true)],
     ['undefined', undefined],
   ];
-  it.each(answers)('a matcher that returns %s fails its hook: closed on a blockable event, the handler never runs', async (what, answer) => {
-    let ran = false;
-    const engine = new HookEngine();
-    engine.register({ name: 'm', events: 'PreToolUse', matcher: () => answer as boolean, handler: () => void (ran = true) });
-    const outcome = await engine.fire('PreToolUse', bash());
-    expect(ran).toBe(false);
-    expect(outcome.blocked).toBe(true);
-    expect(outcome.decision).toBe('deny');
-    expect(outcome.reason).toBe(`hook m failed: matcher failed: matcher returned ${what}; a matcher must return true or false synchronously`);
-    expect(outcome.hooks).toMatchObject([{ name: 'm', status: 'error' }]);
-  });
+  it.each(answers)(
+    'a matcher that returns %s fails its hook: closed on a blockable event, the handler never runs',
+    async (what, answer) => {
+      let ran = false;
+      const engine = new HookEngine();
+      engine.register({ name: 'm', events: 'PreToolUse', matcher: () => answer as boolean, handler: () => void (ran = true) });
+      const outcome = await engine.fire('PreToolUse', bash());
+      expect(ran).toBe(false);
+      expect(outcome.blocked).toBe(true);
+      expect(outcome.decision).toBe('deny');
+      expect(outcome.reason).toBe(
+        `hook m failed: matcher failed: matcher returned ${what}; a matcher must return true or false synchronously`,
+      );
+      expect(outcome.hooks).toMatchObject([{ name: 'm', status: 'error' }]);
+    },
+  );
 
   it('a matcher that throws fails its hook the same way; on a non-blockable event the failure is recorded and ignored', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'm', events: ['PreToolUse', 'PostToolUse'], matcher: { all: [() => { throw new Error('boom'); }] }, handler: () => allow() });
+    engine.register({
+      name: 'm',
+      events: ['PreToolUse', 'PostToolUse'],
+      matcher: {
+        all: [
+          () => {
+            throw new Error('boom');
+          },
+        ],
+      },
+      handler: () => allow(),
+    });
     const pre = await engine.fire('PreToolUse', bash());
     expect([pre.blocked, pre.reason]).toEqual([true, 'hook m failed: matcher failed: boom']);
     const post = await engine.fire('PostToolUse', bash());
@@ -160,14 +208,23 @@ describe('results that are not results are hook failures', () => {
 
 describe('hooks cannot change the input in place', () => {
   it("seed 004's in-place edit of tool_input (through input or ctx) fails the hook loudly; what runs is never changed unrecorded", async () => {
-    for (const edit of [(i: HookInput) => { i.tool_input!.command = 'rm -rf /'; }, (_i: HookInput, ctx: HookContext) => { (ctx.tool_input as Record<string, unknown>).command = 'rm -rf /'; }]) {
+    for (const edit of [
+      (i: HookInput) => {
+        i.tool_input!.command = 'rm -rf /';
+      },
+      (_i: HookInput, ctx: HookContext) => {
+        (ctx.tool_input as Record<string, unknown>).command = 'rm -rf /';
+      },
+    ]) {
       const engine = new HookEngine();
       engine.register({ name: 'editor', events: 'PreToolUse', handler: (i, ctx) => (edit(i, ctx), allow()) });
       const input = bash('ls');
       const outcome = await engine.fire('PreToolUse', input);
       expect(outcome.blocked).toBe(true);
       expect(outcome.updatedInput).toBeNull();
-      expect(outcome.reason).toMatch(/^hook editor failed: .*read.only.*\(hook inputs are read-only: return modify\(\.\.\.\) to rewrite the input\)$/);
+      expect(outcome.reason).toMatch(
+        /^hook editor failed: .*read.only.*\(hook inputs are read-only: return modify\(\.\.\.\) to rewrite the input\)$/,
+      );
       expect(input).toEqual(bash('ls'));
       expect(Object.isFrozen(input) || Object.isFrozen(input.tool_input)).toBe(false);
     }
@@ -176,8 +233,20 @@ describe('hooks cannot change the input in place', () => {
   it('adding or deleting top-level fields fails the same way; the next hook sees the input unchanged', async () => {
     const seen: unknown[] = [];
     const engine = new HookEngine();
-    engine.register({ name: 'adder', events: 'PostToolUse', handler: (i) => { (i as Record<string, unknown>).extra = 1; } });
-    engine.register({ name: 'deleter', events: 'PostToolUse', handler: (i) => { delete (i as Record<string, unknown>).tool_name; } });
+    engine.register({
+      name: 'adder',
+      events: 'PostToolUse',
+      handler: (i) => {
+        (i as Record<string, unknown>).extra = 1;
+      },
+    });
+    engine.register({
+      name: 'deleter',
+      events: 'PostToolUse',
+      handler: (i) => {
+        delete (i as Record<string, unknown>).tool_name;
+      },
+    });
     engine.register({ name: 'reader', events: 'PostToolUse', handler: (i) => void seen.push({ ...i }) });
     const outcome = await engine.fire('PostToolUse', bash());
     expect(outcome.hooks.map((h) => h.status)).toEqual(['error', 'error', 'ok']);
@@ -201,7 +270,19 @@ describe('hooks cannot change the input in place', () => {
 
   it('matchers see the sealed input too: a matcher cannot rewrite what hooks judge', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'sneaky', events: 'PreToolUse', matcher: (i) => { try { i.tool_input!.command = 'rm -rf /'; } catch { /* read-only */ } return true; }, handler: () => undefined });
+    engine.register({
+      name: 'sneaky',
+      events: 'PreToolUse',
+      matcher: (i) => {
+        try {
+          i.tool_input!.command = 'rm -rf /';
+        } catch {
+          /* read-only */
+        }
+        return true;
+      },
+      handler: () => undefined,
+    });
     engine.register({ name: 'judge', events: 'PreToolUse', handler: (i) => (i.tool_input!.command === 'ls' ? allow() : deny('changed')) });
     expect((await engine.fire('PreToolUse', bash('ls'))).decision).toBe('allow');
   });
@@ -220,7 +301,14 @@ describe('a fresh ctx per hook', () => {
     const kept: HookContext[] = [];
     const engine = new HookEngine();
     engine.register({ name: 'first', events: 'PreToolUse', handler: (_i, ctx) => void kept.push(ctx) });
-    engine.register({ name: 'second', events: 'PreToolUse', handler: (_i, ctx) => { kept[0]!.annotate({ sneaky: true }); ctx.annotate({ own: true }); } });
+    engine.register({
+      name: 'second',
+      events: 'PreToolUse',
+      handler: (_i, ctx) => {
+        kept[0]!.annotate({ sneaky: true });
+        ctx.annotate({ own: true });
+      },
+    });
     const outcome = await engine.fire('PreToolUse', bash());
     expect(kept[0]!.hookName).toBe('first');
     expect(outcome.hooks[1]).toMatchObject({ name: 'second', own: true });
@@ -231,7 +319,11 @@ describe('a fresh ctx per hook', () => {
 describe('ctx.cwd, ctx.projectDir, ctx.env come from the host', () => {
   const capture = (engine: HookEngine) => {
     const seen: Array<Pick<HookContext, 'cwd' | 'projectDir' | 'env'>> = [];
-    engine.register({ name: 'c', events: 'PreToolUse', handler: (_i, ctx) => void seen.push({ cwd: ctx.cwd, projectDir: ctx.projectDir, env: ctx.env }) });
+    engine.register({
+      name: 'c',
+      events: 'PreToolUse',
+      handler: (_i, ctx) => void seen.push({ cwd: ctx.cwd, projectDir: ctx.projectDir, env: ctx.env }),
+    });
     return seen;
   };
 
@@ -259,7 +351,14 @@ describe('ctx.cwd, ctx.projectDir, ctx.env come from the host', () => {
     const engine = new HookEngine();
     const seen = capture(engine);
     const env: Record<string, string> = { API_URL: 'http://x' };
-    engine.register({ name: 'writer', events: 'PreToolUse', onError: 'continue', handler: (_i, ctx) => { (ctx.env as Record<string, string>).API_URL = 'evil'; } });
+    engine.register({
+      name: 'writer',
+      events: 'PreToolUse',
+      onError: 'continue',
+      handler: (_i, ctx) => {
+        (ctx.env as Record<string, string>).API_URL = 'evil';
+      },
+    });
     const outcome = await engine.fire('PreToolUse', bash(), { env });
     env.API_URL = 'changed';
     expect(seen[0]!.env).toEqual({ API_URL: 'http://x' });
@@ -286,7 +385,12 @@ describe('hook names are unique', () => {
   it('two hooks of one config with the same name are a configuration error naming the file', async () => {
     const { engineFor } = await import('../../src/config/load.js');
     const hook = (source: string): HookSpec => ({ name: 'guard', events: 'PreToolUse', handler: () => undefined, source });
-    const config = { sources: [], hooks: [hook('/p/hookwise.config.ts hooks[0]'), hook('/p/hookwise.config.ts hooks[1]')], warnings: [], parallel: false };
+    const config = {
+      sources: [],
+      hooks: [hook('/p/hookwise.config.ts hooks[0]'), hook('/p/hookwise.config.ts hooks[1]')],
+      warnings: [],
+      parallel: false,
+    };
     expect(() => engineFor(config)).toThrow(/hookwise\.config\.ts.*a hook named "guard" is already registered/);
   });
 });

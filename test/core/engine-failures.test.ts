@@ -7,7 +7,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('failure policy (SEMANTICS 6)', () => {
   it('a throwing hook on a blockable event fails closed by default, with the documented reason', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'boom', events: 'PreToolUse', handler: () => { throw new Error('kaput'); } });
+    engine.register({
+      name: 'boom',
+      events: 'PreToolUse',
+      handler: () => {
+        throw new Error('kaput');
+      },
+    });
     engine.register({ name: 'after', events: 'PreToolUse', handler: () => allow() });
     const outcome = await engine.fire('PreToolUse', bash);
     expect(outcome).toMatchObject({ blocked: true, decision: 'deny', reason: 'hook boom failed: kaput' });
@@ -19,7 +25,13 @@ describe('failure policy (SEMANTICS 6)', () => {
 
   it('a rejecting hook on a non-blockable event fails open by default', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'boom', events: 'PostToolUse', handler: async () => { throw new Error('async kaput'); } });
+    engine.register({
+      name: 'boom',
+      events: 'PostToolUse',
+      handler: async () => {
+        throw new Error('async kaput');
+      },
+    });
     engine.register({ name: 'after', events: 'PostToolUse', handler: () => context('still here') });
     const outcome = await engine.fire('PostToolUse', bash);
     expect(outcome.blocked).toBe(false);
@@ -29,8 +41,22 @@ describe('failure policy (SEMANTICS 6)', () => {
 
   it('onError overrides the default both ways', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'open', events: 'PreToolUse', onError: 'continue', handler: () => { throw new Error('x'); } });
-    engine.register({ name: 'closed', events: 'Notification', onError: 'block', handler: () => { throw new Error('y'); } });
+    engine.register({
+      name: 'open',
+      events: 'PreToolUse',
+      onError: 'continue',
+      handler: () => {
+        throw new Error('x');
+      },
+    });
+    engine.register({
+      name: 'closed',
+      events: 'Notification',
+      onError: 'block',
+      handler: () => {
+        throw new Error('y');
+      },
+    });
     expect((await engine.fire('PreToolUse', bash)).blocked).toBe(false);
     const n = await engine.fire('Notification', {});
     expect(n).toMatchObject({ blocked: true, reason: 'hook closed failed: y', decision: null });
@@ -62,7 +88,15 @@ describe('failure policy (SEMANTICS 6)', () => {
     expect(outcome).toMatchObject({ blocked: false, decision: 'allow', reason: 'third time' });
 
     let sync = 0;
-    engine.replace({ name: 'flaky', events: 'PreToolUse', maxRetries: 1, handler: () => { sync++; throw new Error('always'); } });
+    engine.replace({
+      name: 'flaky',
+      events: 'PreToolUse',
+      maxRetries: 1,
+      handler: () => {
+        sync++;
+        throw new Error('always');
+      },
+    });
     const failed = await engine.fire('PreToolUse', bash);
     expect(sync).toBe(2);
     expect(failed.reason).toBe('hook flaky failed: always');
@@ -177,7 +211,11 @@ describe('async hooks (SEMANTICS 6)', () => {
     const engine = new HookEngine();
     let done = false;
     engine.register({ name: 'bg', events: 'PostToolUse', async: true, handler: async () => void (await sleep(20), (done = true)) });
-    engine.register({ name: 'count', events: 'Stop', handler: (_i, ctx) => void ctx.state.set('n', (ctx.state.get<number>('n') ?? 0) + 1) });
+    engine.register({
+      name: 'count',
+      events: 'Stop',
+      handler: (_i, ctx) => void ctx.state.set('n', (ctx.state.get<number>('n') ?? 0) + 1),
+    });
     engine.register({ name: 'read', events: 'Notification', handler: (_i, ctx) => context(String(ctx.state.get('n') ?? 'none')) });
     await engine.fire('Stop', { session_id: 's1' });
     await engine.fire('PostToolUse', bash);
@@ -190,7 +228,14 @@ describe('async hooks (SEMANTICS 6)', () => {
   it('a failing async hook is logged, not thrown', async () => {
     const warnings: string[] = [];
     const engine = new HookEngine({ logger: { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} } });
-    engine.register({ name: 'bg', events: 'PostToolUse', async: true, handler: async () => { throw new Error('bg broke'); } });
+    engine.register({
+      name: 'bg',
+      events: 'PostToolUse',
+      async: true,
+      handler: async () => {
+        throw new Error('bg broke');
+      },
+    });
     await engine.fire('PostToolUse', bash);
     await engine.drain();
     expect(warnings).toEqual(['hookwise: async hook bg failed: bg broke']);
@@ -201,7 +246,16 @@ describe('once and session state (SEMANTICS 2, 8)', () => {
   it('once runs at most once per session, counting a run whatever it returned', async () => {
     const engine = new HookEngine();
     let runs = 0;
-    engine.register({ name: 'init', events: 'PreToolUse', once: true, onError: 'continue', handler: () => { runs++; throw new Error('failed but ran'); } });
+    engine.register({
+      name: 'init',
+      events: 'PreToolUse',
+      once: true,
+      onError: 'continue',
+      handler: () => {
+        runs++;
+        throw new Error('failed but ran');
+      },
+    });
     await engine.fire('PreToolUse', bash);
     await engine.fire('PreToolUse', bash);
     await engine.fire('PreToolUse', { ...bash, session_id: 's2' });

@@ -144,7 +144,23 @@ describe('the outcome record (SEMANTICS 4.5)', () => {
     engine.register({ name: 'h', events: 'PreToolUse', handler: () => allow('fine') });
     const outcome = await engine.fire('PreToolUse', bash);
     expect(Object.keys(outcome).sort()).toEqual(
-      ['event', 'decision', 'blocked', 'reason', 'stop', 'stopReason', 'updatedInput', 'updatedOutput', 'additionalContext', 'systemMessage', 'suppressOutput', 'retry', 'elicitation', 'worktreePath', 'hooks'].sort(),
+      [
+        'event',
+        'decision',
+        'blocked',
+        'reason',
+        'stop',
+        'stopReason',
+        'updatedInput',
+        'updatedOutput',
+        'additionalContext',
+        'systemMessage',
+        'suppressOutput',
+        'retry',
+        'elicitation',
+        'worktreePath',
+        'hooks',
+      ].sort(),
     );
     expect(Object.keys(outcome.hooks[0]!).sort()).toEqual(['durationMs', 'error', 'name', 'result', 'status']);
     expect(JSON.parse(JSON.stringify(outcome))).toEqual(outcome);

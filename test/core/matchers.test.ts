@@ -69,7 +69,9 @@ describe('structured matchers (seed 002, SEMANTICS 7)', () => {
     expect(matches({ path: 'src/**/*.ts' }, 'PreToolUse', input('/proj/src/a/b.ts'))).toBe(true);
     expect(matches({ path: 'src/**/*.ts' }, 'PreToolUse', input('/proj/lib/../src/a.ts'))).toBe(true);
     expect(matches({ path: 'src/**/*.ts' }, 'PreToolUse', input('/proj/lib/a.ts'))).toBe(false);
-    expect(matches({ path: '*.ipynb' }, 'PreToolUse', { tool_name: 'NotebookEdit', tool_input: { notebook_path: 'x/n.ipynb' }, cwd: '/proj' })).toBe(true);
+    expect(
+      matches({ path: '*.ipynb' }, 'PreToolUse', { tool_name: 'NotebookEdit', tool_input: { notebook_path: 'x/n.ipynb' }, cwd: '/proj' }),
+    ).toBe(true);
     expect(matches({ path: '*.ts' }, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'x.ts' } })).toBe(false);
   });
 
@@ -82,7 +84,12 @@ describe('structured matchers (seed 002, SEMANTICS 7)', () => {
 
   it('seed 000: target "PreToolCall:.*:delete_.*" maps to the canonical "PreToolUse:.*:delete_.*"', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'deny-delete', events: 'PreToolCall', matcher: { target: 'PreToolUse:.*:delete_.*' }, handler: () => deny('Dangerous tool blocked') });
+    engine.register({
+      name: 'deny-delete',
+      events: 'PreToolCall',
+      matcher: { target: 'PreToolUse:.*:delete_.*' },
+      handler: () => deny('Dangerous tool blocked'),
+    });
     const hit = await engine.fire('PreToolCall', { tool_name: 'delete_database', step_name: 'Agent' });
     const miss = await engine.fire('PreToolCall', { tool_name: 'run_query', step_name: 'Agent' });
     expect(hit).toMatchObject({ blocked: true, reason: 'Dangerous tool blocked' });
@@ -97,11 +104,20 @@ describe('structured matchers (seed 002, SEMANTICS 7)', () => {
     expect((await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls && rm -rf x' } })).blocked).toBe(true);
     expect((await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo $(rm -f y)' } })).blocked).toBe(true);
     expect((await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo "rm -rf x"' } })).blocked).toBe(false);
-    expect(matches({ if: 'Edit(src/**)' }, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/p/src/a.ts' }, cwd: '/p' })).toBe(true);
-    expect(matches({ if: 'Edit(*.ts)' }, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: '/p/a/b.md' }, cwd: '/p' })).toBe(false);
+    expect(matches({ if: 'Edit(src/**)' }, 'PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/p/src/a.ts' }, cwd: '/p' })).toBe(
+      true,
+    );
+    expect(matches({ if: 'Edit(*.ts)' }, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: '/p/a/b.md' }, cwd: '/p' })).toBe(
+      false,
+    );
     expect(matches({ if: 'Read' }, 'PreToolUse', { tool_name: 'Read', tool_input: {} })).toBe(true);
     expect(matches({ if: 'mcp__github' }, 'PreToolUse', { tool_name: 'mcp__github__create_issue' })).toBe(true);
-    expect(matches({ if: 'WebFetch(domain:example.com)' }, 'PreToolUse', { tool_name: 'WebFetch', tool_input: { url: 'https://docs.example.com/x' } })).toBe(true);
+    expect(
+      matches({ if: 'WebFetch(domain:example.com)' }, 'PreToolUse', {
+        tool_name: 'WebFetch',
+        tool_input: { url: 'https://docs.example.com/x' },
+      }),
+    ).toBe(true);
   });
 });
 
@@ -109,7 +125,9 @@ describe('composition and functions', () => {
   it('all, any, not and a function', () => {
     const bashOrWrite = any(['Bash', { tool: 'Write' }]);
     expect(matches(bashOrWrite, 'PreToolUse', { tool_name: 'Write' })).toBe(true);
-    expect(matches(all([bashOrWrite, not({ command: '^ls' })]), 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } })).toBe(false);
+    expect(matches(all([bashOrWrite, not({ command: '^ls' })]), 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } })).toBe(
+      false,
+    );
     expect(matches((input) => String(input.tool_name).length === 4, 'PreToolUse', { tool_name: 'Bash' })).toBe(true);
   });
 });
@@ -123,8 +141,18 @@ describe('invalid matchers are errors at registration (SEMANTICS 6)', () => {
     ['a non-string tool', { tool: 3 }, /"tool" must be a string/],
   ])('%s', (_label, matcher, message) => {
     const engine = new HookEngine();
-    expect(() => engine.register({ name: 'bad', events: 'PreToolUse', matcher: matcher as Matcher, handler: () => undefined, source: 'x.json hooks[0]' })).toThrow(message);
-    expect(() => engine.register({ name: 'bad', events: 'PreToolUse', matcher: matcher as Matcher, handler: () => undefined })).toThrow(HookSpecError);
+    expect(() =>
+      engine.register({
+        name: 'bad',
+        events: 'PreToolUse',
+        matcher: matcher as Matcher,
+        handler: () => undefined,
+        source: 'x.json hooks[0]',
+      }),
+    ).toThrow(message);
+    expect(() => engine.register({ name: 'bad', events: 'PreToolUse', matcher: matcher as Matcher, handler: () => undefined })).toThrow(
+      HookSpecError,
+    );
   });
 
   it('other spec fields are validated with the field named', () => {
@@ -154,8 +182,15 @@ describe('the index (SEMANTICS 4.1)', () => {
     engine.register({ name: 'generic-low', events: 'PreToolUse', priority: -1, handler: () => void log.push('generic-low') });
     engine.register({ name: 'bash-exact', events: 'PreToolUse', matcher: 'Bash', handler: () => void log.push('bash-exact') });
     engine.register({ name: 'regex', events: 'PreToolUse', matcher: 'Ba.h', priority: 5, handler: () => void log.push('regex') });
-    engine.register({ name: 'write-exact', events: 'PreToolUse', matcher: { tool: ['Write'] }, priority: 9, handler: () => void log.push('write-exact') });
-    for (let i = 0; i < 1000; i++) engine.register({ name: `other-${i}`, events: 'PreToolUse', matcher: `Tool${i}`, handler: () => void log.push('wrong') });
+    engine.register({
+      name: 'write-exact',
+      events: 'PreToolUse',
+      matcher: { tool: ['Write'] },
+      priority: 9,
+      handler: () => void log.push('write-exact'),
+    });
+    for (let i = 0; i < 1000; i++)
+      engine.register({ name: `other-${i}`, events: 'PreToolUse', matcher: `Tool${i}`, handler: () => void log.push('wrong') });
     await engine.fire('PreToolUse', { tool_name: 'Bash' });
     expect(log).toEqual(['regex', 'bash-exact', 'generic-low']);
     log.length = 0;

@@ -30,7 +30,10 @@ async function run(hooks: Array<{ priority: number; result: HookResult | undefin
 
 /** The hooks in run order: priority descending, then registration order. */
 function runOrder(hooks: Array<{ priority: number }>): number[] {
-  return hooks.map((h, i) => ({ ...h, i })).sort((a, b) => b.priority - a.priority || a.i - b.i).map((h) => h.i);
+  return hooks
+    .map((h, i) => ({ ...h, i }))
+    .sort((a, b) => b.priority - a.priority || a.i - b.i)
+    .map((h) => h.i);
 }
 
 const ENDS = new Set(['deny', 'block', 'stop', 'retry', 'skip']);
@@ -101,7 +104,10 @@ describe('merge laws (property tests)', () => {
     await fc.assert(
       fc.asyncProperty(hookList, async (hooks) => {
         const { outcome, order } = await run(hooks);
-        const texts = order.map((i) => hooks[i]!.result).filter((r) => r?.kind === 'context').map((r) => r!.additionalContext);
+        const texts = order
+          .map((i) => hooks[i]!.result)
+          .filter((r) => r?.kind === 'context')
+          .map((r) => r!.additionalContext);
         expect(outcome.additionalContext).toBe(texts.length ? texts.join('\n') : null);
       }),
     );

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { allow, ask, block, context, defer, deny, HookEngine, modify, replaceOutput, retry, stop, systemMessage, type HandlerReturn } from '../../src/index.js';
+import {
+  allow,
+  ask,
+  block,
+  context,
+  defer,
+  deny,
+  HookEngine,
+  modify,
+  replaceOutput,
+  retry,
+  stop,
+  systemMessage,
+  type HandlerReturn,
+} from '../../src/index.js';
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
 
@@ -59,7 +73,12 @@ describe('stop overrides everything (SEMANTICS 5)', () => {
     // After a tool ran (and before one runs, as Claude Code's continue:false): the turn ends, nothing is blocked.
     const after = await fireWith('PostToolUse', [context('c'), stop('halt now')]);
     expect(after).toMatchObject({ stop: true, stopReason: 'halt now', blocked: false, reason: null });
-    const parallel = await fireWith('PostToolUse', [allow(), { continue: false, stopReason: 'first' }, { continue: false, stopReason: 'second' }], bash, true);
+    const parallel = await fireWith(
+      'PostToolUse',
+      [allow(), { continue: false, stopReason: 'first' }, { continue: false, stopReason: 'second' }],
+      bash,
+      true,
+    );
     expect(parallel.stopReason).toBe('first');
   });
 });
@@ -76,7 +95,9 @@ describe('modifications (SEMANTICS 3, 5)', () => {
   });
 
   it('other events: patches merge in order (prompt rewriting, seed 004)', async () => {
-    const outcome = await fireWith('UserPromptSubmit', [modify({ prompt: 'one', tag: 'x' }), modify({ prompt: 'two' })], { prompt: 'orig' });
+    const outcome = await fireWith('UserPromptSubmit', [modify({ prompt: 'one', tag: 'x' }), modify({ prompt: 'two' })], {
+      prompt: 'orig',
+    });
     expect(outcome.updatedInput).toEqual({ prompt: 'two', tag: 'x' });
   });
 
@@ -105,7 +126,9 @@ describe('seed 003 merge table, under the unified rules', () => {
     expect(outcome.systemMessage).toBe('m1\nm2');
   });
   it('updated_input latest non-None', async () => {
-    expect((await fireWith('PreToolUse', [modify({ command: '1' }), undefined, modify({ command: '2' }), undefined])).updatedInput).toEqual({ command: '2' });
+    expect((await fireWith('PreToolUse', [modify({ command: '1' }), undefined, modify({ command: '2' }), undefined])).updatedInput).toEqual(
+      { command: '2' },
+    );
   });
 });
 
@@ -127,32 +150,63 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
   });
 
   it('permissionDecision allow with updatedInput', async () => {
-    const outcome = await fireWith('PreToolUse', [{ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -a' } } }]);
+    const outcome = await fireWith('PreToolUse', [
+      { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls -a' } } },
+    ]);
     expect(outcome).toMatchObject({ decision: 'allow', updatedInput: { command: 'ls -a' }, blocked: false });
   });
 
   it('legacy decision approve/block', async () => {
     expect((await fireWith('PreToolUse', [{ decision: 'approve', reason: 'ok' }])).decision).toBe('allow');
-    expect(await fireWith('PreToolUse', [{ decision: 'block', reason: 'nope' }])).toMatchObject({ decision: 'deny', blocked: true, reason: 'nope' });
-    expect(await fireWith('Stop', [{ decision: 'block', reason: 'keep working' }], {})).toMatchObject({ decision: null, blocked: true, reason: 'keep working' });
+    expect(await fireWith('PreToolUse', [{ decision: 'block', reason: 'nope' }])).toMatchObject({
+      decision: 'deny',
+      blocked: true,
+      reason: 'nope',
+    });
+    expect(await fireWith('Stop', [{ decision: 'block', reason: 'keep working' }], {})).toMatchObject({
+      decision: null,
+      blocked: true,
+      reason: 'keep working',
+    });
   });
 
   it('continue:false halts with stopReason; additionalContext and systemMessage pass through', async () => {
-    const outcome = await fireWith('UserPromptSubmit', [
-      { continue: false, stopReason: 'done for today', systemMessage: 'bye', hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'ctx' } },
-    ], { prompt: 'p' });
-    expect(outcome).toMatchObject({ stop: true, stopReason: 'done for today', blocked: true, systemMessage: 'bye', additionalContext: 'ctx' });
+    const outcome = await fireWith(
+      'UserPromptSubmit',
+      [
+        {
+          continue: false,
+          stopReason: 'done for today',
+          systemMessage: 'bye',
+          hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'ctx' },
+        },
+      ],
+      { prompt: 'p' },
+    );
+    expect(outcome).toMatchObject({
+      stop: true,
+      stopReason: 'done for today',
+      blocked: true,
+      systemMessage: 'bye',
+      additionalContext: 'ctx',
+    });
   });
 
   it('PermissionRequest decision.behavior', async () => {
-    const allowOutcome = await fireWith('PermissionRequest', [{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { command: 'x' } } } }]);
+    const allowOutcome = await fireWith('PermissionRequest', [
+      { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { command: 'x' } } } },
+    ]);
     expect(allowOutcome).toMatchObject({ decision: 'allow', updatedInput: { command: 'x' } });
-    const denyOutcome = await fireWith('PermissionRequest', [{ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } }]);
+    const denyOutcome = await fireWith('PermissionRequest', [
+      { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } } },
+    ]);
     expect(denyOutcome).toMatchObject({ decision: 'deny', blocked: true, reason: 'no' });
   });
 
   it('PostToolUse updatedMCPToolOutput replaces the output', async () => {
-    const outcome = await fireWith('PostToolUse', [{ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'clean' } }]);
+    const outcome = await fireWith('PostToolUse', [
+      { hookSpecificOutput: { hookEventName: 'PostToolUse', updatedMCPToolOutput: 'clean' } },
+    ]);
     expect(outcome.updatedOutput).toBe('clean');
   });
 

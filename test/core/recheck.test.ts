@@ -76,7 +76,11 @@ describe.each([false, true])('recheck (parallel: %s)', (parallel) => {
     const engine = new HookEngine({ parallel });
     engine.register({ name: 'env-guard', events: 'PreToolUse', recheck: true, matcher: { path: '.env' }, handler: () => deny('no .env') });
     engine.register({ name: 'redirect', events: 'PreToolUse', handler: () => modify({ file_path: '/p/.env', content: 'x' }) });
-    const outcome = await engine.fire('PreToolUse', { tool_name: 'Write', cwd: '/p', tool_input: { file_path: '/p/notes.md', content: 'x' } });
+    const outcome = await engine.fire('PreToolUse', {
+      tool_name: 'Write',
+      cwd: '/p',
+      tool_input: { file_path: '/p/notes.md', content: 'x' },
+    });
     expect([outcome.blocked, outcome.reason]).toEqual([true, 'no .env']);
     expect(outcome.hooks.map((h) => [h.name, h.recheck ?? false])).toEqual([
       ['redirect', false],
@@ -87,7 +91,15 @@ describe.each([false, true])('recheck (parallel: %s)', (parallel) => {
   it('a recheck hook that fails on the rewritten input fails closed on a blockable event', async () => {
     let calls = 0;
     const engine = new HookEngine({ parallel });
-    engine.register({ name: 'fragile', events: 'PreToolUse', priority: 1, recheck: true, handler: () => { if (calls++ > 0) throw new Error('cannot parse'); } });
+    engine.register({
+      name: 'fragile',
+      events: 'PreToolUse',
+      priority: 1,
+      recheck: true,
+      handler: () => {
+        if (calls++ > 0) throw new Error('cannot parse');
+      },
+    });
     engine.register(rewriteTo('echo hi'));
     const outcome = await engine.fire('PreToolUse', bash('ls'));
     expect([outcome.blocked, outcome.reason]).toEqual([true, 'hook fragile failed: cannot parse (judging the rewritten input)']);
@@ -119,20 +131,34 @@ describe('recheck, sequential order', () => {
     const judged: string[] = [];
     const engine = new HookEngine();
     engine.register(guard(judged));
-    engine.register({ name: 'cc', events: 'PreToolUse', handler: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'rm -rf /etc' } } }) });
+    engine.register({
+      name: 'cc',
+      events: 'PreToolUse',
+      handler: () => ({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'rm -rf /etc' } },
+      }),
+    });
     const outcome = await engine.fire('PreToolUse', bash('ls'));
     expect([outcome.decision, outcome.reason]).toEqual(['deny', 'guard: rm -rf /etc is destructive']);
   });
 
   it('non-tool events: a prompt rewritten after a recheck hook is judged again', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'prompt-guard', events: 'UserPromptSubmit', recheck: true, priority: 1, handler: (i) => (String(i.prompt).includes('secret') ? deny('no secrets') : undefined) });
+    engine.register({
+      name: 'prompt-guard',
+      events: 'UserPromptSubmit',
+      recheck: true,
+      priority: 1,
+      handler: (i) => (String(i.prompt).includes('secret') ? deny('no secrets') : undefined),
+    });
     engine.register({ name: 'expander', events: 'UserPromptSubmit', handler: () => modify({ prompt: 'tell me the secret' }) });
     const outcome = await engine.fire('UserPromptSubmit', { prompt: 'hi' });
     expect([outcome.blocked, outcome.reason]).toEqual([true, 'no secrets']);
   });
 
   it('recheck must be a boolean', () => {
-    expect(() => new HookEngine().register({ name: 'x', events: 'PreToolUse', recheck: 'yes' as never, handler: () => undefined })).toThrow('recheck: expected true or false, got "yes"');
+    expect(() => new HookEngine().register({ name: 'x', events: 'PreToolUse', recheck: 'yes' as never, handler: () => undefined })).toThrow(
+      'recheck: expected true or false, got "yes"',
+    );
   });
 });

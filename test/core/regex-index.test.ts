@@ -11,7 +11,8 @@ const ran = async (engine: HookEngine, tool: string) => (await engine.fire('PreT
 describe('regex hooks through the index', () => {
   it('selects every regex, exact and match-all hook that accepts the tool, in priority then registration order', async () => {
     const engine = new HookEngine();
-    const hook = (name: string, matcher: string | undefined, priority = 0) => engine.register({ name, events: 'PreToolUse', matcher, priority, handler: () => context(name) });
+    const hook = (name: string, matcher: string | undefined, priority = 0) =>
+      engine.register({ name, events: 'PreToolUse', matcher, priority, handler: () => context(name) });
     hook('mcp-any', '^mcp__.*');
     hook('exact-bash', 'Bash', 5);
     hook('all', undefined);
@@ -31,7 +32,8 @@ describe('regex hooks through the index', () => {
 
   it('1,000 regex hooks: only the one that matches runs, for many distinct tools (more than the cache holds)', async () => {
     const engine = new HookEngine();
-    for (let i = 0; i < 1000; i++) engine.register({ name: `r${i}`, events: 'PreToolUse', matcher: `^mcp__s${i}__`, handler: () => undefined });
+    for (let i = 0; i < 1000; i++)
+      engine.register({ name: `r${i}`, events: 'PreToolUse', matcher: `^mcp__s${i}__`, handler: () => undefined });
     for (let i = 0; i < 600; i++) expect(await ran(engine, `mcp__s${i}__tool`)).toEqual([`r${i}`]);
     expect(await ran(engine, 'mcp__s0__tool')).toEqual(['r0']);
     expect(await ran(engine, 'Bash')).toEqual([]);
@@ -50,7 +52,12 @@ describe('inputs as a direct engine user passes them', () => {
   it('handlers and matchers see hook_event_name, session_id and cwd filled in; what the host sent wins; the host object is untouched', async () => {
     const engine = new HookEngine();
     const seen: unknown[] = [];
-    engine.register({ name: 'h', events: 'PreToolCall', matcher: (i) => i.session_id === 'default', handler: (i) => void seen.push({ ...i }) });
+    engine.register({
+      name: 'h',
+      events: 'PreToolCall',
+      matcher: (i) => i.session_id === 'default',
+      handler: (i) => void seen.push({ ...i }),
+    });
     const input = { tool_name: 'Bash', tool_input: { command: 'ls' } };
     await engine.fire('PreToolCall', input);
     await engine.fire('PreToolUse', { ...input, hook_event_name: 'pre_tool_use', cwd: '/mine' }, { cwd: '/option' });

@@ -89,7 +89,12 @@ describe('section 6: async hooks', () => {
   it('drain() also awaits async hooks started while it waits', async () => {
     const engine = new HookEngine();
     let second = false;
-    engine.register({ name: 'first', events: 'PostToolUse', async: true, handler: async () => (await sleep(10), void engine.fire('Notification', { session_id: 's1' })) });
+    engine.register({
+      name: 'first',
+      events: 'PostToolUse',
+      async: true,
+      handler: async () => (await sleep(10), void engine.fire('Notification', { session_id: 's1' })),
+    });
     engine.register({ name: 'second', events: 'Notification', async: true, handler: async () => (await sleep(20), void (second = true)) });
     await engine.fire('PostToolUse', bash);
     await engine.drain();
@@ -129,7 +134,9 @@ describe('section 6: an invalid matcher is an error at registration, never a sil
   it('a bad regex is an error even on an event that ignores string matchers', () => {
     const engine = new HookEngine();
     expect(() => engine.register({ name: 'bad', events: 'Stop', matcher: '(', handler: () => undefined })).toThrow(/invalid regex "\("/);
-    expect(() => engine.register({ name: 'bad', events: 'UserPromptSubmit', matcher: '/x/q', handler: () => undefined })).toThrow(/invalid regex flag "q"/);
+    expect(() => engine.register({ name: 'bad', events: 'UserPromptSubmit', matcher: '/x/q', handler: () => undefined })).toThrow(
+      /invalid regex flag "q"/,
+    );
   });
 });
 
@@ -180,16 +187,24 @@ describe('section 7: string matchers', () => {
   });
 
   // Catches: the string matcher applied (to some field) on events without a filter field.
-  it.each(['UserPromptSubmit', 'PreModelCall', 'PostModelCall', 'PostToolBatch', 'Stop', 'Checkpoint', 'MyCustomEvent'])('%s ignores a string matcher', (event) => {
-    expect(matches('Bash', event, { tool_name: 'Write', source: 'x' })).toBe(true);
-    expect(matches('^nothing$', event, {})).toBe(true);
-  });
+  it.each(['UserPromptSubmit', 'PreModelCall', 'PostModelCall', 'PostToolBatch', 'Stop', 'Checkpoint', 'MyCustomEvent'])(
+    '%s ignores a string matcher',
+    (event) => {
+      expect(matches('Bash', event, { tool_name: 'Write', source: 'x' })).toBe(true);
+      expect(matches('^nothing$', event, {})).toBe(true);
+    },
+  );
 
   // Catches: the step name not read from `step.name` when the engine indexes an exact-name matcher.
   it('StepStart and StepEnd match the step name, through the engine index too', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({ name: 'agent-step', events: ['StepStart', 'StepCompleted'], matcher: 'Agent', handler: (i) => void ran.push(String(i.hook_event_name)) });
+    engine.register({
+      name: 'agent-step',
+      events: ['StepStart', 'StepCompleted'],
+      matcher: 'Agent',
+      handler: (i) => void ran.push(String(i.hook_event_name)),
+    });
     await engine.fire('StepStart', { step: { index: 0, name: 'Agent' } });
     await engine.fire('StepStart', { step: { index: 1, name: 'Other' } });
     await engine.fire('StepEnd', { step_name: 'Agent' });
@@ -200,7 +215,12 @@ describe('section 7: string matchers', () => {
   it('one string on several events is tested against each event own field', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({ name: 'h', events: ['SessionStart', 'PreToolUse'], matcher: 'startup', handler: (i) => void ran.push(String(i.hook_event_name)) });
+    engine.register({
+      name: 'h',
+      events: ['SessionStart', 'PreToolUse'],
+      matcher: 'startup',
+      handler: (i) => void ran.push(String(i.hook_event_name)),
+    });
     await engine.fire('SessionStart', { source: 'startup' });
     await engine.fire('PreToolUse', { tool_name: 'Bash', source: 'startup' });
     await engine.fire('PreToolUse', { tool_name: 'startup' });
@@ -224,15 +244,25 @@ describe('section 7: structured matcher fields', () => {
   // Catches: `path` not falling back to tool_input.path, or relative paths not resolved against cwd.
   it('path: file_path, else path, else notebook_path; relative paths resolved against cwd; "/" patterns are absolute', () => {
     expect(matches({ path: '*.md' }, 'PreToolUse', { tool_name: 'Grep', tool_input: { path: 'docs/guide.md' }, cwd: '/p' })).toBe(true);
-    expect(matches({ path: 'docs/*.md' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'docs/a.md' }, cwd: '/p' })).toBe(true);
-    expect(matches({ path: '/etc/**' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: '../../etc/passwd' }, cwd: '/p/q' })).toBe(true);
-    expect(matches({ path: '/etc/**' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'etc/passwd' }, cwd: '/p' })).toBe(false);
-    expect(matches({ path: '*.md' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a.ts', path: 'b.md' }, cwd: '/p' })).toBe(false);
+    expect(matches({ path: 'docs/*.md' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'docs/a.md' }, cwd: '/p' })).toBe(
+      true,
+    );
+    expect(
+      matches({ path: '/etc/**' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: '../../etc/passwd' }, cwd: '/p/q' }),
+    ).toBe(true);
+    expect(matches({ path: '/etc/**' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'etc/passwd' }, cwd: '/p' })).toBe(
+      false,
+    );
+    expect(matches({ path: '*.md' }, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: 'a.ts', path: 'b.md' }, cwd: '/p' })).toBe(
+      false,
+    );
   });
 
   // Catches: `command` anchored, or matching outside tool_input.command.
   it('command: unanchored regex on tool_input.command only', () => {
-    expect(matches({ command: 'push.*--force' }, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'git push origin --force' } })).toBe(true);
+    expect(
+      matches({ command: 'push.*--force' }, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'git push origin --force' } }),
+    ).toBe(true);
     expect(matches({ command: 'rm' }, 'PreToolUse', { tool_name: 'Bash', tool_input: { description: 'rm' } })).toBe(false);
   });
 
@@ -285,14 +315,18 @@ describe('section 7: composition', () => {
 
   // Catches: the plain-object forms (as written in a config file) read differently from the helpers.
   it('the object forms { all }, { any }, { not } are the same as the helpers', () => {
-    expect(matches({ all: ['Bash', { not: { command: '^ls' } }] }, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } })).toBe(false);
+    expect(
+      matches({ all: ['Bash', { not: { command: '^ls' } }] }, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }),
+    ).toBe(false);
     expect(matches({ any: ['Read', 'Bash'] }, 'PreToolUse', { tool_name: 'Bash' })).toBe(true);
   });
 
   // Catches: a function matcher's truthy-but-not-true value taken as a match.
   it('a function matches only when it returns true; anything but a boolean is an error', () => {
     expect(matches(() => false, 'PreToolUse', { tool_name: 'X' })).toBe(false);
-    expect(() => matches(() => 1 as unknown as boolean, 'PreToolUse', { tool_name: 'X' })).toThrow('matcher returned 1; a matcher must return true or false synchronously');
+    expect(() => matches(() => 1 as unknown as boolean, 'PreToolUse', { tool_name: 'X' })).toThrow(
+      'matcher returned 1; a matcher must return true or false synchronously',
+    );
     expect(matches((i) => i.tool_name === 'X', 'PreToolUse', { tool_name: 'X' })).toBe(true);
   });
 

@@ -156,10 +156,21 @@ describe('section 1: the fields every input carries', () => {
   it('fields the host sent win, and the caller object is not mutated', async () => {
     const engine = new HookEngine();
     const seen = seenBy(engine, 'PreToolUse');
-    const input = { hook_event_name: 'PreToolCall', session_id: 'mine', cwd: '/mine', timestamp: '2026-01-01T00:00:00.000Z', tool_name: 'X' };
+    const input = {
+      hook_event_name: 'PreToolCall',
+      session_id: 'mine',
+      cwd: '/mine',
+      timestamp: '2026-01-01T00:00:00.000Z',
+      tool_name: 'X',
+    };
     const copy = structuredClone(input);
     await engine.fire('PreToolCall', input, { sessionId: 'opt', cwd: '/opt' });
-    expect(seen[0]).toMatchObject({ hook_event_name: 'PreToolUse', session_id: 'mine', cwd: '/mine', timestamp: '2026-01-01T00:00:00.000Z' });
+    expect(seen[0]).toMatchObject({
+      hook_event_name: 'PreToolUse',
+      session_id: 'mine',
+      cwd: '/mine',
+      timestamp: '2026-01-01T00:00:00.000Z',
+    });
     expect(input).toEqual(copy);
   });
 
@@ -170,8 +181,12 @@ describe('section 1: the fields every input carries', () => {
     engine.register({ name: 'session', events: 'Stop', matcher: { session: 'abc' }, handler: () => block('abc keeps going') });
     const write = { tool_name: 'Write', tool_input: { file_path: 'src/a.ts' } };
     expect((await engine.fire('PreToolUse', write, { cwd: '/proj' })).blocked).toBe(true);
-    expect((await engine.fire('PreToolUse', { ...write, tool_input: { file_path: '/proj/src/a.ts' } }, { cwd: '/proj' })).blocked).toBe(true);
-    expect((await engine.fire('PreToolUse', { ...write, tool_input: { file_path: '/other/src/a.ts' } }, { cwd: '/proj' })).blocked).toBe(false);
+    expect((await engine.fire('PreToolUse', { ...write, tool_input: { file_path: '/proj/src/a.ts' } }, { cwd: '/proj' })).blocked).toBe(
+      true,
+    );
+    expect((await engine.fire('PreToolUse', { ...write, tool_input: { file_path: '/other/src/a.ts' } }, { cwd: '/proj' })).blocked).toBe(
+      false,
+    );
     expect((await engine.fire('Stop', {}, { sessionId: 'abc' })).blocked).toBe(true);
     expect((await engine.fire('Stop', {}, { sessionId: 'xyz' })).blocked).toBe(false);
   });
@@ -200,7 +215,11 @@ describe('section 2: hook fields', () => {
   it('a hook with several events (aliases included) runs on each of them', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({ name: 'multi', events: ['PreToolCall', 'Stop', 'session_start'], handler: (i) => void ran.push(String(i.hook_event_name)) });
+    engine.register({
+      name: 'multi',
+      events: ['PreToolCall', 'Stop', 'session_start'],
+      handler: (i) => void ran.push(String(i.hook_event_name)),
+    });
     await engine.fire('PreToolUse', bash);
     await engine.fire('Stop', {});
     await engine.fire('SessionStart', { source: 'startup' });
@@ -212,7 +231,9 @@ describe('section 2: hook fields', () => {
   it('maxRetries must be a whole number >= 0, named in the error', () => {
     const engine = new HookEngine();
     for (const bad of [-1, 1.5, Number.NaN]) {
-      expect(() => engine.register({ name: 'r', events: 'Stop', maxRetries: bad, handler: () => undefined })).toThrow('hook "r": maxRetries: expected a whole number >= 0');
+      expect(() => engine.register({ name: 'r', events: 'Stop', maxRetries: bad, handler: () => undefined })).toThrow(
+        'hook "r": maxRetries: expected a whole number >= 0',
+      );
     }
   });
 
@@ -259,7 +280,13 @@ describe('section 2: hook fields', () => {
     let slowRuns = 0;
     let bgRuns = 0;
     engine.register({ name: 'slow-init', events: 'PreToolUse', once: true, handler: async () => (slowRuns++, await sleep(20), undefined) });
-    engine.register({ name: 'bg-init', events: 'PreToolUse', once: true, async: true, handler: async () => (bgRuns++, await sleep(20), undefined) });
+    engine.register({
+      name: 'bg-init',
+      events: 'PreToolUse',
+      once: true,
+      async: true,
+      handler: async () => (bgRuns++, await sleep(20), undefined),
+    });
     await Promise.all([engine.fire('PreToolUse', bash), engine.fire('PreToolUse', bash), engine.fire('PreToolUse', bash)]);
     await engine.drain();
     expect(slowRuns).toBe(1);
@@ -320,22 +347,31 @@ describe('section 3: each result kind is recorded as itself', () => {
 
 describe('section 3: modify on tool events replaces tool_input, elsewhere patches the input', () => {
   // Catches: modify on a tool event shallow-merged into tool_input (fields the hook dropped would survive).
-  it.each(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'])('%s: the next hook sees exactly the new tool_input', async (event) => {
-    const engine = new HookEngine();
-    const seen: unknown[] = [];
-    engine.register({ name: 'a', events: event, handler: () => modify({ command: 'pwd' }) });
-    engine.register({ name: 'b', events: event, handler: () => modify({ description: 'only this' }) });
-    engine.register({ name: 'c', events: event, handler: (i) => void seen.push(i.tool_input) });
-    const outcome = await engine.fire(event, { tool_name: 'Bash', tool_input: { command: 'ls', timeout: 5 } });
-    expect(seen).toEqual([{ description: 'only this' }]);
-    expect(outcome.updatedInput).toEqual({ description: 'only this' });
-  });
+  it.each(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'])(
+    '%s: the next hook sees exactly the new tool_input',
+    async (event) => {
+      const engine = new HookEngine();
+      const seen: unknown[] = [];
+      engine.register({ name: 'a', events: event, handler: () => modify({ command: 'pwd' }) });
+      engine.register({ name: 'b', events: event, handler: () => modify({ description: 'only this' }) });
+      engine.register({ name: 'c', events: event, handler: (i) => void seen.push(i.tool_input) });
+      const outcome = await engine.fire(event, { tool_name: 'Bash', tool_input: { command: 'ls', timeout: 5 } });
+      expect(seen).toEqual([{ description: 'only this' }]);
+      expect(outcome.updatedInput).toEqual({ description: 'only this' });
+    },
+  );
 
   // Catches: Claude Code's updatedInput treated differently from modify().
   it('a Claude Code updatedInput replaces tool_input the same way', async () => {
     const engine = new HookEngine();
     const seen: unknown[] = [];
-    engine.register({ name: 'a', events: 'PreToolUse', handler: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'pwd' } } }) });
+    engine.register({
+      name: 'a',
+      events: 'PreToolUse',
+      handler: () => ({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'pwd' } },
+      }),
+    });
     engine.register({ name: 'b', events: 'PreToolUse', handler: (i) => void seen.push(i.tool_input) });
     await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls', timeout: 5 } });
     expect(seen).toEqual([{ command: 'pwd' }]);
@@ -368,8 +404,16 @@ describe('section 4: running the chain', () => {
   it('hooks run one after another: the next starts only when the previous has finished', async () => {
     const engine = new HookEngine();
     const log: string[] = [];
-    engine.register({ name: 'a', events: 'PreToolUse', handler: async () => (log.push('a start'), await sleep(15), log.push('a end'), undefined) });
-    engine.register({ name: 'b', events: 'PreToolUse', handler: async () => (log.push('b start'), await sleep(1), log.push('b end'), undefined) });
+    engine.register({
+      name: 'a',
+      events: 'PreToolUse',
+      handler: async () => (log.push('a start'), await sleep(15), log.push('a end'), undefined),
+    });
+    engine.register({
+      name: 'b',
+      events: 'PreToolUse',
+      handler: async () => (log.push('b start'), await sleep(1), log.push('b end'), undefined),
+    });
     await engine.fire('PreToolUse', bash);
     expect(log).toEqual(['a start', 'a end', 'b start', 'b end']);
   });
@@ -405,7 +449,8 @@ describe('section 4: running the chain', () => {
   it('hooks of other events cost nothing: their matchers are never called', async () => {
     const engine = new HookEngine();
     let calls = 0;
-    for (let i = 0; i < 50; i++) engine.register({ name: `stop-${i}`, events: 'Stop', matcher: () => (calls++, true), handler: () => undefined });
+    for (let i = 0; i < 50; i++)
+      engine.register({ name: `stop-${i}`, events: 'Stop', matcher: () => (calls++, true), handler: () => undefined });
     await engine.fire('PreToolUse', bash);
     expect(calls).toBe(0);
   });
@@ -461,19 +506,30 @@ describe('section 5: merge rules not covered elsewhere', () => {
 
   // Catches: PreModelSwitch missing its `permission` flag.
   it('PreModelSwitch carries a permission decision: a block is a deny', async () => {
-    expect(await fireWith('PreModelSwitch', [block('stay on this model')], { model: 'big' })).toMatchObject({ decision: 'deny', blocked: true });
+    expect(await fireWith('PreModelSwitch', [block('stay on this model')], { model: 'big' })).toMatchObject({
+      decision: 'deny',
+      blocked: true,
+    });
   });
 
   // Catches: a fail-closed failure on a permission event left without decision deny.
   it('a fail-closed failure on PermissionRequest is decision deny', async () => {
     const engine = new HookEngine();
     engine.register({ name: 'boom', events: 'PermissionRequest', handler: throwing });
-    expect(await engine.fire('PermissionRequest', bash)).toMatchObject({ decision: 'deny', blocked: true, reason: 'hook boom failed: kaput' });
+    expect(await engine.fire('PermissionRequest', bash)).toMatchObject({
+      decision: 'deny',
+      blocked: true,
+      reason: 'hook boom failed: kaput',
+    });
   });
 
   // Catches: deny losing its decision off permission events (docs/model.md choice).
   it('deny on an event without a permission decision still reports decision deny and blocked', async () => {
-    expect(await fireWith('UserPromptSubmit', [deny('not that prompt')], { prompt: 'p' })).toMatchObject({ decision: 'deny', blocked: true, reason: 'not that prompt' });
+    expect(await fireWith('UserPromptSubmit', [deny('not that prompt')], { prompt: 'p' })).toMatchObject({
+      decision: 'deny',
+      blocked: true,
+      reason: 'not that prompt',
+    });
   });
 
   // Catches: the reason of a non-deciding allow kept once a later hook blocks.
@@ -485,8 +541,19 @@ describe('section 5: merge rules not covered elsewhere', () => {
   it("stop() on PreToolUse refuses the tool and halts; Claude Code's continue:false lets it run (with its rewrite), then ends the turn", async () => {
     const halted = await fireWith('PreToolUse', [modify({ command: 'pwd' }), allow('ok'), stop('halt everything')]);
     expect(halted).toMatchObject({ stop: true, stopReason: 'halt everything', blocked: true, decision: 'deny', reason: 'halt everything' });
-    const outcome = await fireWith('PreToolUse', [modify({ command: 'pwd' }), allow('ok'), { continue: false, stopReason: 'halt everything' }]);
-    expect(outcome).toMatchObject({ stop: true, stopReason: 'halt everything', blocked: false, decision: 'allow', reason: 'ok', updatedInput: { command: 'pwd' } });
+    const outcome = await fireWith('PreToolUse', [
+      modify({ command: 'pwd' }),
+      allow('ok'),
+      { continue: false, stopReason: 'halt everything' },
+    ]);
+    expect(outcome).toMatchObject({
+      stop: true,
+      stopReason: 'halt everything',
+      blocked: false,
+      decision: 'allow',
+      reason: 'ok',
+      updatedInput: { command: 'pwd' },
+    });
     const prompt = await fireWith('UserPromptSubmit', [allow('ok'), stop('halt everything')]);
     expect(prompt).toMatchObject({ stop: true, blocked: true, reason: 'halt everything' });
   });

@@ -12,7 +12,8 @@ afterAll(async () => {
   if (redis.url) await dropRedisPrefix(redis.url, prefix);
 });
 
-const call = (engine: HookEngine, session: string, tool = 'Bash') => engine.fire('PreToolUse', { session_id: session, tool_name: tool, tool_input: { command: 'ls' } });
+const call = (engine: HookEngine, session: string, tool = 'Bash') =>
+  engine.fire('PreToolUse', { session_id: session, tool_name: tool, tool_input: { command: 'ls' } });
 
 describe('budgetGuard with a counter store', () => {
   it('counts in the store it is given, with the same messages', async () => {
@@ -24,7 +25,9 @@ describe('budgetGuard with a counter store', () => {
     expect(third.stopReason).toBe('tool-call budget exceeded: this would be tool call 3 of the session, limit 2');
     expect(await store.get('budget:guard:budget:s:toolCalls')).toBe(3);
     const other = new HookEngine().register(budgetGuard({ maxCallsPerTool: { Read: 1 }, counters: store }));
-    expect((await call(other, 's', 'Read')).stopReason).toBe('tool-call budget exceeded for Read: this would be call 2 of the session, limit 1');
+    expect((await call(other, 's', 'Read')).stopReason).toBe(
+      'tool-call budget exceeded for Read: this would be call 2 of the session, limit 1',
+    );
   });
 
   it('uses the store a host lends the fire when it was given none', async () => {
@@ -49,7 +52,9 @@ describe('budgetGuard with a counter store', () => {
     expect(over.stopReason).toBe('token budget exceeded: 101 tokens used this session, limit 100');
     expect((await a.fire('PreModelCall', { session_id: 't' })).stop).toBe(true);
     now = 62_000;
-    expect((await b.fire('UserPromptSubmit', { session_id: 't', prompt: 'x' })).stopReason).toBe('time budget exceeded: this session has run 61 s, limit 60 s');
+    expect((await b.fire('UserPromptSubmit', { session_id: 't', prompt: 'x' })).stopReason).toBe(
+      'time budget exceeded: this session has run 61 s, limit 60 s',
+    );
   });
 });
 

@@ -87,8 +87,8 @@ describe.skipIf(!redis.url)('RedisCounterStore (real Redis)', () => {
   });
 
   it('names the URL when Redis cannot be reached', async () => {
-    await expect(RedisCounterStore.connect('redis://:secret@127.0.0.1:1', { redis: { maxRetriesPerRequest: 0, retryStrategy: () => null } })).rejects.toThrow(
-      /cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/,
-    );
+    await expect(
+      RedisCounterStore.connect('redis://:secret@127.0.0.1:1', { redis: { maxRetriesPerRequest: 0, retryStrategy: () => null } }),
+    ).rejects.toThrow(/cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
   });
 });

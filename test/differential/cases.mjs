@@ -10,7 +10,9 @@ const cmd = (name, extra = {}) => ({ type: 'command', command: script(name), ...
 const pre = (matcher, ...hooks) => ({ PreToolUse: [{ matcher, hooks }] });
 const logged = (body) => `cat > "$CLAUDE_PROJECT_DIR/.stdin.$$"\necho run >> "$CLAUDE_PROJECT_DIR/hooks.log"\n${body}\n`;
 const json = (value) => `printf '%s' '${JSON.stringify(value)}'`;
-const deny = (reason) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+const deny = (reason) => ({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+});
 const dropIn = (config) => ({
   files: { 'hookwise.config.mjs': config },
   hook: { type: 'command', command: `node "$REPO/bin/hookwise.js" claude-code --config "$CLAUDE_PROJECT_DIR/hookwise.config.mjs"` },
@@ -18,15 +20,45 @@ const dropIn = (config) => ({
 
 export const cases = [
   // ---- common behaviour ----
-  { name: 'exit 0, no output: the tool runs', item: 0, settings: { hooks: pre('Bash', cmd('h.sh')) }, scripts: { 'h.sh': logged('exit 0') }, calls: [bash(0)] },
-  { name: 'exit 2: blocked, stderr to the model', item: 0, reason: 'NOPE-exit2', settings: { hooks: pre('Bash', cmd('h.sh')) }, scripts: { 'h.sh': logged('echo NOPE-exit2 >&2; exit 2') }, calls: [bash(0), bash(1)] },
-  { name: 'exit 1: non-blocking error, the tool runs', item: 0, settings: { hooks: pre('Bash', cmd('h.sh')) }, scripts: { 'h.sh': logged('echo oops >&2; exit 1') }, calls: [bash(0)] },
-  { name: 'JSON deny: blocked with its reason', item: 0, reason: 'DENY-json', settings: { hooks: pre('Bash', cmd('h.sh')) }, scripts: { 'h.sh': logged(json(deny('DENY-json'))) }, calls: [bash(0)] },
+  {
+    name: 'exit 0, no output: the tool runs',
+    item: 0,
+    settings: { hooks: pre('Bash', cmd('h.sh')) },
+    scripts: { 'h.sh': logged('exit 0') },
+    calls: [bash(0)],
+  },
+  {
+    name: 'exit 2: blocked, stderr to the model',
+    item: 0,
+    reason: 'NOPE-exit2',
+    settings: { hooks: pre('Bash', cmd('h.sh')) },
+    scripts: { 'h.sh': logged('echo NOPE-exit2 >&2; exit 2') },
+    calls: [bash(0), bash(1)],
+  },
+  {
+    name: 'exit 1: non-blocking error, the tool runs',
+    item: 0,
+    settings: { hooks: pre('Bash', cmd('h.sh')) },
+    scripts: { 'h.sh': logged('echo oops >&2; exit 1') },
+    calls: [bash(0)],
+  },
+  {
+    name: 'JSON deny: blocked with its reason',
+    item: 0,
+    reason: 'DENY-json',
+    settings: { hooks: pre('Bash', cmd('h.sh')) },
+    scripts: { 'h.sh': logged(json(deny('DENY-json'))) },
+    calls: [bash(0)],
+  },
   {
     name: 'JSON allow: the tool runs',
     item: 0,
     settings: { hooks: pre('Bash', cmd('h.sh')) },
-    scripts: { 'h.sh': logged(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'fine' } })) },
+    scripts: {
+      'h.sh': logged(
+        json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'fine' } }),
+      ),
+    },
     calls: [bash(0)],
   },
   {
@@ -41,7 +73,13 @@ export const cases = [
     name: 'updatedInput: the rewritten command runs',
     item: 0,
     settings: { hooks: pre('Bash', cmd('h.sh')) },
-    scripts: { 'h.sh': logged(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-rewritten').input } })) },
+    scripts: {
+      'h.sh': logged(
+        json({
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-rewritten').input },
+        }),
+      ),
+    },
     calls: [bash(0)],
   },
   {
@@ -84,8 +122,21 @@ export const cases = [
     scripts: { 'h.sh': logged('echo CTX-start') },
     calls: [bash(0)],
   },
-  { name: 'matcher Read does not select Bash', item: 0, settings: { hooks: pre('Read', cmd('h.sh')) }, scripts: { 'h.sh': logged('echo no >&2; exit 2') }, calls: [bash(0)] },
-  { name: 'regex matcher Ba.* selects Bash', item: 0, reason: 'REGEX-block', settings: { hooks: pre('Ba.*', cmd('h.sh')) }, scripts: { 'h.sh': logged('echo REGEX-block >&2; exit 2') }, calls: [bash(0)] },
+  {
+    name: 'matcher Read does not select Bash',
+    item: 0,
+    settings: { hooks: pre('Read', cmd('h.sh')) },
+    scripts: { 'h.sh': logged('echo no >&2; exit 2') },
+    calls: [bash(0)],
+  },
+  {
+    name: 'regex matcher Ba.* selects Bash',
+    item: 0,
+    reason: 'REGEX-block',
+    settings: { hooks: pre('Ba.*', cmd('h.sh')) },
+    scripts: { 'h.sh': logged('echo REGEX-block >&2; exit 2') },
+    calls: [bash(0)],
+  },
   {
     name: 'Stop decision block keeps the agent going once',
     item: 0,
@@ -132,11 +183,15 @@ export const cases = [
 
   // ---- 1: concurrency on the original input ----
   {
-    name: 'a second hook sees the original input, not the first hook\'s rewrite',
+    name: "a second hook sees the original input, not the first hook's rewrite",
     item: 1,
     settings: { hooks: pre('Bash', cmd('rewrite.sh'), cmd('check.sh')) },
     scripts: {
-      'rewrite.sh': logged(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-rewritten').input } })),
+      'rewrite.sh': logged(
+        json({
+          hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-rewritten').input },
+        }),
+      ),
       'check.sh': `if grep -q rewritten; then echo SAW-REWRITE >&2; exit 2; fi\nexit 0\n`,
     },
     calls: [bash(0)],
@@ -146,8 +201,12 @@ export const cases = [
     item: 1,
     settings: { hooks: pre('Bash', cmd('a.sh'), cmd('b.sh')) },
     scripts: {
-      'a.sh': logged(json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-a').input } })),
-      'b.sh': logged(`sleep 1\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-b').input } })}`),
+      'a.sh': logged(
+        json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-a').input } }),
+      ),
+      'b.sh': logged(
+        `sleep 1\n${json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: bash(0, 'm0-b').input } })}`,
+      ),
     },
     calls: [bash(0)],
   },
@@ -167,7 +226,14 @@ export const cases = [
   {
     name: 'the same command under two matchers runs once',
     item: 2,
-    settings: { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [cmd('h.sh')] }, { matcher: 'Ba.*', hooks: [cmd('h.sh')] }] } },
+    settings: {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [cmd('h.sh')] },
+          { matcher: 'Ba.*', hooks: [cmd('h.sh')] },
+        ],
+      },
+    },
     scripts: { 'h.sh': logged('exit 0') },
     calls: [bash(0)],
   },
@@ -203,8 +269,16 @@ export const cases = [
     calls: [bash(0), bash(1)],
   },
   (() => {
-    const d = dropIn(`import { stop } from '$REPO/dist/index.js';\nexport default { hooks: [{ name: 'halt', events: 'PreToolUse', handler: () => stop('halt') }] };\n`);
-    return { name: 'drop-in: a stop() on PreToolUse runs the tool, then ends the turn', item: 3, files: d.files, settings: { hooks: pre('Bash', d.hook) }, calls: [bash(0), bash(1)] };
+    const d = dropIn(
+      `import { stop } from '$REPO/dist/index.js';\nexport default { hooks: [{ name: 'halt', events: 'PreToolUse', handler: () => stop('halt') }] };\n`,
+    );
+    return {
+      name: 'drop-in: a stop() on PreToolUse runs the tool, then ends the turn',
+      item: 3,
+      files: d.files,
+      settings: { hooks: pre('Bash', d.hook) },
+      calls: [bash(0), bash(1)],
+    };
   })(),
 
   // ---- 4: hookSpecificOutput without or with another hookEventName ----
@@ -212,14 +286,20 @@ export const cases = [
     name: 'hookSpecificOutput without hookEventName: the whole output is ignored',
     item: 4,
     settings: { hooks: pre('Bash', cmd('h.sh')) },
-    scripts: { 'h.sh': logged(json({ systemMessage: 'x', hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'NO-name' } })) },
+    scripts: {
+      'h.sh': logged(json({ systemMessage: 'x', hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'NO-name' } })),
+    },
     calls: [bash(0)],
   },
   {
     name: 'hookSpecificOutput naming another event: ignored',
     item: 4,
     settings: { hooks: pre('Bash', cmd('h.sh')) },
-    scripts: { 'h.sh': logged(json({ decision: 'block', reason: 'OTHER-event', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'x' } })) },
+    scripts: {
+      'h.sh': logged(
+        json({ decision: 'block', reason: 'OTHER-event', hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'x' } }),
+      ),
+    },
     calls: [bash(0)],
   },
 
@@ -274,17 +354,24 @@ export const cases = [
 
   // ---- 7: output rewrites ----
   {
-    name: 'updatedToolOutput in the shape of Bash\'s output replaces it',
+    name: "updatedToolOutput in the shape of Bash's output replaces it",
     item: 7,
     replaced: 'REPLACED-out',
     settings: { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [cmd('h.sh')] }] } },
     scripts: {
-      'h.sh': logged(json({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: { stdout: 'REPLACED-out', stderr: '', interrupted: false, isImage: false, noOutputExpected: false } } })),
+      'h.sh': logged(
+        json({
+          hookSpecificOutput: {
+            hookEventName: 'PostToolUse',
+            updatedToolOutput: { stdout: 'REPLACED-out', stderr: '', interrupted: false, isImage: false, noOutputExpected: false },
+          },
+        }),
+      ),
     },
     calls: [bash(0)],
   },
   {
-    name: 'updatedToolOutput that does not fit Bash\'s output (a string): the original output stays',
+    name: "updatedToolOutput that does not fit Bash's output (a string): the original output stays",
     item: 7,
     replaced: 'REPLACED-str',
     settings: { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [cmd('h.sh')] }] } },
@@ -300,12 +387,30 @@ export const cases = [
     calls: [bash(0)],
   },
   (() => {
-    const d = dropIn(`import { replaceOutput } from '$REPO/dist/index.js';\nexport default { hooks: [{ name: 'redact', events: 'PostToolUse', handler: (i) => replaceOutput({ ...i.tool_response, stdout: 'REDACTED-dropin' }) }] };\n`);
-    return { name: 'drop-in: replaceOutput() of a Bash output (in its shape) reaches the model', item: 7, replaced: 'REDACTED-dropin', files: d.files, settings: { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [d.hook] }] } }, calls: [bash(0)] };
+    const d = dropIn(
+      `import { replaceOutput } from '$REPO/dist/index.js';\nexport default { hooks: [{ name: 'redact', events: 'PostToolUse', handler: (i) => replaceOutput({ ...i.tool_response, stdout: 'REDACTED-dropin' }) }] };\n`,
+    );
+    return {
+      name: 'drop-in: replaceOutput() of a Bash output (in its shape) reaches the model',
+      item: 7,
+      replaced: 'REDACTED-dropin',
+      files: d.files,
+      settings: { hooks: { PostToolUse: [{ matcher: 'Bash', hooks: [d.hook] }] } },
+      calls: [bash(0)],
+    };
   })(),
   (() => {
-    const d = dropIn(`import { context } from '$REPO/dist/index.js';\nexport default { hooks: [{ name: 'more', events: 'Stop', handler: (i) => (i.stop_hook_active ? undefined : { decision: 'block', reason: 'DROPIN-stop' }) }] };\n`);
-    return { name: 'drop-in: a Stop block keeps the agent going', item: 7, stopReason: 'DROPIN-stop', files: d.files, settings: { hooks: { Stop: [{ hooks: [d.hook] }] } }, calls: [bash(0)] };
+    const d = dropIn(
+      `import { context } from '$REPO/dist/index.js';\nexport default { hooks: [{ name: 'more', events: 'Stop', handler: (i) => (i.stop_hook_active ? undefined : { decision: 'block', reason: 'DROPIN-stop' }) }] };\n`,
+    );
+    return {
+      name: 'drop-in: a Stop block keeps the agent going',
+      item: 7,
+      stopReason: 'DROPIN-stop',
+      files: d.files,
+      settings: { hooks: { Stop: [{ hooks: [d.hook] }] } },
+      calls: [bash(0)],
+    };
   })(),
 
   // ---- 8: settings features ----
@@ -313,14 +418,18 @@ export const cases = [
     name: 'shell: "bash" runs the line with /bin/sh, as Claude Code 2.1.197 does on Linux',
     item: 8,
     reason: 'BASH-block',
-    settings: { hooks: pre('Bash', { type: 'command', shell: 'bash', command: '[[ 1 == 1 ]] && { echo BASH-block >&2; exit 2; }; exit 0' }) },
+    settings: {
+      hooks: pre('Bash', { type: 'command', shell: 'bash', command: '[[ 1 == 1 ]] && { echo BASH-block >&2; exit 2; }; exit 0' }),
+    },
     calls: [bash(0)],
   },
   {
     name: 'no shell field: /bin/sh runs the line',
     item: 8,
     reason: 'DEFAULT-bash',
-    settings: { hooks: pre('Bash', { type: 'command', command: 'if [[ -n "$BASH_VERSION" ]]; then echo DEFAULT-bash >&2; exit 2; fi; exit 0' }) },
+    settings: {
+      hooks: pre('Bash', { type: 'command', command: 'if [[ -n "$BASH_VERSION" ]]; then echo DEFAULT-bash >&2; exit 2; fi; exit 0' }),
+    },
     calls: [bash(0)],
   },
   {
@@ -340,20 +449,39 @@ export const cases = [
     name: 'prompt hook not met on PreToolUse: the tool is refused, the turn goes on',
     item: 8,
     reason: 'PROMPT-no',
-    settings: { hooks: pre('Bash', { type: 'prompt', prompt: 'Is this safe? VERDICT: {"ok": false, "reason": "PROMPT-no"} $ARGUMENTS', model: 'claude-haiku-4-5' }) },
+    settings: {
+      hooks: pre('Bash', {
+        type: 'prompt',
+        prompt: 'Is this safe? VERDICT: {"ok": false, "reason": "PROMPT-no"} $ARGUMENTS',
+        model: 'claude-haiku-4-5',
+      }),
+    },
     calls: [bash(0), bash(1)],
   },
   {
     name: 'prompt hook not met with continueOnBlock: refused, the turn goes on',
     item: 8,
     reason: 'PROMPT-no',
-    settings: { hooks: pre('Bash', { type: 'prompt', prompt: 'Is this safe? VERDICT: {"ok": false, "reason": "PROMPT-no"} $ARGUMENTS', model: 'claude-haiku-4-5', continueOnBlock: true }) },
+    settings: {
+      hooks: pre('Bash', {
+        type: 'prompt',
+        prompt: 'Is this safe? VERDICT: {"ok": false, "reason": "PROMPT-no"} $ARGUMENTS',
+        model: 'claude-haiku-4-5',
+        continueOnBlock: true,
+      }),
+    },
     calls: [bash(0), bash(1)],
   },
   {
     name: 'prompt hook met: the tool runs',
     item: 8,
-    settings: { hooks: pre('Bash', { type: 'prompt', prompt: 'Is this safe? VERDICT: {"ok": true, "reason": "fine"} $ARGUMENTS', model: 'claude-haiku-4-5' }) },
+    settings: {
+      hooks: pre('Bash', {
+        type: 'prompt',
+        prompt: 'Is this safe? VERDICT: {"ok": true, "reason": "fine"} $ARGUMENTS',
+        model: 'claude-haiku-4-5',
+      }),
+    },
     calls: [bash(0)],
   },
   {
@@ -361,7 +489,9 @@ export const cases = [
     item: 8,
     context: 'CTX-stop',
     settings: { hooks: { Stop: [{ hooks: [cmd('h.sh')] }] } },
-    scripts: { 'h.sh': `grep -q '"stop_hook_active":true' && exit 0\n${json({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'CTX-stop' } })}\n` },
+    scripts: {
+      'h.sh': `grep -q '"stop_hook_active":true' && exit 0\n${json({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'CTX-stop' } })}\n`,
+    },
     calls: [bash(0)],
   },
 ];

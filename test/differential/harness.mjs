@@ -23,13 +23,23 @@ const cacheDir = path.join(repoRoot, '.cache', `claude-code-${CLAUDE_CODE_VERSIO
 export function claudeBinary() {
   if (process.env.CLAUDE_CODE_BIN) return process.env.CLAUDE_CODE_BIN;
   const platform = `${process.platform}-${process.arch}`;
-  const bin = path.join(cacheDir, 'node_modules', '@anthropic-ai', `claude-code-${platform}`, process.platform === 'win32' ? 'claude.exe' : 'claude');
+  const bin = path.join(
+    cacheDir,
+    'node_modules',
+    '@anthropic-ai',
+    `claude-code-${platform}`,
+    process.platform === 'win32' ? 'claude.exe' : 'claude',
+  );
   if (!existsSync(bin)) {
     mkdirSync(cacheDir, { recursive: true });
     if (!existsSync(path.join(cacheDir, 'package.json'))) writeFileSync(path.join(cacheDir, 'package.json'), '{"private":true}\n');
     process.stderr.write(`installing @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} into ${cacheDir}\n`);
-    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], { cwd: cacheDir, stdio: 'inherit' });
-    if (r.status !== 0 || !existsSync(bin)) throw new Error(`could not install Claude Code ${CLAUDE_CODE_VERSION} (npm exited ${r.status})`);
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], {
+      cwd: cacheDir,
+      stdio: 'inherit',
+    });
+    if (r.status !== 0 || !existsSync(bin))
+      throw new Error(`could not install Claude Code ${CLAUDE_CODE_VERSION} (npm exited ${r.status})`);
   }
   return bin;
 }
@@ -39,7 +49,8 @@ function makeProject(c, mockUrl) {
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-diff-'));
   const project = path.join(dir, 'project');
   mkdirSync(path.join(project, '.claude', 'hooks'), { recursive: true });
-  for (const [name, text] of Object.entries(c.scripts ?? {})) writeFileSync(path.join(project, '.claude', 'hooks', name), text, { mode: 0o755 });
+  for (const [name, text] of Object.entries(c.scripts ?? {}))
+    writeFileSync(path.join(project, '.claude', 'hooks', name), text, { mode: 0o755 });
   for (const [name, text] of Object.entries(c.files ?? {})) {
     mkdirSync(path.dirname(path.join(project, name)), { recursive: true });
     writeFileSync(path.join(project, name), text.replaceAll('$REPO', repoRoot).replaceAll('$MOCK', mockUrl));
@@ -50,7 +61,10 @@ function makeProject(c, mockUrl) {
 }
 
 /** Tool call n of a case: a Bash command that leaves its marker `m<n>` in ran.log. */
-export const bash = (n, text = `m${n}`) => ({ name: 'Bash', input: { command: `echo ${text} >> ran.log && echo out-${text}`, description: `step ${n}` } });
+export const bash = (n, text = `m${n}`) => ({
+  name: 'Bash',
+  input: { command: `echo ${text} >> ran.log && echo out-${text}`, description: `step ${n}` },
+});
 
 /** Lines hook scripts appended to hooks.log: how many times they ran. */
 function hookRuns(project) {
@@ -76,20 +90,24 @@ export async function runClaudeCode(c) {
   mkdirSync(home);
   try {
     const prompt = `${c.prompt ?? 'Do it.'}\nSCRIPT: ${JSON.stringify(c.calls)}`;
-    const child = spawn(claudeBinary(), ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions', '--max-turns', '8'], {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        ANTHROPIC_BASE_URL: mock.url,
-        ANTHROPIC_API_KEY: 'sk-ant-test',
-        IS_SANDBOX: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        ...c.env,
+    const child = spawn(
+      claudeBinary(),
+      ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions', '--max-turns', '8'],
+      {
+        cwd: project,
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          ANTHROPIC_BASE_URL: mock.url,
+          ANTHROPIC_API_KEY: 'sk-ant-test',
+          IS_SANDBOX: '1',
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+          DISABLE_AUTOUPDATER: '1',
+          ...c.env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -101,12 +119,16 @@ export async function runClaudeCode(c) {
         resolve(status);
       });
     });
-    const main = mock.requests.filter((r) => Array.isArray(r.body.messages) && r.body.messages.some((m) => m.role === 'user' && /SCRIPT: /.test(textOf(m.content))));
+    const main = mock.requests.filter(
+      (r) => Array.isArray(r.body.messages) && r.body.messages.some((m) => m.role === 'user' && /SCRIPT: /.test(textOf(m.content))),
+    );
     const last = main.at(-1)?.body.messages ?? [];
     const markers = ranMarkers(project);
     const calls = c.calls.map((call, n) => {
       const id = `toolu_`;
-      const result = last.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b) => b.type === 'tool_result' && b.tool_use_id.startsWith(id) && b.tool_use_id.endsWith(`_${n}`))[0];
+      const result = last
+        .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+        .filter((b) => b.type === 'tool_result' && b.tool_use_id.startsWith(id) && b.tool_use_id.endsWith(`_${n}`))[0];
       const seen = result ? textOf(result.content) : null;
       return {
         ran: markers.filter((m) => m.startsWith(`m${n}`)).join(',') || null,
@@ -136,7 +158,11 @@ export async function runHookwise(c) {
   const { dir, project } = makeProject(c, mock.url);
   const { loadConfig, engineFor } = await import(path.join(repoRoot, 'dist', 'config', 'load.js'));
   const { outputFitsTool } = await import(path.join(repoRoot, 'dist', 'core', 'claude-code.js'));
-  const previous = { CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR, ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY };
+  const previous = {
+    CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR,
+    ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL,
+    ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY,
+  };
   process.env.CLAUDE_PROJECT_DIR = project;
   // Prompt hooks judge with the same mock model Claude Code's use.
   process.env.ANTHROPIC_BASE_URL = mock.url;
@@ -162,12 +188,22 @@ export async function runHookwise(c) {
       else {
         const toolInput = pre.updatedInput ?? call.input;
         const r = spawnSync('bash', ['-c', String(toolInput.command)], { cwd: project, encoding: 'utf8' });
-        obs.ran = ranMarkers(project).filter((m) => m.startsWith(`m${n}`)).join(',') || null;
+        obs.ran =
+          ranMarkers(project)
+            .filter((m) => m.startsWith(`m${n}`))
+            .join(',') || null;
         const response = { stdout: r.stdout.trim(), stderr: r.stderr.trim(), interrupted: false, isImage: false, noOutputExpected: false };
-        const post = await engine.fire('PostToolUse', { ...input, hook_event_name: 'PostToolUse', tool_input: toolInput, tool_response: response, duration_ms: 5 });
+        const post = await engine.fire('PostToolUse', {
+          ...input,
+          hook_event_name: 'PostToolUse',
+          tool_input: toolInput,
+          tool_response: response,
+          duration_ms: 5,
+        });
         context.push(post.additionalContext ?? '');
         // Claude Code keeps the original output when the replacement does not fit the tool's output.
-        const shown = post.updatedOutput !== null && outputFitsTool(response, post.updatedOutput, call.name) ? post.updatedOutput : response.stdout;
+        const shown =
+          post.updatedOutput !== null && outputFitsTool(response, post.updatedOutput, call.name) ? post.updatedOutput : response.stdout;
         obs.outputReplaced = c.replaced !== undefined && JSON.stringify(shown).includes(c.replaced);
         if (post.blocked && c.reason !== undefined && (post.reason ?? '').includes(c.reason)) obs.reasonSeen = true;
         if (post.stop) turnEnded = true;
@@ -186,7 +222,13 @@ export async function runHookwise(c) {
     const ended = turnEnded || calls.length < c.calls.length;
     while (calls.length < c.calls.length) calls.push({ ran: null, reasonSeen: false, outputReplaced: false });
     await engine.drain();
-    return { calls, hookRuns: hookRuns(project), contextSeen: c.context !== undefined && allContext.includes(c.context), turnEnded: ended, stopFeedbackSeen };
+    return {
+      calls,
+      hookRuns: hookRuns(project),
+      contextSeen: c.context !== undefined && allContext.includes(c.context),
+      turnEnded: ended,
+      stopFeedbackSeen,
+    };
   } finally {
     await mock.close();
     for (const [name, value] of Object.entries(previous)) {

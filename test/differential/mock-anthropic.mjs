@@ -78,7 +78,9 @@ function nextReply(body) {
   if (verdict) return { text: verdict };
   const script = scriptOf(body);
   if (!script) return { text: 'ok' };
-  const made = (body.messages ?? []).filter((m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use')).length;
+  const made = (body.messages ?? []).filter(
+    (m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'),
+  ).length;
   const call = script[made];
   return call ? { tool: call, n: made } : { text: 'done' };
 }

@@ -41,5 +41,7 @@ async function worker() {
 }
 await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
 const differ = results.filter((r) => !r.same);
-process.stdout.write(`\n${results.length - differ.length} of ${results.length} cases behave the same in Claude Code 2.1.197 and hookwise\n`);
+process.stdout.write(
+  `\n${results.length - differ.length} of ${results.length} cases behave the same in Claude Code 2.1.197 and hookwise\n`,
+);
 process.exitCode = differ.length === 0 ? 0 : 1;

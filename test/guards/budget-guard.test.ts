@@ -48,7 +48,10 @@ describe('budgetGuard through engine.fire', () => {
 
   it('answers a rate-limited model call with retry after the delay the provider asked for', async () => {
     const engine = new HookEngine().register(budgetGuard({ maxTokens: 10 }));
-    const out = await engine.fire('PostModelCall', { session_id: 'r', error: { type: 'rate_limit', message: '429 Too Many Requests', retry_after_ms: 2500 } });
+    const out = await engine.fire('PostModelCall', {
+      session_id: 'r',
+      error: { type: 'rate_limit', message: '429 Too Many Requests', retry_after_ms: 2500 },
+    });
     expect(out.retry).toEqual({ delayMs: 2500 });
     expect(out.stop).toBe(false);
     const noDelay = await engine.fire('PostModelCall', { session_id: 'r', error: { type: 'rate_limit', message: 'slow down' } });

@@ -20,7 +20,10 @@ beforeAll(() => {
   // Guards made with no workspace option: the workspace must come from the host's input, not the process.
   config = path.join(f.root, 'guards.config.mjs');
   const guards = pathToFileURL(path.join(repoRoot, 'dist/guards/index.js')).href;
-  fs.writeFileSync(config, `import { shellGuard, pathGuard, secretGuard } from ${JSON.stringify(guards)};\nexport default { hooks: [shellGuard({ home: ${JSON.stringify(f.home)} }), pathGuard({ home: ${JSON.stringify(f.home)} }), ...secretGuard()] };\n`);
+  fs.writeFileSync(
+    config,
+    `import { shellGuard, pathGuard, secretGuard } from ${JSON.stringify(guards)};\nexport default { hooks: [shellGuard({ home: ${JSON.stringify(f.home)} }), pathGuard({ home: ${JSON.stringify(f.home)} }), ...secretGuard()] };\n`,
+  );
 });
 afterAll(() => f.cleanup());
 
@@ -58,22 +61,33 @@ const LOOK_ALIKES = [
 ];
 
 describe('hookwise guard shell (spawned)', () => {
-  it.each(BYPASSES)('refuses %s, exit 2', async (_technique, command) => {
-    const r = await runCli(['guard', 'shell', fill(command, f), '--workspace', f.ws]);
-    expect(r.code, r.stdout + r.stderr).toBe(2);
-    expect(r.stdout).toMatch(/^denied: \S/);
-  }, 30_000);
+  it.each(BYPASSES)(
+    'refuses %s, exit 2',
+    async (_technique, command) => {
+      const r = await runCli(['guard', 'shell', fill(command, f), '--workspace', f.ws]);
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stdout).toMatch(/^denied: \S/);
+    },
+    30_000,
+  );
 
-  it.each(LOOK_ALIKES)('allows %s, exit 0', async (command) => {
-    const r = await runCli(['guard', 'shell', command, '--workspace', f.ws]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^allowed: /);
-  }, 30_000);
+  it.each(LOOK_ALIKES)(
+    'allows %s, exit 0',
+    async (command) => {
+      const r = await runCli(['guard', 'shell', command, '--workspace', f.ws]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^allowed: /);
+    },
+    30_000,
+  );
 });
 
 describe('hookwise fire PreToolUse run from / (spawned)', () => {
   const fire = async (input: Record<string, unknown>) => {
-    const r = await runCli(['fire', 'PreToolUse', '--config', config], { cwd: '/', stdin: JSON.stringify({ session_id: 's', cwd: f.ws, ...input }) });
+    const r = await runCli(['fire', 'PreToolUse', '--config', config], {
+      cwd: '/',
+      stdin: JSON.stringify({ session_id: 's', cwd: f.ws, ...input }),
+    });
     expect(r.code, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as { decision: string | null; reason?: string };
   };
@@ -90,7 +104,9 @@ describe('hookwise fire PreToolUse run from / (spawned)', () => {
   }, 30_000);
 
   it('refuses a Write whose file_path is an array, and a Glob through a symlink out', async () => {
-    expect((await fire({ tool_name: 'Write', tool_input: { file_path: ['src/a.ts', '/etc/passwd'], content: 'x' } })).decision).toBe('deny');
+    expect((await fire({ tool_name: 'Write', tool_input: { file_path: ['src/a.ts', '/etc/passwd'], content: 'x' } })).decision).toBe(
+      'deny',
+    );
     expect((await fire({ tool_name: 'Glob', tool_input: { pattern: 'link-out/**' } })).decision).toBe('deny');
   }, 30_000);
 });

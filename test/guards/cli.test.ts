@@ -18,7 +18,8 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 
 let f: Fixture;
 beforeAll(() => {
-  if (!fs.existsSync(path.join(root, 'dist/cli/commands/guard.js'))) throw new Error('dist/ is missing the guard command: run `npm run build` first');
+  if (!fs.existsSync(path.join(root, 'dist/cli/commands/guard.js')))
+    throw new Error('dist/ is missing the guard command: run `npm run build` first');
   f = makeFixture();
 });
 afterAll(() => f.cleanup());

@@ -25,10 +25,23 @@ function rewrite(code: string): string {
 describe('docs/guards.md examples', () => {
   it('has examples for every guard', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(5);
-    for (const name of ['shellGuard', 'pathGuard', 'secretGuard', 'budgetGuard']) expect(blocks.some((b) => b.includes(`${name}(`))).toBe(true);
+    for (const name of ['shellGuard', 'pathGuard', 'secretGuard', 'budgetGuard'])
+      expect(blocks.some((b) => b.includes(`${name}(`))).toBe(true);
   });
 
-  it.each(blocks.map((code, i) => [i + 1, code.split('\n').find((l) => l.includes('Guard('))?.trim() ?? '', code] as const))('example %i runs (%s)', async (i, _title, code) => {
+  it.each(
+    blocks.map(
+      (code, i) =>
+        [
+          i + 1,
+          code
+            .split('\n')
+            .find((l) => l.includes('Guard('))
+            ?.trim() ?? '',
+          code,
+        ] as const,
+    ),
+  )('example %i runs (%s)', async (i, _title, code) => {
     const file = path.join(dir, `example-${i}.ts`);
     fs.writeFileSync(file, rewrite(code));
     const mod = await import(file);

@@ -38,7 +38,10 @@ export function makeFixture(): Fixture {
   fs.writeFileSync(path.join(ws, 'src', 'a.ts'), 'export {};');
   fs.mkdirSync(path.join(ws, 'config'));
   // An OpenAI-shaped key, assembled so this file is not itself a secret.
-  fs.writeFileSync(path.join(ws, 'config', 'deploy.json'), `{ "openai_api_key": "${['sk', 'proj', 'Fixture0nlyKey9xQ2mV7tL4pR8wZ1'].join('-')}" }\n`);
+  fs.writeFileSync(
+    path.join(ws, 'config', 'deploy.json'),
+    `{ "openai_api_key": "${['sk', 'proj', 'Fixture0nlyKey9xQ2mV7tL4pR8wZ1'].join('-')}" }\n`,
+  );
   fs.writeFileSync(path.join(ws, 'package.json'), '{ "name": "fixture" }\n');
   fs.writeFileSync(path.join(outside, 'file.txt'), 'outside');
   fs.symlinkSync(outside, path.join(ws, 'link-out'));

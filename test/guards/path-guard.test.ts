@@ -14,7 +14,8 @@ beforeAll(() => {
 });
 afterAll(() => f.cleanup());
 
-const write = (p: string, opts: { cwd?: string; recursive?: boolean } = {}) => policy.check(p, 'write', { cwd: opts.cwd ?? f.ws, recursive: opts.recursive });
+const write = (p: string, opts: { cwd?: string; recursive?: boolean } = {}) =>
+  policy.check(p, 'write', { cwd: opts.cwd ?? f.ws, recursive: opts.recursive });
 const read = (p: string) => policy.check(p, 'read', { cwd: f.ws });
 
 describe('workspace jail with real folders and symlinks', () => {
@@ -85,7 +86,12 @@ describe('workspace jail with real folders and symlinks', () => {
   });
 
   it('honours extra read and write roots', () => {
-    const p = new PathPolicy({ workspace: f.ws, home: f.home, allowRead: [path.join(f.outside, 'data')], allowWrite: [path.join(f.outside, 'sub')] });
+    const p = new PathPolicy({
+      workspace: f.ws,
+      home: f.home,
+      allowRead: [path.join(f.outside, 'data')],
+      allowWrite: [path.join(f.outside, 'sub')],
+    });
     expect(p.check(path.join(f.outside, 'data/x'), 'read', { cwd: f.ws }).level).toBe('allow');
     expect(p.check(path.join(f.outside, 'data/x'), 'write', { cwd: f.ws }).level).toBe('deny');
     expect(p.check(path.join(f.outside, 'sub/x'), 'write', { cwd: f.ws }).level).toBe('allow');
@@ -188,7 +194,8 @@ describe('case folding and Unicode normalisation where the filesystem does', () 
 });
 
 describe('pathGuard through engine.fire', () => {
-  const fire = (engine: HookEngine, tool: string, tool_input: Record<string, unknown>) => engine.fire('PreToolUse', { tool_name: tool, tool_input, cwd: f.ws });
+  const fire = (engine: HookEngine, tool: string, tool_input: Record<string, unknown>) =>
+    engine.fire('PreToolUse', { tool_name: tool, tool_input, cwd: f.ws });
 
   it('denies writes outside and protected files, with a reason; allows inside', async () => {
     const engine = new HookEngine().register(pathGuard({ workspace: f.ws, home: f.home }));

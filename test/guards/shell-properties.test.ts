@@ -62,9 +62,14 @@ function expectRefused(command: string, expectation: 'deny' | 'not-allow' | 'all
 describe('a denied command stays denied', () => {
   it('when chained after any allowed command', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...allowedOneLine), fc.constantFrom(' && ', '; ', ' || ', ' | ', '\n', ' & '), fc.constantFrom(...denied), (before, sep, bad) => {
-        expectRefused(`${before}${sep}${bad.command}`, bad.expect);
-      }),
+      fc.property(
+        fc.constantFrom(...allowedOneLine),
+        fc.constantFrom(' && ', '; ', ' || ', ' | ', '\n', ' & '),
+        fc.constantFrom(...denied),
+        (before, sep, bad) => {
+          expectRefused(`${before}${sep}${bad.command}`, bad.expect);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -72,12 +77,30 @@ describe('a denied command stays denied', () => {
   it('when prefixed with wrappers or variable assignments', () => {
     // Assignments only mean assignments before the first word.
     const assignments = ['', 'FOO=1 ', 'A=x B=y '];
-    const wrappers = ['env ', 'command ', 'nice -n 5 ', 'timeout 10 ', 'nohup ', 'time ', 'sudo ', 'exec ', 'stdbuf -oL ', 'setsid ', 'env -u X ', 'env FOO=1 '];
+    const wrappers = [
+      'env ',
+      'command ',
+      'nice -n 5 ',
+      'timeout 10 ',
+      'nohup ',
+      'time ',
+      'sudo ',
+      'exec ',
+      'stdbuf -oL ',
+      'setsid ',
+      'env -u X ',
+      'env FOO=1 ',
+    ];
     fc.assert(
-      fc.property(fc.constantFrom(...assignments), fc.array(fc.constantFrom(...wrappers), { minLength: 0, maxLength: 3 }), fc.constantFrom(...deniedSimple), (assign, stack, bad) => {
-        fc.pre(assign !== '' || stack.length > 0);
-        expectRefused(`${assign}${stack.join('')}${bad.command}`, bad.expect);
-      }),
+      fc.property(
+        fc.constantFrom(...assignments),
+        fc.array(fc.constantFrom(...wrappers), { minLength: 0, maxLength: 3 }),
+        fc.constantFrom(...deniedSimple),
+        (assign, stack, bad) => {
+          fc.pre(assign !== '' || stack.length > 0);
+          expectRefused(`${assign}${stack.join('')}${bad.command}`, bad.expect);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -85,7 +108,14 @@ describe('a denied command stays denied', () => {
   it('when quoted differently', () => {
     const requotable = deniedSimple.filter((c) => /^[\w./~=:@,+-]+( [\w./~=:@,+-]+)*$/.test(c.command));
     expect(requotable.length).toBeGreaterThan(20);
-    const styles = [(w: string) => w, (w: string) => `"${w}"`, (w: string) => `'${w}'`, (w: string) => (w.length > 1 ? `${w[0]}''${w.slice(1)}` : w), (w: string) => `\\${w}`, (w: string) => (w.length > 1 ? `${w[0]}"${w.slice(1)}"` : w)];
+    const styles = [
+      (w: string) => w,
+      (w: string) => `"${w}"`,
+      (w: string) => `'${w}'`,
+      (w: string) => (w.length > 1 ? `${w[0]}''${w.slice(1)}` : w),
+      (w: string) => `\\${w}`,
+      (w: string) => (w.length > 1 ? `${w[0]}"${w.slice(1)}"` : w),
+    ];
     fc.assert(
       fc.property(fc.constantFrom(...requotable), fc.array(fc.nat(styles.length - 1), { minLength: 8, maxLength: 8 }), (bad, picks) => {
         const words = bad.command.split(' ');

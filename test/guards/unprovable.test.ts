@@ -32,7 +32,11 @@ describe('the workspace is the host project folder, never the process cwd', () =
     const engine = new HookEngine().register(shellGuard({ home: f.home }));
     const inside = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: `rm -rf ${f.ws}/build` }, cwd: f.ws });
     expect(inside.decision).toBeNull();
-    const outside = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: `rm -rf ${process.cwd()}/node_modules/x` }, cwd: f.ws });
+    const outside = await engine.fire('PreToolUse', {
+      tool_name: 'Bash',
+      tool_input: { command: `rm -rf ${process.cwd()}/node_modules/x` },
+      cwd: f.ws,
+    });
     expect(outside.decision).toBe('deny');
     expect(outside.reason).toContain(`outside the workspace ${f.ws}`);
   });
@@ -48,7 +52,11 @@ describe('the workspace is the host project folder, never the process cwd', () =
 
   it('an explicit `workspace` option still wins over the host', async () => {
     const guard = pathGuard({ workspace: f.ws, home: f.home });
-    const r = await call(guard, { tool_name: 'Write', tool_input: { file_path: path.join(f.outside, 'x') }, cwd: f.outside }, { projectDir: f.outside });
+    const r = await call(
+      guard,
+      { tool_name: 'Write', tool_input: { file_path: path.join(f.outside, 'x') }, cwd: f.outside },
+      { projectDir: f.outside },
+    );
     expect(r).toMatchObject({ kind: 'deny' });
   });
 
@@ -73,7 +81,14 @@ describe('the workspace is the host project folder, never the process cwd', () =
 });
 
 describe('/proc links are unprovable, not resolved against the guard process', () => {
-  it.each(['/proc/self/cwd/x', '/proc/self/root/etc/passwd', '/proc/1/cwd/.env', '/proc/thread-self/root/etc/x', '/dev/fd/9', '/proc/self/fd/7/x'])('%s', (p) => {
+  it.each([
+    '/proc/self/cwd/x',
+    '/proc/self/root/etc/passwd',
+    '/proc/1/cwd/.env',
+    '/proc/thread-self/root/etc/x',
+    '/dev/fd/9',
+    '/proc/self/fd/7/x',
+  ])('%s', (p) => {
     const policy = new PathPolicy({ workspace: f.ws, home: f.home });
     const w = policy.check(p, 'write', { cwd: f.ws });
     expect(w.level).toBe('unprovable');
@@ -88,7 +103,11 @@ describe('/proc links are unprovable, not resolved against the guard process', (
   });
 
   it('a Read of /proc/self/cwd/... is refused by the path guard', async () => {
-    const r = await call(pathGuard({ home: f.home, read: 'anywhere' }), { tool_name: 'Read', tool_input: { file_path: '/proc/self/cwd/.env' }, cwd: f.ws });
+    const r = await call(pathGuard({ home: f.home, read: 'anywhere' }), {
+      tool_name: 'Read',
+      tool_input: { file_path: '/proc/self/cwd/.env' },
+      cwd: f.ws,
+    });
     expect(r).toMatchObject({ kind: 'deny' });
     expect(JSON.stringify(r)).toContain('/proc link');
   });
@@ -112,15 +131,22 @@ describe('the path guard refuses what it cannot read', () => {
     expect(r).toMatchObject({ kind: 'deny' });
   });
 
-  it.each(['link-out/**', 'link-out/*.txt', 'link-*/**', '*/file.txt', '{link-out,src}/*'])('Glob %s, through a symlink that leaves the workspace', async (pattern) => {
-    const r = await call(guard(), { tool_name: 'Glob', tool_input: { pattern }, cwd: f.ws });
-    expect(r, pattern).toMatchObject({ kind: 'deny' });
-  });
+  it.each(['link-out/**', 'link-out/*.txt', 'link-*/**', '*/file.txt', '{link-out,src}/*'])(
+    'Glob %s, through a symlink that leaves the workspace',
+    async (pattern) => {
+      const r = await call(guard(), { tool_name: 'Glob', tool_input: { pattern }, cwd: f.ws });
+      expect(r, pattern).toMatchObject({ kind: 'deny' });
+    },
+  );
 
   it('Glob ** from a folder holding a symlink out, and Grep with a glob through it', async () => {
     expect(await call(guard(), { tool_name: 'Glob', tool_input: { pattern: '**/*.txt' }, cwd: f.ws })).toMatchObject({ kind: 'deny' });
-    expect(await call(guard(), { tool_name: 'Grep', tool_input: { pattern: 'x', glob: 'link-out/**' }, cwd: f.ws })).toMatchObject({ kind: 'deny' });
-    expect(await call(guard(), { tool_name: 'Grep', tool_input: { pattern: 'x', glob: ['a'] }, cwd: f.ws })).toMatchObject({ kind: 'deny' });
+    expect(await call(guard(), { tool_name: 'Grep', tool_input: { pattern: 'x', glob: 'link-out/**' }, cwd: f.ws })).toMatchObject({
+      kind: 'deny',
+    });
+    expect(await call(guard(), { tool_name: 'Grep', tool_input: { pattern: 'x', glob: ['a'] }, cwd: f.ws })).toMatchObject({
+      kind: 'deny',
+    });
   });
 
   it('look-alikes stay allowed: globs and searches inside', async () => {
@@ -137,11 +163,26 @@ describe('the path guard refuses what it cannot read', () => {
   });
 
   it('editor and MCP launch configs are protected from the file tools too', async () => {
-    for (const file of ['.cursor/mcp.json', '.mcp.json', '.vscode/tasks.json', '.vscode/launch.json', '.claude/settings.local.json', '.git/hooks/pre-push', '.husky/pre-commit', 'packages/web/.vscode/tasks.json']) {
-      const r = await call(pathGuard({ home: f.home }), { tool_name: 'Edit', tool_input: { file_path: file, old_string: 'a', new_string: 'b' }, cwd: f.ws });
+    for (const file of [
+      '.cursor/mcp.json',
+      '.mcp.json',
+      '.vscode/tasks.json',
+      '.vscode/launch.json',
+      '.claude/settings.local.json',
+      '.git/hooks/pre-push',
+      '.husky/pre-commit',
+      'packages/web/.vscode/tasks.json',
+    ]) {
+      const r = await call(pathGuard({ home: f.home }), {
+        tool_name: 'Edit',
+        tool_input: { file_path: file, old_string: 'a', new_string: 'b' },
+        cwd: f.ws,
+      });
       expect(r, file).toMatchObject({ kind: 'deny' });
     }
-    expect(await call(pathGuard({ home: f.home }), { tool_name: 'Read', tool_input: { file_path: '.mcp.json' }, cwd: f.ws })).toBeUndefined();
+    expect(
+      await call(pathGuard({ home: f.home }), { tool_name: 'Read', tool_input: { file_path: '.mcp.json' }, cwd: f.ws }),
+    ).toBeUndefined();
   });
 });
 
@@ -166,10 +207,14 @@ describe('the secret guard has no place a secret can hide', () => {
 
   it('redact mode rewrites a key, and refuses what it cannot rewrite', async () => {
     const [guard] = secretGuard({ mode: 'redact' });
-    const r = (await call(guard!, { tool_name: 'T', tool_input: { headers: { [KEY]: 'v' } } })) as { updatedInput?: Record<string, unknown> };
+    const r = (await call(guard!, { tool_name: 'T', tool_input: { headers: { [KEY]: 'v' } } })) as {
+      updatedInput?: Record<string, unknown>;
+    };
     expect(JSON.stringify(r.updatedInput)).not.toContain(KEY);
     expect(JSON.stringify(r.updatedInput)).toContain('[REDACTED:openai-api-key]');
-    const tooDeep = await call(guard!, { tool_name: 'T', tool_input: deep(20000, KEY) as Record<string, unknown> }).catch((e: unknown) => ({ threw: String(e) }));
+    const tooDeep = await call(guard!, { tool_name: 'T', tool_input: deep(20000, KEY) as Record<string, unknown> }).catch((e: unknown) => ({
+      threw: String(e),
+    }));
     // Either refused outright or the handler throws, which the guard's onError: block turns into a deny.
     expect(JSON.stringify(tooDeep)).toMatch(/deny|threw/);
     expect(guard!.onError).toBe('block');
@@ -183,7 +228,12 @@ describe('the secret guard has no place a secret can hide', () => {
 
   it('look-alikes stay allowed: an env var naming a secret file is not a secret', async () => {
     const [guard] = secretGuard();
-    for (const command of ['SECRET_FILE=/run/secrets/db_password npm start', 'export DB_PASSWORD_FILE=/run/secrets/db_password', 'TOKEN_PATH=./config/token.json node app.js', 'git status']) {
+    for (const command of [
+      'SECRET_FILE=/run/secrets/db_password npm start',
+      'export DB_PASSWORD_FILE=/run/secrets/db_password',
+      'TOKEN_PATH=./config/token.json node app.js',
+      'git status',
+    ]) {
       expect(await call(guard!, { tool_name: 'Bash', tool_input: { command } }), command).toBeUndefined();
     }
     expect(await call(guard!, { tool_name: 'T', tool_input: deep(100, 'just a value') as Record<string, unknown> })).toBeUndefined();

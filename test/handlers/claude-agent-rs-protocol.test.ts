@@ -15,7 +15,12 @@ const AGENT_RS = `node ${script('agent-rs.mjs')}`;
 
 function engineWith(command: string, env: Record<string, string> = {}): HookEngine {
   const engine = new HookEngine({ logger: silent });
-  engine.register({ name: 'rs', events: ['PreToolUse', 'PermissionRequest', 'UserPromptSubmit'], onError: 'continue', handler: commandHandler({ command, protocol: 'claude-agent-rs', env }) });
+  engine.register({
+    name: 'rs',
+    events: ['PreToolUse', 'PermissionRequest', 'UserPromptSubmit'],
+    onError: 'continue',
+    handler: commandHandler({ command, protocol: 'claude-agent-rs', env }),
+  });
   return engine;
 }
 
@@ -25,7 +30,12 @@ describe('claude-agent-rs protocol (seed 003)', () => {
   it('sends {event: snake_case, session_id, tool_name, tool_input}', async () => {
     const stdinFile = path.join(dir, 'stdin.json');
     await engineWith(AGENT_RS, { HOOK_STDIN_FILE: stdinFile }).fire('pre_tool_use', bash('rm -rf /'));
-    expect(JSON.parse(readFileSync(stdinFile, 'utf8'))).toEqual({ event: 'pre_tool_use', session_id: 'abc-123', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    expect(JSON.parse(readFileSync(stdinFile, 'utf8'))).toEqual({
+      event: 'pre_tool_use',
+      session_id: 'abc-123',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+    });
     expect(['PreToolUse', 'UserPromptSubmit', 'SessionStart', 'PostToolUseFailure', 'pre_compact'].map(snakeCaseEvent)).toEqual([
       'pre_tool_use',
       'user_prompt_submit',
@@ -41,7 +51,10 @@ describe('claude-agent-rs protocol (seed 003)', () => {
   });
 
   it('continue_execution:false on UserPromptSubmit is a block', async () => {
-    const o = await engineWith(RESPONDERS[1].shell, { HOOK_STDOUT: '{"continue_execution": false, "stop_reason": "off topic"}' }).fire('UserPromptSubmit', { session_id: 's', prompt: 'x' });
+    const o = await engineWith(RESPONDERS[1].shell, { HOOK_STDOUT: '{"continue_execution": false, "stop_reason": "off topic"}' }).fire(
+      'UserPromptSubmit',
+      { session_id: 's', prompt: 'x' },
+    );
     expect(o).toMatchObject({ blocked: true, decision: null, reason: 'off topic', stop: false });
     expect(o.hooks[0]!.result).toBe('block');
   });
@@ -77,7 +90,10 @@ describe('claude-agent-rs protocol (seed 003)', () => {
 
   for (const responder of RESPONDERS) {
     it(`${responder.lang}: a HookOutput with leading whitespace is read`, async () => {
-      const o = await engineWith(responder.shell, { HOOK_STDOUT: '\n  {"continue_execution": false, "stop_reason": "nope"}' }).fire('PreToolUse', bash('x'));
+      const o = await engineWith(responder.shell, { HOOK_STDOUT: '\n  {"continue_execution": false, "stop_reason": "nope"}' }).fire(
+        'PreToolUse',
+        bash('x'),
+      );
       expect(o).toMatchObject({ blocked: true, decision: 'deny', reason: 'nope' });
     });
   }

@@ -13,8 +13,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const BASH_INPUT = { session_id: 's1', cwd: process.cwd(), tool_name: 'Bash', tool_input: { command: 'rm -rf /' } };
-const DENY_JSON = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' } });
-const ALLOW_JSON = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'fine' } });
+const DENY_JSON = JSON.stringify({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'rm -rf is not allowed' },
+});
+const ALLOW_JSON = JSON.stringify({
+  hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: 'fine' },
+});
 
 interface Reply {
   stdout?: string;
@@ -95,7 +99,12 @@ for (const responder of RESPONDERS) {
     });
 
     it('plain stdout on SessionStart becomes context', async () => {
-      const o = await fire(responder, 'SessionStart', { stdout: 'Branch: main\nOpen issues: 3\n' }, { session_id: 's1', source: 'startup' });
+      const o = await fire(
+        responder,
+        'SessionStart',
+        { stdout: 'Branch: main\nOpen issues: 3\n' },
+        { session_id: 's1', source: 'startup' },
+      );
       expect(o).toMatchObject({ blocked: false, additionalContext: 'Branch: main\nOpen issues: 3' });
     });
 
@@ -124,7 +133,9 @@ for (const responder of RESPONDERS) {
     });
 
     it('updatedInput rewrites the tool input', async () => {
-      const stdout = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' } } });
+      const stdout = JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'ls' } },
+      });
       const o = await fire(responder, 'PreToolUse', { stdout });
       expect(o).toMatchObject({ blocked: false, decision: 'allow', updatedInput: { command: 'ls' } });
     });
@@ -180,12 +191,18 @@ describe('writing an Outcome as Claude Code output (src/core/claude-code.ts)', a
   });
 
   it('Stop context, PermissionDenied retry, Elicitation action/content and WorktreeCreate path reach the output', () => {
-    expect(toClaudeCodeOutput(outcome('Stop', { additionalContext: 'one more check' }))).toEqual({ hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'one more check' } });
-    expect(toClaudeCodeOutput(outcome('PermissionDenied', { retry: { delayMs: 0 } }))).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } });
+    expect(toClaudeCodeOutput(outcome('Stop', { additionalContext: 'one more check' }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'Stop', additionalContext: 'one more check' },
+    });
+    expect(toClaudeCodeOutput(outcome('PermissionDenied', { retry: { delayMs: 0 } }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true },
+    });
     expect(toClaudeCodeOutput(outcome('Elicitation', { elicitation: { action: 'accept', content: { name: 'x' } } }))).toEqual({
       hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'x' } },
     });
-    expect(toClaudeCodeOutput(outcome('WorktreeCreate', { worktreePath: '/w/feature' }))).toEqual({ hookSpecificOutput: { hookEventName: 'WorktreeCreate', worktreePath: '/w/feature' } });
+    expect(toClaudeCodeOutput(outcome('WorktreeCreate', { worktreePath: '/w/feature' }))).toEqual({
+      hookSpecificOutput: { hookEventName: 'WorktreeCreate', worktreePath: '/w/feature' },
+    });
   });
 
   it('what it writes reads back to the same Outcome fields', async () => {
@@ -210,16 +227,29 @@ describe('reading: Claude Code output from command hooks', () => {
 
   it('PermissionDenied retry, Elicitation action and content, WorktreeCreate path (JSON or plain stdout)', async () => {
     const engine = new HookEngine({ logger: silent });
-    engine.register({ name: 'h', events: ['PermissionDenied', 'Elicitation', 'WorktreeCreate'], handler: (i) => read(String(i.out), String(i.hook_event_name)) });
-    const fire = (event: string, out: unknown) => engine.fire(event, { session_id: 's', out: typeof out === 'string' ? out : JSON.stringify(out) });
-    expect((await fire('PermissionDenied', { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })).retry).toEqual({ delayMs: 0 });
-    expect(await fire('Elicitation', { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { a: 1 } } })).toMatchObject({ elicitation: { action: 'accept', content: { a: 1 } }, blocked: false });
-    expect(await fire('Elicitation', { reason: 'not now', hookSpecificOutput: { hookEventName: 'Elicitation', action: 'decline' } })).toMatchObject({ blocked: true, reason: 'not now' });
+    engine.register({
+      name: 'h',
+      events: ['PermissionDenied', 'Elicitation', 'WorktreeCreate'],
+      handler: (i) => read(String(i.out), String(i.hook_event_name)),
+    });
+    const fire = (event: string, out: unknown) =>
+      engine.fire(event, { session_id: 's', out: typeof out === 'string' ? out : JSON.stringify(out) });
+    expect((await fire('PermissionDenied', { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })).retry).toEqual({
+      delayMs: 0,
+    });
+    expect(
+      await fire('Elicitation', { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { a: 1 } } }),
+    ).toMatchObject({ elicitation: { action: 'accept', content: { a: 1 } }, blocked: false });
+    expect(
+      await fire('Elicitation', { reason: 'not now', hookSpecificOutput: { hookEventName: 'Elicitation', action: 'decline' } }),
+    ).toMatchObject({ blocked: true, reason: 'not now' });
     expect((await fire('WorktreeCreate', '/tmp/wt-1\n')).worktreePath).toBe('/tmp/wt-1');
   });
 
   it('a cut JSON answer is a failure; broken JSON that was not cut is plain text', () => {
-    expect(() => claudeCodeProtocol.read({ exitCode: 0, stdout: '{"decision": "bl', stderr: '', stdoutTruncated: true }, 'PreToolUse')).toThrow(/the answer was cut/);
+    expect(() =>
+      claudeCodeProtocol.read({ exitCode: 0, stdout: '{"decision": "bl', stderr: '', stdoutTruncated: true }, 'PreToolUse'),
+    ).toThrow(/the answer was cut/);
     expect(read('{"decision": "bl', 'PreToolUse')).toBeUndefined();
     expect(read('{"decision": "bl', 'UserPromptSubmit')).toEqual({ kind: 'context', additionalContext: '{"decision": "bl' });
   });

@@ -22,7 +22,12 @@ describe('command handler: forms and environment', () => {
   it('exec form passes args verbatim (no shell: spaces and $ stay as they are)', async () => {
     const engine = engineWith({
       events: 'SessionStart',
-      handler: commandHandler({ command: 'python3', args: [script('args.py'), 'two words', '$HOME', ';rm'], env: { EXTRA: 'x1' }, cwd: dir }),
+      handler: commandHandler({
+        command: 'python3',
+        args: [script('args.py'), 'two words', '$HOME', ';rm'],
+        env: { EXTRA: 'x1' },
+        cwd: dir,
+      }),
     });
     const o = await engine.fire('SessionStart', { session_id: 'sess-42', source: 'startup' });
     const seen = JSON.parse(o.additionalContext!);
@@ -56,26 +61,36 @@ describe('command handler: forms and environment', () => {
 
   it('exec form runs an executable script directly', async () => {
     const handler = commandHandler({ command: script('no-stdin.sh'), args: [] });
-    expect(await handler({ hook_event_name: 'PreToolUse' }, makeContext())).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow' } });
+    expect(await handler({ hook_event_name: 'PreToolUse' }, makeContext())).toMatchObject({
+      hookSpecificOutput: { permissionDecision: 'allow' },
+    });
   });
 
   it('rejects bad options when the hook is built', () => {
     expect(() => commandHandler({ command: '  ' })).toThrow('command hook: `command` must be a non-empty string');
-    expect(() => commandHandler({ command: 'x', protocol: 'nope' as never })).toThrow('unknown command protocol "nope"; expected one of: claude-code, workflow, claude-agent-rs');
+    expect(() => commandHandler({ command: 'x', protocol: 'nope' as never })).toThrow(
+      'unknown command protocol "nope"; expected one of: claude-code, workflow, claude-agent-rs',
+    );
     expect(() => commandHandler({ command: 'x', outputLimitBytes: -1 })).toThrow('`outputLimitBytes` must be a positive integer, got -1');
   });
 });
 
 describe('command handler: block reasons are capped', () => {
   it('a megabyte of stderr on exit 2 becomes a reason of a few KB that says it was cut', async () => {
-    const engine = engineWith({ events: 'PreToolUse', handler: commandHandler({ command: `head -c 1048576 /dev/zero | tr '\\0' e >&2; exit 2` }) });
+    const engine = engineWith({
+      events: 'PreToolUse',
+      handler: commandHandler({ command: `head -c 1048576 /dev/zero | tr '\\0' e >&2; exit 2` }),
+    });
     const o = await engine.fire('PreToolUse', PRE_TOOL);
     expect(o.blocked).toBe(true);
     expect(o.reason).toMatch(/^e{4096}\.\.\. \[cut: 1044480 more characters\]$/);
   });
 
   it('so is a reason in the JSON on stdout', async () => {
-    const engine = engineWith({ events: 'PreToolUse', handler: commandHandler({ command: `printf '{"decision":"block","reason":"%s"}' $(head -c 100000 /dev/zero | tr '\\0' r)` }) });
+    const engine = engineWith({
+      events: 'PreToolUse',
+      handler: commandHandler({ command: `printf '{"decision":"block","reason":"%s"}' $(head -c 100000 /dev/zero | tr '\\0' r)` }),
+    });
     const o = await engine.fire('PreToolUse', PRE_TOOL);
     expect(o.blocked).toBe(true);
     expect(o.reason).toMatch(/^r{4096}\.\.\. \[cut: 95904 more characters\]$/);
@@ -94,7 +109,11 @@ describe('command handler: failures', () => {
 
   it('a missing script fails closed under onError block, for every protocol', async () => {
     for (const protocol of ['claude-code', 'workflow', 'claude-agent-rs'] as const) {
-      const engine = engineWith({ events: 'PreToolUse', onError: 'block', handler: commandHandler({ command: path.join(dir, 'nope.sh'), protocol }) });
+      const engine = engineWith({
+        events: 'PreToolUse',
+        onError: 'block',
+        handler: commandHandler({ command: path.join(dir, 'nope.sh'), protocol }),
+      });
       const o = await engine.fire('PreToolUse', PRE_TOOL);
       expect(o, protocol).toMatchObject({ blocked: true, decision: 'deny' });
       expect(o.reason).toMatch(/^hook script failed: command not found: /);
@@ -116,11 +135,17 @@ describe('command handler: failures', () => {
 
   it('a missing working directory is named', async () => {
     const handler = commandHandler({ command: 'true', cwd: path.join(dir, 'gone') });
-    await expect(handler({ hook_event_name: 'PreToolUse' }, makeContext())).rejects.toThrow(`cannot run "true": working directory ${path.join(dir, 'gone')} does not exist`);
+    await expect(handler({ hook_event_name: 'PreToolUse' }, makeContext())).rejects.toThrow(
+      `cannot run "true": working directory ${path.join(dir, 'gone')} does not exist`,
+    );
   });
 
   it('death by signal is a failure (exec form)', async () => {
-    const engine = engineWith({ events: 'PreToolUse', onError: 'block', handler: commandHandler({ command: 'bash', args: [script('kill-self.sh')] }) });
+    const engine = engineWith({
+      events: 'PreToolUse',
+      onError: 'block',
+      handler: commandHandler({ command: 'bash', args: [script('kill-self.sh')] }),
+    });
     const o = await engine.fire('PreToolUse', PRE_TOOL);
     expect(o).toMatchObject({ blocked: true, reason: 'hook script failed: "bash" was killed by signal SIGKILL' });
     expect(o.hooks[0]).toMatchObject({ status: 'error', exitCode: null, signal: 'SIGKILL' });
@@ -179,7 +204,11 @@ describe('command handler: timeout and abort kill the whole process group', () =
 
   it('aborting the fire kills the group too', async () => {
     const pidFile = path.join(dir, 'pids-abort');
-    const engine = engineWith({ events: 'PreToolUse', onError: 'continue', handler: commandHandler({ command: `python3 ${script('fork-and-hang.py')}`, env: { PID_FILE: pidFile } }) });
+    const engine = engineWith({
+      events: 'PreToolUse',
+      onError: 'continue',
+      handler: commandHandler({ command: `python3 ${script('fork-and-hang.py')}`, env: { PID_FILE: pidFile } }),
+    });
     const controller = new AbortController();
     const outcome = engine.fire('PreToolUse', PRE_TOOL, { signal: controller.signal });
     const [grandchild, child] = (await waitForFile(pidFile)).trim().split(' ').map(Number) as [number, number];
@@ -208,7 +237,11 @@ describe('command handler: async and asyncRewake', () => {
   });
 
   it('without asyncRewake an async exit 2 changes nothing', async () => {
-    const engine = engineWith({ events: ['PostToolUse', 'UserPromptSubmit'], async: true, handler: commandHandler({ command: 'echo nope >&2; exit 2' }) });
+    const engine = engineWith({
+      events: ['PostToolUse', 'UserPromptSubmit'],
+      async: true,
+      handler: commandHandler({ command: 'echo nope >&2; exit 2' }),
+    });
     await engine.fire('PostToolUse', PRE_TOOL);
     await engine.drain();
     engine.unregister('script');

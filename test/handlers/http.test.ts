@@ -23,9 +23,11 @@ const hanging: ServerResponse[] = [];
 const routes: Record<string, (res: ServerResponse) => void> = {
   '/empty': (res) => res.writeHead(200).end(),
   '/deny': (res) =>
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not on Fridays' } })),
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not on Fridays' },
+      }),
+    ),
   '/allow-spaced': (res) => res.writeHead(200).end('\n  {"decision":"approve","reason":"ok by policy"}'),
   '/text': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('Deploy freeze until Monday.\n'),
   '/bad-json': (res) => res.writeHead(200).end('{"decision": '),
@@ -78,9 +80,19 @@ beforeEach(() => {
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const INPUT = { session_id: 's1', cwd: '/repo', tool_name: 'Bash', tool_input: { command: 'deploy' } };
 
-function engineWith(options: Parameters<typeof httpHandler>[0], onError: 'block' | 'continue' = 'continue', timeoutMs?: number): HookEngine {
+function engineWith(
+  options: Parameters<typeof httpHandler>[0],
+  onError: 'block' | 'continue' = 'continue',
+  timeoutMs?: number,
+): HookEngine {
   const engine = new HookEngine({ logger: silent });
-  engine.register({ name: 'web', events: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse'], onError, timeoutMs, handler: httpHandler(options) });
+  engine.register({
+    name: 'web',
+    events: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse'],
+    onError,
+    timeoutMs,
+    handler: httpHandler(options),
+  });
   return engine;
 }
 
@@ -102,7 +114,10 @@ describe('http hook', () => {
   });
 
   it('JSON after leading whitespace and any 2xx status are read', async () => {
-    expect(await engineWith({ url: `${base}/allow-spaced` }).fire('PreToolUse', INPUT)).toMatchObject({ decision: 'allow', reason: 'ok by policy' });
+    expect(await engineWith({ url: `${base}/allow-spaced` }).fire('PreToolUse', INPUT)).toMatchObject({
+      decision: 'allow',
+      reason: 'ok by policy',
+    });
     expect(await engineWith({ url: `${base}/created` }).fire('PreToolUse', INPUT)).toMatchObject({ systemMessage: 'logged' });
   });
 
@@ -122,12 +137,19 @@ describe('http hook', () => {
   it('a non-2xx status is a non-blocking failure, whatever the body says', async () => {
     const o = await engineWith({ url: `${base}/deny-but-500` }).fire('PreToolUse', INPUT);
     expect(o).toMatchObject({ blocked: false, decision: null });
-    expect(o.hooks[0]).toMatchObject({ status: 'error', error: `POST ${base}/deny-but-500 answered HTTP 500: {"decision":"block","reason":"x"}` });
+    expect(o.hooks[0]).toMatchObject({
+      status: 'error',
+      error: `POST ${base}/deny-but-500 answered HTTP 500: {"decision":"block","reason":"x"}`,
+    });
   });
 
   it('a non-2xx status fails closed under onError block', async () => {
     const o = await engineWith({ url: `${base}/error` }, 'block').fire('PreToolUse', INPUT);
-    expect(o).toMatchObject({ blocked: true, decision: 'deny', reason: `hook web failed: POST ${base}/error answered HTTP 503: policy service down` });
+    expect(o).toMatchObject({
+      blocked: true,
+      decision: 'deny',
+      reason: `hook web failed: POST ${base}/error answered HTTP 503: policy service down`,
+    });
   });
 
   it('a refused connection is a failure that names the URL', async () => {
@@ -151,7 +173,11 @@ describe('http hook', () => {
     try {
       await engineWith({
         url: `${base}/empty`,
-        headers: { Authorization: 'Bearer $HOOKWISE_TEST_TOKEN', 'X-Braced': 'v=${HOOKWISE_TEST_TOKEN}!', 'X-Secret': '[$HOOKWISE_TEST_SECRET][${HOOKWISE_TEST_SECRET}]' },
+        headers: {
+          Authorization: 'Bearer $HOOKWISE_TEST_TOKEN',
+          'X-Braced': 'v=${HOOKWISE_TEST_TOKEN}!',
+          'X-Secret': '[$HOOKWISE_TEST_SECRET][${HOOKWISE_TEST_SECRET}]',
+        },
         allowedEnvVars: ['HOOKWISE_TEST_TOKEN'],
       }).fire('PreToolUse', INPUT);
     } finally {
@@ -163,7 +189,10 @@ describe('http hook', () => {
 
   it('a URL outside allowedUrls is a failure naming the URL, and no request is made', async () => {
     const o = await engineWith({ url: `${base}/deny`, allowedUrls: ['https://hooks.example.com/'] }, 'block').fire('PreToolUse', INPUT);
-    expect(o).toMatchObject({ blocked: true, reason: `hook web failed: http hook url ${base}/deny is not in allowedUrls (https://hooks.example.com/)` });
+    expect(o).toMatchObject({
+      blocked: true,
+      reason: `hook web failed: http hook url ${base}/deny is not in allowedUrls (https://hooks.example.com/)`,
+    });
     expect(received).toHaveLength(0);
     const allowed = await engineWith({ url: `${base}/deny`, allowedUrls: [`${base}/`] }).fire('PreToolUse', INPUT);
     expect(allowed).toMatchObject({ blocked: true, reason: 'not on Fridays' });
@@ -173,10 +202,21 @@ describe('http hook', () => {
     process.env.HOOKWISE_TEST_TOKEN = 'sekrit';
     const headers = { Authorization: 'Bearer $HOOKWISE_TEST_TOKEN' };
     stolen.length = 0;
-    const listed = await engineWith({ url: `${base}/redirect-out`, headers, allowedEnvVars: ['HOOKWISE_TEST_TOKEN'], allowedUrls: [`${base}/*`] }, 'block').fire('PreToolUse', INPUT);
-    expect(listed).toMatchObject({ blocked: true, reason: `hook web failed: POST ${base}/redirect-out was redirected to ${elsewhere}/steal, which is not in allowedUrls; not followed` });
-    const unlisted = await engineWith({ url: `${base}/redirect-out`, headers, allowedEnvVars: ['HOOKWISE_TEST_TOKEN'] }, 'block').fire('PreToolUse', INPUT);
-    expect(unlisted.reason).toBe(`hook web failed: POST ${base}/redirect-out was redirected to ${elsewhere}/steal, another origin; not followed`);
+    const listed = await engineWith(
+      { url: `${base}/redirect-out`, headers, allowedEnvVars: ['HOOKWISE_TEST_TOKEN'], allowedUrls: [`${base}/*`] },
+      'block',
+    ).fire('PreToolUse', INPUT);
+    expect(listed).toMatchObject({
+      blocked: true,
+      reason: `hook web failed: POST ${base}/redirect-out was redirected to ${elsewhere}/steal, which is not in allowedUrls; not followed`,
+    });
+    const unlisted = await engineWith({ url: `${base}/redirect-out`, headers, allowedEnvVars: ['HOOKWISE_TEST_TOKEN'] }, 'block').fire(
+      'PreToolUse',
+      INPUT,
+    );
+    expect(unlisted.reason).toBe(
+      `hook web failed: POST ${base}/redirect-out was redirected to ${elsewhere}/steal, another origin; not followed`,
+    );
     expect(stolen).toEqual([]);
     delete process.env.HOOKWISE_TEST_TOKEN;
   });
@@ -200,7 +240,9 @@ describe('http hook', () => {
 
   it('rejects an invalid URL when the hook is built', () => {
     expect(() => httpHandler({ url: 'not a url' })).toThrow('http hook: invalid url "not a url"; expected an absolute http(s) URL');
-    expect(() => httpHandler({ url: 'file:///etc/passwd' })).toThrow('http hook: url "file:///etc/passwd" must use http or https, not file:');
+    expect(() => httpHandler({ url: 'file:///etc/passwd' })).toThrow(
+      'http hook: url "file:///etc/passwd" must use http or https, not file:',
+    );
   });
 
   it('annotates the status code on a direct call', async () => {

@@ -12,8 +12,21 @@ const base = { stdin: '{}', env: process.env, cwd: process.cwd(), limitBytes: 10
 
 describe('runProcess', () => {
   it('passes stdin and returns the exit code and both streams', async () => {
-    const result = await runProcess({ ...base, file: 'sh', args: ['-c', 'cat; echo err >&2; exit 3'], stdin: '{"a":1}', signal: new AbortController().signal });
-    expect(result).toEqual({ exitCode: 3, signal: null, stdout: '{"a":1}', stderr: 'err\n', stdoutTruncated: false, stderrTruncated: false });
+    const result = await runProcess({
+      ...base,
+      file: 'sh',
+      args: ['-c', 'cat; echo err >&2; exit 3'],
+      stdin: '{"a":1}',
+      signal: new AbortController().signal,
+    });
+    expect(result).toEqual({
+      exitCode: 3,
+      signal: null,
+      stdout: '{"a":1}',
+      stderr: 'err\n',
+      stdoutTruncated: false,
+      stderrTruncated: false,
+    });
   });
 
   it('caps stdout and stderr separately and keeps draining so the writer finishes', async () => {

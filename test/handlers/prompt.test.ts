@@ -6,9 +6,21 @@ import { createProvider } from '../../src/providers/index.js';
 import { json, WireServer, type Reply } from '../providers/wire-server.js';
 
 const openaiSays = (content: string): Reply =>
-  json(200, { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 40, completion_tokens: 6 } });
+  json(200, {
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 40, completion_tokens: 6 },
+  });
 const anthropicSays = (text: string): Reply =>
-  json(200, { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn', usage: { input_tokens: 40, output_tokens: 6 } });
+  json(200, {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    usage: { input_tokens: 40, output_tokens: 6 },
+  });
 
 const openai = new WireServer(openaiSays('{"ok": true}'));
 const anthropic = new WireServer(anthropicSays('{"ok": true}'));
@@ -29,9 +41,18 @@ const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const TEMPLATE = 'Is this {event} safe? Step {stepName}. Tool: {toolName}, Args: {toolArgs}. Reply ALLOW or DENY.';
 const INPUT = { session_id: 's1', step_name: 'Agent', tool_name: 'run_query', tool_input: { sql: 'DROP TABLE users' } };
 
-function engineWith(provider: ReturnType<typeof createProvider>, prompt = TEMPLATE, onError: 'block' | 'continue' = 'continue'): HookEngine {
+function engineWith(
+  provider: ReturnType<typeof createProvider>,
+  prompt = TEMPLATE,
+  onError: 'block' | 'continue' = 'continue',
+): HookEngine {
   const engine = new HookEngine({ logger: silent });
-  engine.register({ name: 'judge', events: ['PreToolUse', 'UserPromptSubmit', 'Stop'], onError, handler: promptHandler({ prompt, provider }) });
+  engine.register({
+    name: 'judge',
+    events: ['PreToolUse', 'UserPromptSubmit', 'Stop'],
+    onError,
+    handler: promptHandler({ prompt, provider }),
+  });
   return engine;
 }
 
@@ -43,7 +64,12 @@ describe('prompt hook through a real OpenAI-compatible endpoint', () => {
     openai.next(openaiSays('{"ok": false, "reason": "drops a production table"}'));
     const o = await engineWith(viaOpenAI()).fire('PreToolUse', INPUT);
     expect(o).toMatchObject({ blocked: true, decision: 'deny', reason: 'drops a production table' });
-    expect(o.hooks[0]).toMatchObject({ status: 'ok', result: 'deny', model: 'openai:gpt-4o-mini', usage: { inputTokens: 40, outputTokens: 6 } });
+    expect(o.hooks[0]).toMatchObject({
+      status: 'ok',
+      result: 'deny',
+      model: 'openai:gpt-4o-mini',
+      usage: { inputTokens: 40, outputTokens: 6 },
+    });
     const body = openai.requests[0]!.body as { messages: Array<{ role: string; content: string }>; tools?: unknown };
     expect(body.tools).toBeUndefined();
     expect(body.messages[0]!.role).toBe('system');
@@ -68,7 +94,10 @@ describe('prompt hook through a real OpenAI-compatible endpoint', () => {
   it('no verdict is a failure (fail-closed under onError block)', async () => {
     openai.next(openaiSays('I am not sure what you want me to do.'));
     const o = await engineWith(viaOpenAI(), TEMPLATE, 'block').fire('PreToolUse', INPUT);
-    expect(o).toMatchObject({ blocked: true, reason: `hook judge failed: prompt hook: no verdict in the model's answer: "I am not sure what you want me to do."` });
+    expect(o).toMatchObject({
+      blocked: true,
+      reason: `hook judge failed: prompt hook: no verdict in the model's answer: "I am not sure what you want me to do."`,
+    });
   });
 
   it('a provider error is a failure (non-blocking by default here)', async () => {
@@ -83,7 +112,11 @@ describe('prompt hook through a real OpenAI-compatible endpoint', () => {
     await engineWith(viaOpenAI(), 'Judge: $ARGUMENTS').fire('UserPromptSubmit', { session_id: 's1', prompt: 'rm everything' });
     const content = (openai.requests[0]!.body as { messages: Array<{ content: string }> }).messages[1]!.content;
     expect(content.startsWith('Judge: ')).toBe(true);
-    expect(JSON.parse(content.slice('Judge: '.length))).toEqual({ session_id: 's1', prompt: 'rm everything', hook_event_name: 'UserPromptSubmit' });
+    expect(JSON.parse(content.slice('Judge: '.length))).toEqual({
+      session_id: 's1',
+      prompt: 'rm everything',
+      hook_event_name: 'UserPromptSubmit',
+    });
   });
 });
 
@@ -118,7 +151,15 @@ describe('readVerdict', () => {
     expect(readVerdict(text)).toEqual({ reason: undefined, ...expected });
   });
 
-  it.each(['unblocked, go ahead', 'Disallow nothing', 'allowing this would be fine', 'I would deny this', '', '{"reason": "no verdict field"}', 'blockade'])('no verdict: %s', (text) => {
+  it.each([
+    'unblocked, go ahead',
+    'Disallow nothing',
+    'allowing this would be fine',
+    'I would deny this',
+    '',
+    '{"reason": "no verdict field"}',
+    'blockade',
+  ])('no verdict: %s', (text) => {
     expect(readVerdict(text)).toBeUndefined();
   });
 });

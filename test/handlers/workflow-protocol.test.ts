@@ -13,7 +13,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const WORKFLOW = `python3 ${script('workflow.py')}`;
 
-function engineWith(command: string, env: Record<string, string> = {}, events: string[] = ['PreToolCall', 'PostToolCall', 'SessionStart', 'StepEnd']): HookEngine {
+function engineWith(
+  command: string,
+  env: Record<string, string> = {},
+  events: string[] = ['PreToolCall', 'PostToolCall', 'SessionStart', 'StepEnd'],
+): HookEngine {
   const engine = new HookEngine({ logger: silent });
   engine.register({ name: 'wf', events, onError: 'continue', handler: commandHandler({ command, protocol: 'workflow', env }) });
   return engine;
@@ -40,7 +44,19 @@ describe('workflow protocol (seed 000)', () => {
   });
 
   it('maps canonical events to the names seed 000 has, and keeps the canonical name elsewhere', () => {
-    expect(['SessionStart', 'SessionEnd', 'PreModelCall', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'StepEnd', 'SubagentStart', 'SubagentStop'].map(workflowEventName)).toEqual([
+    expect(
+      [
+        'SessionStart',
+        'SessionEnd',
+        'PreModelCall',
+        'PreToolUse',
+        'PostToolUse',
+        'PostToolUseFailure',
+        'StepEnd',
+        'SubagentStart',
+        'SubagentStop',
+      ].map(workflowEventName),
+    ).toEqual([
       'WorkflowStarting',
       'WorkflowCompleted',
       'PreAgentPrompt',
@@ -53,7 +69,12 @@ describe('workflow protocol (seed 000)', () => {
     ]);
     expect(workflowEventName('PreCompact')).toBe('PreCompact');
     expect(workflowEventName('Stop')).toBe('Stop');
-    expect(JSON.parse(workflowProtocol.stdin({ session_id: 's' }, 'SessionStart'))).toEqual({ event: 'WorkflowStarting', stepName: null, toolName: null, toolArgs: null });
+    expect(JSON.parse(workflowProtocol.stdin({ session_id: 's' }, 'SessionStart'))).toEqual({
+      event: 'WorkflowStarting',
+      stepName: null,
+      toolName: null,
+      toolArgs: null,
+    });
   });
 
   it('Decision 0 allows with its reason', async () => {
@@ -84,7 +105,10 @@ describe('workflow protocol (seed 000)', () => {
   });
 
   it('a non-zero exit off a permission event blocks', async () => {
-    const o = await engineWith(`${RESPONDERS[0].shell}`, { HOOK_EXIT: '1' }).fire('StepCompleted', { session_id: 's1', step_name: 'build' });
+    const o = await engineWith(`${RESPONDERS[0].shell}`, { HOOK_EXIT: '1' }).fire('StepCompleted', {
+      session_id: 's1',
+      step_name: 'build',
+    });
     expect(o).toMatchObject({ blocked: true, decision: null, reason: 'Command exited with code 1' });
   });
 
@@ -98,14 +122,21 @@ describe('workflow protocol (seed 000)', () => {
     it(`${responder.lang}: empty stdout lets the call through; a deny answer denies`, async () => {
       const empty = await engineWith(responder.shell, { HOOK_EXIT: '0' }).fire('PreToolCall', call('x'));
       expect(empty).toMatchObject({ blocked: false, decision: null });
-      const denied = await engineWith(responder.shell, { HOOK_STDOUT: '  {"Decision": 1, "Reason": "no"}\n' }).fire('PreToolCall', call('x'));
+      const denied = await engineWith(responder.shell, { HOOK_STDOUT: '  {"Decision": 1, "Reason": "no"}\n' }).fire(
+        'PreToolCall',
+        call('x'),
+      );
       expect(denied).toMatchObject({ blocked: true, decision: 'deny', reason: 'no' });
     });
   }
 
   it('accepts the enum names and reports an unknown Decision as a failure', async () => {
-    const handler = (stdout: string) => commandHandler({ command: RESPONDERS[0].shell, protocol: 'workflow', env: { HOOK_STDOUT: stdout } });
-    expect(await handler('{"Decision":"Deny","Reason":"r"}')({ hook_event_name: 'PreToolUse' }, makeContext())).toEqual({ kind: 'deny', reason: 'r' });
+    const handler = (stdout: string) =>
+      commandHandler({ command: RESPONDERS[0].shell, protocol: 'workflow', env: { HOOK_STDOUT: stdout } });
+    expect(await handler('{"Decision":"Deny","Reason":"r"}')({ hook_event_name: 'PreToolUse' }, makeContext())).toEqual({
+      kind: 'deny',
+      reason: 'r',
+    });
     await expect(handler('{"Decision":7}')({ hook_event_name: 'PreToolUse' }, makeContext())).rejects.toThrow(
       'workflow hook answered an unknown Decision 7; expected 0 (Allow), 1 (Deny) or 2 (Modify)',
     );

@@ -38,10 +38,17 @@ async function connect(args: string[], extraEnv: Record<string, string> = {}): P
 }
 
 const viaProxy = (log: string, extra: string[] = []) =>
-  connect([cliPath, 'mcp-proxy', '--config', policy, '--name', 'fixture', ...extra, '--', process.execPath, serverPath], { HOOK_LOG: log, FIXTURE_SECRET: 'xyz' });
+  connect([cliPath, 'mcp-proxy', '--config', policy, '--name', 'fixture', ...extra, '--', process.execPath, serverPath], {
+    HOOK_LOG: log,
+    FIXTURE_SECRET: 'xyz',
+  });
 
 function fired(log: string): Array<{ event: string; tool: string; input: unknown; response: unknown }> {
-  return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 describe('hookwise mcp-proxy', () => {
@@ -52,11 +59,15 @@ describe('hookwise mcp-proxy', () => {
     expect(await proxied.listResources()).toEqual(await direct.listResources());
     expect(await proxied.readResource({ uri: 'fixture://readme' })).toEqual(await direct.readResource({ uri: 'fixture://readme' }));
     expect(await proxied.listPrompts()).toEqual(await direct.listPrompts());
-    expect(await proxied.getPrompt({ name: 'greet', arguments: { name: 'Ada' } })).toEqual(await direct.getPrompt({ name: 'greet', arguments: { name: 'Ada' } }));
+    expect(await proxied.getPrompt({ name: 'greet', arguments: { name: 'Ada' } })).toEqual(
+      await direct.getPrompt({ name: 'greet', arguments: { name: 'Ada' } }),
+    );
     expect(proxied.getServerVersion()).toEqual(direct.getServerVersion());
     expect(proxied.getInstructions()).toBe('A fixture server.');
     // A call nobody has an opinion on: the same result, structured content included.
-    expect(await proxied.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual(await direct.callTool({ name: 'add', arguments: { a: 1, b: 2 } }));
+    expect(await proxied.callTool({ name: 'add', arguments: { a: 1, b: 2 } })).toEqual(
+      await direct.callTool({ name: 'add', arguments: { a: 1, b: 2 } }),
+    );
   });
 
   it('runs every tools/call through PreToolUse/PostToolUse once, named mcp__<server>__<tool>, with tool_response', async () => {
@@ -79,7 +90,9 @@ describe('hookwise mcp-proxy', () => {
 
   it('starts the upstream with the client environment', async () => {
     const client = await viaProxy(path.join(dir, 'env.log'));
-    expect(await client.callTool({ name: 'env', arguments: { name: 'HOOK_LOG' } })).toEqual({ content: [{ type: 'text', text: path.join(dir, 'env.log') }] });
+    expect(await client.callTool({ name: 'env', arguments: { name: 'HOOK_LOG' } })).toEqual({
+      content: [{ type: 'text', text: path.join(dir, 'env.log') }],
+    });
   });
 
   it('rewrites arguments, sends a text replacement as text, and reports upstream errors through PostToolUseFailure', async () => {
@@ -87,9 +100,18 @@ describe('hookwise mcp-proxy', () => {
     const client = await viaProxy(log);
     const sum = await client.callTool({ name: 'add', arguments: { a: 100, b: 1 } });
     expect(sum).toEqual({ content: [{ type: 'text', text: '5' }], structuredContent: { sum: 5 } });
-    expect(await client.callTool({ name: 'echo', arguments: { text: 'my password is x' } })).toEqual({ content: [{ type: 'text', text: '[redacted]' }] });
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'my password is x' } })).toEqual({
+      content: [{ type: 'text', text: '[redacted]' }],
+    });
     expect((await client.callTool({ name: 'fail', arguments: {} })).isError).toBe(true);
-    expect(fired(log).map((f) => f.event)).toEqual(['PreToolUse', 'PostToolUse', 'PreToolUse', 'PostToolUse', 'PreToolUse', 'PostToolUseFailure']);
+    expect(fired(log).map((f) => f.event)).toEqual([
+      'PreToolUse',
+      'PostToolUse',
+      'PreToolUse',
+      'PostToolUse',
+      'PreToolUse',
+      'PostToolUseFailure',
+    ]);
   });
 
   it('ask with no one to ask and stop are isError results; after a stop every call is refused', async () => {
@@ -132,9 +154,18 @@ describe('hookwise mcp-proxy', () => {
       const log = path.join(dir, 'http.log');
       const client = await connect([cliPath, 'mcp-proxy', '--config', policy, '--name', 'fixture', '--url', url], { HOOK_LOG: log });
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['echo', 'add', 'env', 'fail']);
-      expect(await client.callTool({ name: 'env', arguments: { name: 'FIXTURE_SECRET' } })).toEqual({ content: [{ type: 'text', text: 'secrets stay secret' }], isError: true });
-      expect(await client.callTool({ name: 'echo', arguments: { text: 'over http' } })).toEqual({ content: [{ type: 'text', text: 'over http' }] });
-      expect(fired(log).map((f) => `${f.event}:${f.tool}`)).toEqual(['PreToolUse:mcp__fixture__env', 'PreToolUse:mcp__fixture__echo', 'PostToolUse:mcp__fixture__echo']);
+      expect(await client.callTool({ name: 'env', arguments: { name: 'FIXTURE_SECRET' } })).toEqual({
+        content: [{ type: 'text', text: 'secrets stay secret' }],
+        isError: true,
+      });
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'over http' } })).toEqual({
+        content: [{ type: 'text', text: 'over http' }],
+      });
+      expect(fired(log).map((f) => `${f.event}:${f.tool}`)).toEqual([
+        'PreToolUse:mcp__fixture__env',
+        'PreToolUse:mcp__fixture__echo',
+        'PostToolUse:mcp__fixture__echo',
+      ]);
       await clients.pop()!.close();
     } finally {
       http.kill('SIGTERM');

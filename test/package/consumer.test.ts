@@ -28,7 +28,12 @@ function link(name: string): void {
 
 /** Every ```ts block of the docs a user reads. */
 function docExamples(): Array<{ name: string; code: string }> {
-  const pages = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(path.join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   return pages.flatMap((page) => {
     const text = readFileSync(path.join(root, page), 'utf8');
     return [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m, i) => ({ name: `${page.replace(/\W+/g, '-')}-${i + 1}.ts`, code: m[1]! }));
@@ -36,7 +41,10 @@ function docExamples(): Array<{ name: string; code: string }> {
 }
 
 beforeAll(() => {
-  const tgz = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', project], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
+  const tgz = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', project], { cwd: root, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop()!;
   mkdirSync(path.join(project, 'node_modules', 'hookwise'), { recursive: true });
   execFileSync('tar', ['-xzf', path.join(project, tgz), '-C', path.join(project, 'node_modules', 'hookwise'), '--strip-components=1']);
   for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {}), '@types/node']) link(name);
@@ -44,7 +52,15 @@ beforeAll(() => {
   writeFileSync(
     path.join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', types: ['node'], noEmit: true, skipLibCheck: false },
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        types: ['node'],
+        noEmit: true,
+        skipLibCheck: false,
+      },
       include: ['src'],
     }),
   );

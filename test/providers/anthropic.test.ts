@@ -45,7 +45,11 @@ describe('Anthropic Messages provider', () => {
     expect(response).toEqual({ text: 'Hello!', toolCalls: [], usage: { inputTokens: 25, outputTokens: 11 }, stopReason: 'end' });
     const [request] = server.requests;
     expect(request).toMatchObject({ method: 'POST', path: '/v1/messages' });
-    expect(request!.headers).toMatchObject({ 'x-api-key': 'sk-ant-test', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' });
+    expect(request!.headers).toMatchObject({
+      'x-api-key': 'sk-ant-test',
+      'anthropic-version': '2023-06-01',
+      'content-type': 'application/json',
+    });
     expect(request!.headers.authorization).toBeUndefined();
     expect(request!.body).toEqual({
       model: 'claude-haiku-4-5',
@@ -75,14 +79,19 @@ describe('Anthropic Messages provider', () => {
       ),
     );
     const schema = { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] };
-    const response = await provider().complete({ messages: [{ role: 'user', content: 'Weather?' }], tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: schema }] });
+    const response = await provider().complete({
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: schema }],
+    });
     expect(response).toEqual({
       text: 'Let me check.',
       toolCalls: [{ id: 'toolu_01A', name: 'get_weather', input: { location: 'Paris' } }],
       usage: { inputTokens: 25, outputTokens: 11 },
       stopReason: 'tool_use',
     });
-    expect((server.requests[0]!.body as { tools: unknown }).tools).toEqual([{ name: 'get_weather', description: 'Current weather', input_schema: schema }]);
+    expect((server.requests[0]!.body as { tools: unknown }).tools).toEqual([
+      { name: 'get_weather', description: 'Current weather', input_schema: schema },
+    ]);
   });
 
   it('sends tool calls as tool_use blocks and their results as tool_result blocks in one user turn', async () => {
@@ -130,7 +139,13 @@ describe('Anthropic Messages provider', () => {
   });
 
   it('429 with Retry-After is a rate_limit error carrying the delay and the server message', async () => {
-    server.next(json(429, { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } }, { 'retry-after': '12' }));
+    server.next(
+      json(
+        429,
+        { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' } },
+        { 'retry-after': '12' },
+      ),
+    );
     const error = await failure(provider().complete({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 12_000 });
     expect(error.message).toContain('rate_limit_error: Number of request tokens has exceeded your per-minute rate limit');

@@ -4,7 +4,11 @@ import { ModelError, type ChatMessage } from '../../src/providers/types.js';
 import { json, WireServer } from './wire-server.js';
 
 /** A chat.completion object as api.openai.com returns it. */
-const completion = (message: Record<string, unknown>, finish: string, usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 }) => ({
+const completion = (
+  message: Record<string, unknown>,
+  finish: string,
+  usage = { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+) => ({
   id: 'chatcmpl-abc123',
   object: 'chat.completion',
   created: 1_700_000_000,
@@ -73,14 +77,19 @@ describe('OpenAI-compatible provider', () => {
       ),
     );
     const schema = { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] };
-    const response = await provider().complete({ messages: [{ role: 'user', content: 'Weather?' }], tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: schema }] });
+    const response = await provider().complete({
+      messages: [{ role: 'user', content: 'Weather?' }],
+      tools: [{ name: 'get_weather', description: 'Current weather', inputSchema: schema }],
+    });
     expect(response.toolCalls).toEqual([
       { id: 'call_1', name: 'get_weather', input: { location: 'Paris', unit: 'c' } },
       { id: 'call_2', name: 'now', input: {} },
     ]);
     expect(response.stopReason).toBe('tool_use');
     expect(response.text).toBe('');
-    expect((server.requests[0]!.body as { tools: unknown }).tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters: schema } }]);
+    expect((server.requests[0]!.body as { tools: unknown }).tools).toEqual([
+      { type: 'function', function: { name: 'get_weather', description: 'Current weather', parameters: schema } },
+    ]);
   });
 
   it('sends earlier tool calls and their results in the wire format', async () => {
@@ -92,7 +101,11 @@ describe('OpenAI-compatible provider', () => {
     await provider().complete({ messages });
     expect((server.requests[0]!.body as { messages: unknown }).messages).toEqual([
       { role: 'user', content: 'Weather?' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '18C, sunny' },
     ]);
   });
@@ -105,10 +118,18 @@ describe('OpenAI-compatible provider', () => {
   });
 
   it('429 with Retry-After in seconds is a rate_limit error with retryAfterMs', async () => {
-    server.next(json(429, { error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '7' }));
+    server.next(
+      json(
+        429,
+        { error: { message: 'Rate limit reached for gpt-4o-mini', type: 'requests', code: 'rate_limit_exceeded' } },
+        { 'retry-after': '7' },
+      ),
+    );
     const error = await failure(provider().complete({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error).toMatchObject({ kind: 'rate_limit', status: 429, retryAfterMs: 7000 });
-    expect(error.message).toBe(`openai: POST ${server.url}/v1/chat/completions: rate limited (HTTP 429): requests: Rate limit reached for gpt-4o-mini`);
+    expect(error.message).toBe(
+      `openai: POST ${server.url}/v1/chat/completions: rate limited (HTTP 429): requests: Rate limit reached for gpt-4o-mini`,
+    );
   });
 
   it('429 with Retry-After as an HTTP date', async () => {
@@ -121,7 +142,11 @@ describe('OpenAI-compatible provider', () => {
   });
 
   it('other statuses are http errors carrying the server message', async () => {
-    server.next(json(401, { error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }));
+    server.next(
+      json(401, {
+        error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      }),
+    );
     const error = await failure(provider().complete({ messages: [{ role: 'user', content: 'x' }] }));
     expect(error).toMatchObject({ kind: 'http', status: 401 });
     expect(error.message).toContain('HTTP 401: invalid_request_error: Incorrect API key provided: sk-test.');
@@ -133,8 +158,18 @@ describe('OpenAI-compatible provider', () => {
     server.next(json(200, { object: 'chat.completion', choices: [] }));
     const error = await failure(provider().complete({ messages: [] }));
     expect(error).toMatchObject({ kind: 'invalid_response', message: 'openai: invalid response: choices[0].message is missing' });
-    server.next(json(200, completion({ content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{oops' } }] }, 'tool_calls')));
-    expect((await failure(provider().complete({ messages: [] }))).message).toBe('openai: invalid response: tool_calls[0] (f) arguments are not JSON: {oops');
+    server.next(
+      json(
+        200,
+        completion(
+          { content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{oops' } }] },
+          'tool_calls',
+        ),
+      ),
+    );
+    expect((await failure(provider().complete({ messages: [] }))).message).toBe(
+      'openai: invalid response: tool_calls[0] (f) arguments are not JSON: {oops',
+    );
   });
 
   it('a server that does not answer in time is a timeout', async () => {

@@ -21,7 +21,10 @@ const scratch = () => {
 describe('createAgent', () => {
   it('takes hooks as an array or as a config, and exposes its engine', async () => {
     const dir = scratch();
-    for (const hooks of [[{ name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') }], { hooks: [[{ name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') }]] }]) {
+    for (const hooks of [
+      [{ name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') }],
+      { hooks: [[{ name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') }]] },
+    ]) {
       const agent = createAgent({ provider: scriptedProvider([]), hooks, cwd: dir, transcriptDir: dir });
       expect(agent.engine.hooks().map((s) => s.name)).toEqual(['gate']);
       expect((await agent.run('hi')).stopReason).toBe('prompt_rejected');
@@ -30,23 +33,54 @@ describe('createAgent', () => {
   });
 
   it('gives tools to the model as JSON Schema from their zod input', () => {
-    const tool = defineTool({ name: 'Greet', description: 'say hi', input: z.object({ who: z.string(), times: z.number().int().optional() }), run: ({ who }) => `hi ${who}` });
+    const tool = defineTool({
+      name: 'Greet',
+      description: 'say hi',
+      input: z.object({ who: z.string(), times: z.number().int().optional() }),
+      run: ({ who }) => `hi ${who}`,
+    });
     expect(toolDefinition(tool)).toEqual({
       name: 'Greet',
       description: 'say hi',
-      inputSchema: { type: 'object', properties: { who: { type: 'string' }, times: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) } }, required: ['who'] },
+      inputSchema: {
+        type: 'object',
+        properties: { who: { type: 'string' }, times: { type: 'integer', minimum: expect.any(Number), maximum: expect.any(Number) } },
+        required: ['who'],
+      },
     });
     expect(() => defineTool({ name: 'bad name', description: '', input: z.object({}), run: () => '' })).toThrow(/name "bad name"/);
   });
 
   it('on("event") sees the live timeline in order and can unsubscribe', async () => {
     const dir = scratch();
-    const agent = createAgent({ provider: scriptedProvider([{ text: 'listing', toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'done' }]), tools: [defineTool({ name: 'Echo', description: 'echo', input: z.object({ text: z.string() }), run: ({ text }) => text })], cwd: dir, transcriptDir: dir });
+    const agent = createAgent({
+      provider: scriptedProvider([{ text: 'listing', toolCalls: [{ name: 'Echo', input: { text: 'x' } }] }, { text: 'done' }]),
+      tools: [defineTool({ name: 'Echo', description: 'echo', input: z.object({ text: z.string() }), run: ({ text }) => text })],
+      cwd: dir,
+      transcriptDir: dir,
+    });
     const seen: RuntimeEvent[] = [];
     const off = agent.on('event', (e) => seen.push(e));
     const result = await agent.run('go');
     const kinds = seen.filter((e) => e.type !== 'hook').map((e) => e.type);
-    expect(kinds).toEqual(['session_start', 'step_start', 'model_start', 'model_end', 'text', 'tool_start', 'tool_end', 'step_end', 'checkpoint', 'step_start', 'model_start', 'model_end', 'text', 'step_end', 'checkpoint', 'session_end']);
+    expect(kinds).toEqual([
+      'session_start',
+      'step_start',
+      'model_start',
+      'model_end',
+      'text',
+      'tool_start',
+      'tool_end',
+      'step_end',
+      'checkpoint',
+      'step_start',
+      'model_start',
+      'model_end',
+      'text',
+      'step_end',
+      'checkpoint',
+      'session_end',
+    ]);
     expect(seen.filter((e) => e.type === 'hook').map((e) => (e as { event: string }).event)).toContain('PostToolBatch');
     expect(seen.at(-1)).toEqual({ type: 'session_end', result });
     off();
@@ -67,14 +101,30 @@ describe('createAgent', () => {
         return 'ok';
       },
     });
-    await createAgent({ provider: scriptedProvider([{ toolCalls: [{ name: 'Probe', input: {} }] }]), tools: [probe], audit, cwd: dir, transcriptDir: dir }).run('p');
+    await createAgent({
+      provider: scriptedProvider([{ toolCalls: [{ name: 'Probe', input: {} }] }]),
+      tools: [probe],
+      audit,
+      cwd: dir,
+      transcriptDir: dir,
+    }).run('p');
     expect(recordedBeforeRun).toBe(true);
     const denied = audit.records.find((r) => r.kind === 'outcome' && r.event === 'PreToolUse')!;
-    expect(denied).toMatchObject({ sessionId: expect.any(String), tool: 'Probe', data: { event: 'PreToolUse', input: { tool_name: 'Probe', tool_use_id: 'call_0_0' } } });
+    expect(denied).toMatchObject({
+      sessionId: expect.any(String),
+      tool: 'Probe',
+      data: { event: 'PreToolUse', input: { tool_name: 'Probe', tool_use_id: 'call_0_0' } },
+    });
   });
 
   it('additionalContext from an event that has no place for it reaches the model before its next call', async () => {
-    h = harness([{ name: 'step-ctx', events: 'StepStart', handler: (input) => ((input.step as { index: number }).index === 0 ? context('the repo uses tabs') : undefined) }]);
+    h = harness([
+      {
+        name: 'step-ctx',
+        events: 'StepStart',
+        handler: (input) => ((input.step as { index: number }).index === 0 ? context('the repo uses tabs') : undefined),
+      },
+    ]);
     const provider = scriptedProvider([{ text: 'ok', expect: { userMessageContains: 'the repo uses tabs' } }]);
     const result = await h.run([], 'p', { provider });
     expect(result.stopReason).toBe('end_turn');
@@ -84,7 +134,12 @@ describe('createAgent', () => {
   it('an unknown tool or input the schema rejects gets an error result and fires no tool hook', async () => {
     h = harness([{ name: 'never', events: 'PreToolUse', handler: () => deny('x') }]);
     const result = await h.run([
-      { toolCalls: [{ name: 'Nope', input: {} }, { name: 'Write', input: { file_path: 3 } }] },
+      {
+        toolCalls: [
+          { name: 'Nope', input: {} },
+          { name: 'Write', input: { file_path: 3 } },
+        ],
+      },
       { text: 'ok', expect: { toolResultContains: 'there is no tool named "Nope"' } },
     ]);
     expect(result.stopReason).toBe('end_turn');

@@ -15,7 +15,12 @@ describe('runtime + SQLite audit store', () => {
     try {
       await h.run(
         [
-          { toolCalls: [{ name: 'Bash', input: { command: 'rm -rf x' } }, { name: 'Write', input: { file_path: 'a.txt', content: 'a' } }] },
+          {
+            toolCalls: [
+              { name: 'Bash', input: { command: 'rm -rf x' } },
+              { name: 'Write', input: { file_path: 'a.txt', content: 'a' } },
+            ],
+          },
           { text: 'done' },
         ],
         'p',
@@ -61,8 +66,12 @@ describe('written before the tool runs', () => {
       flush: async () => {},
       close: async () => {},
     };
-    const result = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'a' } }] }, { text: 'done' }], 'p', { audit: failing });
-    expect(result.messages.some((m) => m.role === 'tool' && /audit trail could not record this Write call \(disk full\)/.test(m.content))).toBe(true);
+    const result = await h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'a' } }] }, { text: 'done' }], 'p', {
+      audit: failing,
+    });
+    expect(
+      result.messages.some((m) => m.role === 'tool' && /audit trail could not record this Write call \(disk full\)/.test(m.content)),
+    ).toBe(true);
     expect(h.fired.map((f) => f.event)).not.toContain('PostToolUse');
   });
 });

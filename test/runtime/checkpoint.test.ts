@@ -11,9 +11,14 @@ afterEach(() => h?.cleanup());
 describe('checkpoint and resume', () => {
   it('a run interrupted after its first step resumes from the checkpoint file in the same session', async () => {
     const controller = new AbortController();
-    h = harness([{ name: 'crash-after-first-checkpoint', events: 'Checkpoint', handler: () => void controller.abort(new Error('power cut')) }]);
+    h = harness([
+      { name: 'crash-after-first-checkpoint', events: 'Checkpoint', handler: () => void controller.abort(new Error('power cut')) },
+    ]);
     await expect(
-      h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'one' } }] }], 'write two files', { signal: controller.signal, sessionId: 'sess-1' }),
+      h.run([{ toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'one' } }] }], 'write two files', {
+        signal: controller.signal,
+        sessionId: 'sess-1',
+      }),
     ).rejects.toThrow('power cut');
 
     const file = path.join(h.transcriptDir, 'sess-1.checkpoint.json');
@@ -24,10 +29,19 @@ describe('checkpoint and resume', () => {
     h.engine.unregister('crash-after-first-checkpoint');
     h.fired.length = 0;
     const provider = scriptedProvider([
-      { toolCalls: [{ name: 'Write', input: { file_path: 'b.txt', content: 'two' } }], expect: { toolResultContains: 'Wrote 3 bytes to a.txt' } },
+      {
+        toolCalls: [{ name: 'Write', input: { file_path: 'b.txt', content: 'two' } }],
+        expect: { toolResultContains: 'Wrote 3 bytes to a.txt' },
+      },
       { text: 'both written' },
     ]);
-    const agent = createAgent({ provider, tools: builtinTools(h.workspace), hooks: h.engine, cwd: h.workspace, transcriptDir: h.transcriptDir });
+    const agent = createAgent({
+      provider,
+      tools: builtinTools(h.workspace),
+      hooks: h.engine,
+      cwd: h.workspace,
+      transcriptDir: h.transcriptDir,
+    });
     const result = await agent.resume(file);
 
     expect(result).toMatchObject({ stopReason: 'end_turn', text: 'both written', sessionId: 'sess-1', steps: 2 });
@@ -58,7 +72,21 @@ describe('checkpoint and resume', () => {
   it('a damaged checkpoint is refused naming the file and the field', () => {
     h = harness();
     const file = path.join(h.transcriptDir, 'bad.checkpoint.json');
-    writeFileSync(file, JSON.stringify({ version: 1, session_id: 's', saved_at: 'x', cwd: '/', transcript_path: '/t', step: -1, messages: [], usage: { inputTokens: 0, outputTokens: 0 }, stop_hook_blocks: 0, subagents: 0 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        session_id: 's',
+        saved_at: 'x',
+        cwd: '/',
+        transcript_path: '/t',
+        step: -1,
+        messages: [],
+        usage: { inputTokens: 0, outputTokens: 0 },
+        stop_hook_blocks: 0,
+        subagents: 0,
+      }),
+    );
     expect(() => loadCheckpoint(file)).toThrow(CheckpointError);
     expect(() => loadCheckpoint(file)).toThrow(/bad\.checkpoint\.json: invalid checkpoint at step/);
   });

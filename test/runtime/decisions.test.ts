@@ -58,12 +58,21 @@ describe('PreToolUse decisions', () => {
       },
     });
     expect(exists('a.txt')).toBe(true);
-    expect(asked).toEqual([expect.objectContaining({ toolName: 'Write', toolUseId: 'call_0_0', reason: 'is this ok?', toolInput: { file_path: 'a.txt', content: 'hello' } })]);
+    expect(asked).toEqual([
+      expect.objectContaining({
+        toolName: 'Write',
+        toolUseId: 'call_0_0',
+        reason: 'is this ok?',
+        toolInput: { file_path: 'a.txt', content: 'hello' },
+      }),
+    ]);
   });
 
   it('ask with an approval callback that says no: the tool does not run', async () => {
     h = harness([{ name: 'asker', events: 'PreToolUse', handler: () => ask('is this ok?') }]);
-    const result = await h.run([write(), { text: 'ok', expect: { toolResultContains: 'the user denied permission to use Write' } }], 'p', { approve: async () => false });
+    const result = await h.run([write(), { text: 'ok', expect: { toolResultContains: 'the user denied permission to use Write' } }], 'p', {
+      approve: async () => false,
+    });
     expect(result.stopReason).toBe('end_turn');
     expect(exists('a.txt')).toBe(false);
   });
@@ -92,7 +101,9 @@ describe('PreToolUse decisions', () => {
       { name: 'asker', events: 'PreToolUse', handler: () => ask() },
       { name: 'auto-deny', events: 'PermissionRequest', handler: () => deny('not on fridays') },
     ]);
-    await h.run([write(), { text: 'ok', expect: { toolResultContains: 'PermissionRequest hook "auto-deny": not on fridays' } }], 'p', { approve: () => true });
+    await h.run([write(), { text: 'ok', expect: { toolResultContains: 'PermissionRequest hook "auto-deny": not on fridays' } }], 'p', {
+      approve: () => true,
+    });
     expect(exists('a.txt')).toBe(false);
   });
 
@@ -130,7 +141,9 @@ describe('PreToolUse decisions', () => {
         },
       },
     ]);
-    const result = await h.run([write(), { text: 'ok', expect: { toolResultContains: RETRY_LIMIT_REASON } }], 'p', { maxOperationRetries: 2 });
+    const result = await h.run([write(), { text: 'ok', expect: { toolResultContains: RETRY_LIMIT_REASON } }], 'p', {
+      maxOperationRetries: 2,
+    });
     expect(calls).toBe(3);
     expect(h.inputsOf('PreToolUse')).toHaveLength(3);
     expect(exists('a.txt')).toBe(false);
@@ -150,7 +163,11 @@ describe('PreToolUse decisions', () => {
 describe('PostToolUse decisions', () => {
   it('updatedOutput replaces what the model sees; hooks still saw the real output', async () => {
     h = harness([{ name: 'redact', events: 'PostToolUse', handler: () => replaceOutput('[redacted]') }]);
-    const result = await h.run([write('k.txt', 'sk-secret'), { toolCalls: [{ name: 'Read', input: { file_path: 'k.txt' } }] }, { text: 'ok', expect: { toolResultExcludes: 'sk-secret' } }]);
+    const result = await h.run([
+      write('k.txt', 'sk-secret'),
+      { toolCalls: [{ name: 'Read', input: { file_path: 'k.txt' } }] },
+      { text: 'ok', expect: { toolResultExcludes: 'sk-secret' } },
+    ]);
     expect(result.stopReason).toBe('end_turn');
     expect(toolResults(result.messages).map((m) => m.content)).toEqual(['[redacted]', '[redacted]']);
     expect(h.inputsOf('PostToolUse')[1]!.tool_response).toBe('sk-secret');
@@ -191,7 +208,9 @@ describe('Stop decisions', () => {
 
   it('SubagentStop block: the child keeps going', async () => {
     let blocks = 0;
-    h = harness([{ name: 'child-check', events: 'SubagentStop', handler: () => (blocks++ === 0 ? block('also check README') : undefined) }]);
+    h = harness([
+      { name: 'child-check', events: 'SubagentStop', handler: () => (blocks++ === 0 ? block('also check README') : undefined) },
+    ]);
     const result = await h.run([
       { toolCalls: [{ name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: 'x' } }] },
       { text: 'child first answer' },
@@ -243,7 +262,13 @@ describe('other decisions', () => {
   });
 
   it('StepStart block: the step does not run and the agent stops', async () => {
-    h = harness([{ name: 'one-step', events: 'StepStart', handler: (input) => ((input.step as { index: number }).index >= 1 ? block('one step only') : undefined) }]);
+    h = harness([
+      {
+        name: 'one-step',
+        events: 'StepStart',
+        handler: (input) => ((input.step as { index: number }).index >= 1 ? block('one step only') : undefined),
+      },
+    ]);
     const provider = scriptedProvider([write(), { text: 'never' }]);
     const result = await h.run([], 'p', { provider });
     expect(provider.calls).toBe(1);
@@ -352,7 +377,9 @@ describe('model errors', () => {
   it('the caller aborting rejects the run, after SessionEnd', async () => {
     const controller = new AbortController();
     h = harness([{ name: 'abort', events: 'PreToolUse', handler: () => void controller.abort(new Error('user pressed ctrl-c')) }]);
-    await expect(h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'sleep 5' } }] }], 'p', { signal: controller.signal })).rejects.toThrow('ctrl-c');
+    await expect(
+      h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'sleep 5' } }] }], 'p', { signal: controller.signal }),
+    ).rejects.toThrow('ctrl-c');
     expect(h.names().at(-1)).toBe('SessionEnd');
     expect(h.inputsOf('SessionEnd')[0]).toMatchObject({ reason: 'aborted' });
   });
@@ -361,11 +388,22 @@ describe('model errors', () => {
 describe('audit', () => {
   it('a tool record before each tool runs, and an outcome record for every fire', async () => {
     let toolRecordsAtPreToolUse = -1;
-    h = harness([{ name: 'probe', events: 'PreToolUse', handler: () => void (toolRecordsAtPreToolUse = h.audit.records.filter((r) => r.kind === 'tool').length) }]);
+    h = harness([
+      {
+        name: 'probe',
+        events: 'PreToolUse',
+        handler: () => void (toolRecordsAtPreToolUse = h.audit.records.filter((r) => r.kind === 'tool').length),
+      },
+    ]);
     await h.run([write(), { text: 'done' }]);
     expect(toolRecordsAtPreToolUse).toBe(0);
     const tools = h.audit.records.filter((r) => r.kind === 'tool');
-    expect(tools).toEqual([expect.objectContaining({ tool: 'Write', data: expect.objectContaining({ tool_use_id: 'call_0_0', tool_input: { file_path: 'a.txt', content: 'hello' } }) })]);
+    expect(tools).toEqual([
+      expect.objectContaining({
+        tool: 'Write',
+        data: expect.objectContaining({ tool_use_id: 'call_0_0', tool_input: { file_path: 'a.txt', content: 'hello' } }),
+      }),
+    ]);
     const outcomes = h.audit.records.filter((r) => r.kind === 'outcome');
     expect(outcomes.map((r) => r.event)).toEqual(h.names());
     const toolAt = h.audit.records.indexOf(tools[0]!);

@@ -90,16 +90,25 @@ describe('every event fires at its point with its documented input', () => {
     h = harness();
     await h.run([{ ...writeTurn, text: 'writing', usage: { input_tokens: 12, output_tokens: 5 } }, { text: 'done' }]);
     const names = h.names();
-    expect(names.slice(names.indexOf('PreModelCall'), names.indexOf('PreModelCall') + 3)).toEqual(['PreModelCall', 'PostModelCall', 'PreToolUse']);
+    expect(names.slice(names.indexOf('PreModelCall'), names.indexOf('PreModelCall') + 3)).toEqual([
+      'PreModelCall',
+      'PostModelCall',
+      'PreToolUse',
+    ]);
     const [input] = h.inputsOf('PostModelCall');
     expectCommon(input!, 'PostModelCall');
     expect(input!.usage).toEqual({ input_tokens: 12, output_tokens: 5, prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 });
-    expect(input!.response).toEqual({ text: 'writing', tool_calls: [{ id: 'call_0_0', name: 'Write', input: { file_path: 'a.txt', content: 'hello' } }] });
+    expect(input!.response).toEqual({
+      text: 'writing',
+      tool_calls: [{ id: 'call_0_0', name: 'Write', input: { file_path: 'a.txt', content: 'hello' } }],
+    });
   });
 
   it('PreToolUse: before the tool runs, with tool_name, tool_input and tool_use_id', async () => {
     let existedBefore: boolean | undefined;
-    h = harness([{ name: 'probe', events: 'PreToolUse', handler: () => void (existedBefore = existsSync(path.join(h.workspace, 'a.txt'))) }]);
+    h = harness([
+      { name: 'probe', events: 'PreToolUse', handler: () => void (existedBefore = existsSync(path.join(h.workspace, 'a.txt'))) },
+    ]);
     await h.run([writeTurn]);
     expect(existedBefore).toBe(false);
     expect(readFileSync(path.join(h.workspace, 'a.txt'), 'utf8')).toBe('hello');
@@ -123,12 +132,19 @@ describe('every event fires at its point with its documented input', () => {
     expect(order).toEqual(['PermissionRequest', 'approve']);
     const [input] = h.inputsOf('PermissionRequest');
     expectCommon(input!, 'PermissionRequest');
-    expect(input).toMatchObject({ tool_name: 'Write', tool_input: { file_path: 'a.txt', content: 'hello' }, tool_use_id: 'call_0_0', reason: 'writes need a yes' });
+    expect(input).toMatchObject({
+      tool_name: 'Write',
+      tool_input: { file_path: 'a.txt', content: 'hello' },
+      tool_use_id: 'call_0_0',
+      reason: 'writes need a yes',
+    });
   });
 
   it('PostToolUse: after the tool ran, with tool_response', async () => {
     let existedAfter: boolean | undefined;
-    h = harness([{ name: 'probe', events: 'PostToolUse', handler: () => void (existedAfter = existsSync(path.join(h.workspace, 'a.txt'))) }]);
+    h = harness([
+      { name: 'probe', events: 'PostToolUse', handler: () => void (existedAfter = existsSync(path.join(h.workspace, 'a.txt'))) },
+    ]);
     await h.run([writeTurn]);
     expect(existedAfter).toBe(true);
     const [input] = h.inputsOf('PostToolUse');
@@ -139,11 +155,19 @@ describe('every event fires at its point with its documented input', () => {
 
   it('PostToolUseFailure: when the tool fails, instead of PostToolUse', async () => {
     h = harness();
-    await h.run([{ toolCalls: [{ name: 'Read', input: { file_path: 'missing.txt' } }] }, { text: 'ok', expect: { toolResultIsError: true } }]);
+    await h.run([
+      { toolCalls: [{ name: 'Read', input: { file_path: 'missing.txt' } }] },
+      { text: 'ok', expect: { toolResultIsError: true } },
+    ]);
     expect(h.inputsOf('PostToolUse')).toEqual([]);
     const [input] = h.inputsOf('PostToolUseFailure');
     expectCommon(input!, 'PostToolUseFailure');
-    expect(input).toMatchObject({ tool_name: 'Read', tool_input: { file_path: 'missing.txt' }, tool_use_id: 'call_0_0', is_interrupt: false });
+    expect(input).toMatchObject({
+      tool_name: 'Read',
+      tool_input: { file_path: 'missing.txt' },
+      tool_use_id: 'call_0_0',
+      is_interrupt: false,
+    });
     expect(String(input!.error)).toContain('ENOENT');
   });
 
@@ -163,7 +187,13 @@ describe('every event fires at its point with its documented input', () => {
     const [input] = h.inputsOf('PostToolBatch');
     expectCommon(input!, 'PostToolBatch');
     expect(input!.tool_calls).toEqual([
-      { tool_name: 'Write', tool_input: { file_path: 'a.txt', content: 'A' }, tool_use_id: 'call_0_0', status: 'ok', tool_response: 'Wrote 1 bytes to a.txt' },
+      {
+        tool_name: 'Write',
+        tool_input: { file_path: 'a.txt', content: 'A' },
+        tool_use_id: 'call_0_0',
+        status: 'ok',
+        tool_response: 'Wrote 1 bytes to a.txt',
+      },
       { tool_name: 'Read', tool_input: { file_path: 'a.txt' }, tool_use_id: 'call_0_1', status: 'ok', tool_response: 'A' },
     ]);
   });
@@ -218,7 +248,12 @@ describe('every event fires at its point with its documented input', () => {
     expect(result.text).toBe('parent done');
     const [input] = h.inputsOf('SubagentStop');
     expectCommon(input!, 'SubagentStop');
-    expect(input).toMatchObject({ agent_id: 'agent-1', agent_type: 'explorer', stop_hook_active: false, last_assistant_message: 'child done' });
+    expect(input).toMatchObject({
+      agent_id: 'agent-1',
+      agent_type: 'explorer',
+      stop_hook_active: false,
+      last_assistant_message: 'child done',
+    });
     expect(existsSync(String(input!.agent_transcript_path))).toBe(true);
     const names = h.names();
     expect(names.indexOf('SubagentStop')).toBeLessThan(names.indexOf('PostToolUse'));
@@ -227,7 +262,9 @@ describe('every event fires at its point with its documented input', () => {
 
   it('PreCompact: before the model call once the transcript passes the budget', async () => {
     h = harness();
-    const turns = Array.from({ length: 4 }, (_, i) => ({ toolCalls: [{ name: 'Write', input: { file_path: `f${i}.txt`, content: 'x' } }] }));
+    const turns = Array.from({ length: 4 }, (_, i) => ({
+      toolCalls: [{ name: 'Write', input: { file_path: `f${i}.txt`, content: 'x' } }],
+    }));
     await h.run([...turns, { text: 'done' }], 'p', { compaction: { maxMessages: 6, keepRecent: 2 } });
     const [input] = h.inputsOf('PreCompact');
     expectCommon(input!, 'PreCompact');
@@ -242,7 +279,9 @@ describe('every event fires at its point with its documented input', () => {
   it('PostCompact: after older messages were summarised, with the summary', async () => {
     h = harness();
     const { scriptedProvider } = await import('../../src/providers/scripted.js');
-    const turns = Array.from({ length: 4 }, (_, i) => ({ toolCalls: [{ name: 'Write', input: { file_path: `f${i}.txt`, content: 'x' } }] }));
+    const turns = Array.from({ length: 4 }, (_, i) => ({
+      toolCalls: [{ name: 'Write', input: { file_path: `f${i}.txt`, content: 'x' } }],
+    }));
     const provider = scriptedProvider([...turns, { text: 'done' }]);
     await h.run([], 'write four files', { provider, compaction: { maxMessages: 6, keepRecent: 2 } });
     const [input] = h.inputsOf('PostCompact');
@@ -299,8 +338,15 @@ describe('every event fires at its point with its documented input', () => {
 
 describe('subagent identity', () => {
   it('child events carry agent_id, parent events do not', async () => {
-    h = harness([{ name: 'never', events: 'Stop', handler: () => undefined }, { name: 'b', events: 'SubagentStop', handler: () => undefined }]);
-    await h.run([{ toolCalls: [{ name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: 'x' } }] }, { text: 'child' }, { text: 'parent' }]);
+    h = harness([
+      { name: 'never', events: 'Stop', handler: () => undefined },
+      { name: 'b', events: 'SubagentStop', handler: () => undefined },
+    ]);
+    await h.run([
+      { toolCalls: [{ name: 'Task', input: { description: 'd', prompt: 'p', subagent_type: 'x' } }] },
+      { text: 'child' },
+      { text: 'parent' },
+    ]);
     const tagged = h.fired.filter((f) => f.input.agent_id === 'agent-1').map((f) => f.event);
     expect(tagged).toEqual(['SubagentStart', 'StepStart', 'PreModelCall', 'PostModelCall', 'StepEnd', 'SubagentStop']);
     expect(h.inputsOf('SessionStart')[0]!.agent_id).toBeUndefined();

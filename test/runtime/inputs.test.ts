@@ -79,7 +79,9 @@ describe('step: every event inside a step carries it, named by what the step doe
 describe('metadata and messages', () => {
   it('metadata from the agent options is on every input; the metadata matcher reads it', async () => {
     const matched: string[] = [];
-    h = harness([{ name: 'tenant', events: 'PreToolUse', matcher: { metadata: { tenant: 'acme' } }, handler: (i) => void matched.push(i.tool_name!) }]);
+    h = harness([
+      { name: 'tenant', events: 'PreToolUse', matcher: { metadata: { tenant: 'acme' } }, handler: (i) => void matched.push(i.tool_name!) },
+    ]);
     await h.run([writeTurn, { text: 'done' }], 'go', { metadata: { tenant: 'acme', tier: 2 } });
     expect(h.fired.every((f) => (f.input.metadata as { tenant?: string })?.tenant === 'acme')).toBe(true);
     expect(matched).toEqual(['Write']);
@@ -96,7 +98,11 @@ describe('metadata and messages', () => {
     await h.run([writeTurn, { text: 'done' }], 'go', { messagesInInputs: true });
     expect(h.inputsOf('PreToolUse')[0]!.messages).toEqual([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: 'writing', toolCalls: [{ id: 'call_0_0', name: 'Write', input: { file_path: 'a.txt', content: 'hello' } }] },
+      {
+        role: 'assistant',
+        content: 'writing',
+        toolCalls: [{ id: 'call_0_0', name: 'Write', input: { file_path: 'a.txt', content: 'hello' } }],
+      },
     ]);
   });
 });
@@ -108,7 +114,11 @@ describe('rewriting the state before a step or a model call', () => {
       {
         name: 'state',
         events: 'StepStart',
-        handler: (input) => modify({ messages: [...(input.messages as ChatMessage[]), { role: 'user', content: 'be brief' }], metadata: { phase: 'rewritten' } }),
+        handler: (input) =>
+          modify({
+            messages: [...(input.messages as ChatMessage[]), { role: 'user', content: 'be brief' }],
+            metadata: { phase: 'rewritten' },
+          }),
       },
     ]);
     await h.run([], 'hello', { provider, metadata: { phase: 'initial' } });
@@ -122,7 +132,13 @@ describe('rewriting the state before a step or a model call', () => {
 
   it('PreModelCall modify({ prompt, system_prompt }) rewrites the call about to be made', async () => {
     const { provider, requests } = recording([{ text: 'ok' }]);
-    h = harness([{ name: 'prompt', events: 'PreModelCall', handler: (i) => modify({ prompt: `${i.prompt} (answer in French)`, system_prompt: 'You are terse.' }) }]);
+    h = harness([
+      {
+        name: 'prompt',
+        events: 'PreModelCall',
+        handler: (i) => modify({ prompt: `${i.prompt} (answer in French)`, system_prompt: 'You are terse.' }),
+      },
+    ]);
     const result = await h.run([], 'hello', { provider, systemPrompt: 'You are chatty.' });
     expect(requests[0]).toEqual([
       { role: 'system', content: 'You are terse.' },
@@ -148,10 +164,19 @@ describe('rewriting the state before a step or a model call', () => {
   });
 });
 
-describe('payload fields of the seed designs, beside Claude Code\'s', () => {
+describe("payload fields of the seed designs, beside Claude Code's", () => {
   it('PreToolUse recent_tools; PostToolUse result and duration_ms; SessionEnd totals', async () => {
     h = harness();
-    await h.run([{ toolCalls: [{ name: 'LS', input: {} }, { name: 'Write', input: { file_path: 'a.txt', content: 'x' } }], usage: { input_tokens: 10, output_tokens: 4 } }, { text: 'done', usage: { input_tokens: 7, output_tokens: 1 } }]);
+    await h.run([
+      {
+        toolCalls: [
+          { name: 'LS', input: {} },
+          { name: 'Write', input: { file_path: 'a.txt', content: 'x' } },
+        ],
+        usage: { input_tokens: 10, output_tokens: 4 },
+      },
+      { text: 'done', usage: { input_tokens: 7, output_tokens: 1 } },
+    ]);
     expect(h.inputsOf('PreToolUse').map((i) => i.recent_tools)).toEqual([[], ['LS']]);
     const post = h.inputsOf('PostToolUse')[1]!;
     expect(post.duration_ms).toEqual(expect.any(Number));
@@ -162,8 +187,19 @@ describe('payload fields of the seed designs, beside Claude Code\'s', () => {
   it('PreModelCall prompt, system_prompt, available_tools; PostModelCall usage totals and duration_ms', async () => {
     h = harness();
     await h.run([{ text: 'hi', usage: { input_tokens: 3, output_tokens: 2 } }], 'hello', { systemPrompt: 'sys' });
-    expect(h.inputsOf('PreModelCall')[0]).toMatchObject({ prompt: 'hello', system_prompt: 'sys', available_tools: ['Read', 'Write', 'Edit', 'LS', 'Bash', 'Task'], model_name: 'scripted', model_provider: 'scripted' });
-    expect(h.inputsOf('PostModelCall')[0]).toMatchObject({ usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 }, response_text: 'hi', prompt: 'hello', duration_ms: expect.any(Number) });
+    expect(h.inputsOf('PreModelCall')[0]).toMatchObject({
+      prompt: 'hello',
+      system_prompt: 'sys',
+      available_tools: ['Read', 'Write', 'Edit', 'LS', 'Bash', 'Task'],
+      model_name: 'scripted',
+      model_provider: 'scripted',
+    });
+    expect(h.inputsOf('PostModelCall')[0]).toMatchObject({
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+      response_text: 'hi',
+      prompt: 'hello',
+      duration_ms: expect.any(Number),
+    });
     expect(h.inputsOf('SessionStart')[0]).toMatchObject({ system_prompt: 'sys', model_provider: 'scripted', model_name: 'scripted' });
   });
 
@@ -193,15 +229,31 @@ describe('Claude Code parity of the inputs', () => {
     expect(ids.size).toBe(1);
     expect([...ids][0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(h.fired.every((f) => f.input.permission_mode === 'default')).toBe(true);
-    expect(h.fired.map((f) => (f.input.effort as { level: string } | undefined)?.level)).toEqual(h.fired.map((f) => (['SessionStart', 'UserPromptSubmit'].includes(f.event) ? undefined : 'high')));
+    expect(h.fired.map((f) => (f.input.effort as { level: string } | undefined)?.level)).toEqual(
+      h.fired.map((f) => (['SessionStart', 'UserPromptSubmit'].includes(f.event) ? undefined : 'high')),
+    );
     expect(h.inputsOf('Stop')[0]).toMatchObject({ background_tasks: [], session_crons: [] });
   });
 
   it('a Bash command that exits non-zero fires PostToolUseFailure with "Exit code N" and the output', async () => {
     h = harness();
-    await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'echo partial; echo oops >&2; exit 4' } }, { name: 'Bash', input: { command: 'echo fine' } }] }, { text: 'done' }]);
+    await h.run([
+      {
+        toolCalls: [
+          { name: 'Bash', input: { command: 'echo partial; echo oops >&2; exit 4' } },
+          { name: 'Bash', input: { command: 'echo fine' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
     const [failure] = h.inputsOf('PostToolUseFailure');
-    expect(failure).toMatchObject({ tool_name: 'Bash', error: 'Exit code 4\npartial\noops', is_interrupt: false, duration_ms: expect.any(Number), result: { success: false, exit_code: 4 } });
+    expect(failure).toMatchObject({
+      tool_name: 'Bash',
+      error: 'Exit code 4\npartial\noops',
+      is_interrupt: false,
+      duration_ms: expect.any(Number),
+      result: { success: false, exit_code: 4 },
+    });
     const [success] = h.inputsOf('PostToolUse');
     expect(success!.tool_response).toEqual({ stdout: 'fine', stderr: '', interrupted: false, isImage: false, noOutputExpected: false });
     expect(success!.result).toMatchObject({ success: true, exit_code: 0 });
@@ -209,10 +261,17 @@ describe('Claude Code parity of the inputs', () => {
 
   it('toolFailureEvent: "PostToolUse" fires PostToolUse for a failed call instead (the A3S way), never both', async () => {
     h = harness();
-    await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'exit 2' } }] }, { text: 'done' }], 'go', { toolFailureEvent: 'PostToolUse' });
+    await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'exit 2' } }] }, { text: 'done' }], 'go', {
+      toolFailureEvent: 'PostToolUse',
+    });
     expect(h.inputsOf('PostToolUseFailure')).toHaveLength(0);
     const [post] = h.inputsOf('PostToolUse');
-    expect(post).toMatchObject({ tool_name: 'Bash', tool_response: { error: 'Exit code 2' }, error: 'Exit code 2', result: { success: false, exit_code: 2 } });
+    expect(post).toMatchObject({
+      tool_name: 'Bash',
+      tool_response: { error: 'Exit code 2' },
+      error: 'Exit code 2',
+      result: { success: false, exit_code: 2 },
+    });
   });
 
   it('hooks get env and projectDir through the fire options', async () => {
@@ -239,14 +298,36 @@ describe('tools fire hooks themselves', () => {
       },
     });
     const seen: HookInput[] = [];
-    h = harness([{ name: 'freeze', events: 'DeployRequested', handler: (input) => (seen.push(input), input.target === 'prod' ? deny('release freeze') : undefined) }]);
+    h = harness([
+      {
+        name: 'freeze',
+        events: 'DeployRequested',
+        handler: (input) => (seen.push(input), input.target === 'prod' ? deny('release freeze') : undefined),
+      },
+    ]);
     const result = await h.run(
-      [{ toolCalls: [{ name: 'Deploy', input: { target: 'prod' } }, { name: 'Deploy', input: { target: 'staging' } }] }, { text: 'done' }],
+      [
+        {
+          toolCalls: [
+            { name: 'Deploy', input: { target: 'prod' } },
+            { name: 'Deploy', input: { target: 'staging' } },
+          ],
+        },
+        { text: 'done' },
+      ],
       'go',
       { tools: [deploy] },
     );
-    expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['not deployed: release freeze', 'deployed to staging']);
-    expect(seen[0]).toMatchObject({ hook_event_name: 'DeployRequested', target: 'prod', session_id: result.sessionId, step: { index: 0, name: 'tools' } });
+    expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'not deployed: release freeze',
+      'deployed to staging',
+    ]);
+    expect(seen[0]).toMatchObject({
+      hook_event_name: 'DeployRequested',
+      target: 'prod',
+      session_id: result.sessionId,
+      step: { index: 0, name: 'tools' },
+    });
     expect(h.events.filter((e) => e.type === 'hook' && e.event === 'DeployRequested')).toHaveLength(2);
   });
 });
@@ -266,7 +347,11 @@ describe('an in-place edit of tool_input by a hook (the shadow agent SDK style)'
     writeFileSync(path.join(h.workspace, 'keep.txt'), 'x');
     const result = await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'echo original > original.txt' } }] }, { text: 'done' }]);
     const outcome = h.events.find((e) => e.type === 'hook' && e.event === 'PreToolUse');
-    const ranOriginal = result.messages.some((m) => m.role === 'tool' && !m.isError) && h.audit.records.some((r) => r.kind === 'tool' && (r.data as { tool_input: { command: string } }).tool_input.command.includes('original'));
+    const ranOriginal =
+      result.messages.some((m) => m.role === 'tool' && !m.isError) &&
+      h.audit.records.some(
+        (r) => r.kind === 'tool' && (r.data as { tool_input: { command: string } }).tool_input.command.includes('original'),
+      );
     expect(ranOriginal).toBe(false);
     const toolMessage = result.messages.find((m) => m.role === 'tool')!;
     if (toolMessage.isError) {
@@ -281,11 +366,10 @@ describe('an in-place edit of tool_input by a hook (the shadow agent SDK style)'
   });
 
   it('an edit the schema rejects is refused with the validation message', async () => {
-    h = harness([
-      { name: 'bad-rewrite', events: 'PreToolUse', handler: (input) => modify({ ...input.tool_input, timeout: 'soon' }) },
-    ]);
+    h = harness([{ name: 'bad-rewrite', events: 'PreToolUse', handler: (input) => modify({ ...input.tool_input, timeout: 'soon' }) }]);
     const result = await h.run([{ toolCalls: [{ name: 'Bash', input: { command: 'echo hi' } }] }, { text: 'done' }]);
-    expect(result.messages.find((m) => m.role === 'tool')!.content).toMatch(/hook "bad-rewrite" rewrote the input of Bash into invalid input \(timeout: /);
+    expect(result.messages.find((m) => m.role === 'tool')!.content).toMatch(
+      /hook "bad-rewrite" rewrote the input of Bash into invalid input \(timeout: /,
+    );
   });
 });
-

@@ -16,7 +16,18 @@ describe('scripted provider', () => {
     const file = path.join(dir, 'demo.yaml');
     writeFileSync(
       file,
-      ['model: demo-model', 'final: That is all.', 'turns:', '  - text: looking', '    toolCalls:', '      - name: LS', '      - name: Read', '        input: { file_path: a.txt }', '    usage: { input_tokens: 10, output_tokens: 3 }', '  - text: done'].join('\n'),
+      [
+        'model: demo-model',
+        'final: That is all.',
+        'turns:',
+        '  - text: looking',
+        '    toolCalls:',
+        '      - name: LS',
+        '      - name: Read',
+        '        input: { file_path: a.txt }',
+        '    usage: { input_tokens: 10, output_tokens: 3 }',
+        '  - text: done',
+      ].join('\n'),
     );
     const provider = loadScript(file);
     expect(provider.model).toBe('demo-model');
@@ -49,7 +60,11 @@ describe('scripted provider', () => {
 
   it('an expectation that fails is a provider error naming the script and turn', async () => {
     const provider = scriptedProvider([{ text: 'x', expect: { toolResultContains: 'needle' } }], 'my.yaml');
-    const messages: ChatMessage[] = [user('hi'), { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'LS', input: {} }] }, { role: 'tool', toolCallId: 'c', name: 'LS', content: 'haystack' }];
+    const messages: ChatMessage[] = [
+      user('hi'),
+      { role: 'assistant', content: '', toolCalls: [{ id: 'c', name: 'LS', input: {} }] },
+      { role: 'tool', toolCallId: 'c', name: 'LS', content: 'haystack' },
+    ];
     const error = await provider.complete({ messages }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect((error as Error).message).toBe('my.yaml turn 0: expectation failed: no tool result contains "needle"; got: haystack');

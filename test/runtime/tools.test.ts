@@ -36,7 +36,8 @@ function ctx(signal = new AbortController().signal): ToolContext {
     },
   };
 }
-const call = (name: string, input: Record<string, unknown>, c = ctx()) => Promise.resolve(tools.get(name)!.run(tools.get(name)!.input.parse(input), c));
+const call = (name: string, input: Record<string, unknown>, c = ctx()) =>
+  Promise.resolve(tools.get(name)!.run(tools.get(name)!.input.parse(input), c));
 
 describe('built-in tools', () => {
   it('are named as in Claude Code', () => {
@@ -47,10 +48,14 @@ describe('built-in tools', () => {
     expect(await call('Write', { file_path: 'src/a.ts', content: 'let x = 1;\nlet y = 2;\n' })).toBe('Wrote 22 bytes to src/a.ts');
     expect(await call('Read', { file_path: 'src/a.ts' })).toBe('let x = 1;\nlet y = 2;\n');
     expect(await call('Read', { file_path: path.join(ws, 'src/a.ts'), offset: 2, limit: 1 })).toBe('let y = 2;');
-    expect(await call('Edit', { file_path: 'src/a.ts', old_string: 'x = 1', new_string: 'x = 10' })).toBe('Edited src/a.ts: 1 replacement(s)');
+    expect(await call('Edit', { file_path: 'src/a.ts', old_string: 'x = 1', new_string: 'x = 10' })).toBe(
+      'Edited src/a.ts: 1 replacement(s)',
+    );
     expect(readFileSync(path.join(ws, 'src/a.ts'), 'utf8')).toBe('let x = 10;\nlet y = 2;\n');
     await expect(call('Edit', { file_path: 'src/a.ts', old_string: 'let', new_string: 'const' })).rejects.toThrow('occurs 2 times');
-    expect(await call('Edit', { file_path: 'src/a.ts', old_string: 'let', new_string: 'const', replace_all: true })).toBe('Edited src/a.ts: 2 replacement(s)');
+    expect(await call('Edit', { file_path: 'src/a.ts', old_string: 'let', new_string: 'const', replace_all: true })).toBe(
+      'Edited src/a.ts: 2 replacement(s)',
+    );
     await expect(call('Edit', { file_path: 'src/a.ts', old_string: 'nope', new_string: '' })).rejects.toThrow('old_string not found');
     expect(await call('LS', {})).toBe('src/');
     expect(await call('LS', { path: 'src' })).toBe('a.ts');
@@ -74,7 +79,7 @@ describe('built-in tools', () => {
     expect(confine(ws, 'alias/f.txt')).toBe(path.join(ws, 'real', 'f.txt'));
   });
 
-  it('Bash runs in the workspace and answers in Claude Code\'s shape', async () => {
+  it("Bash runs in the workspace and answers in Claude Code's shape", async () => {
     writeFileSync(path.join(ws, 'marker'), '');
     const result = await call('Bash', { command: 'echo; ls; echo oops >&2; echo after; echo' });
     // One stream in the order written, blank lines at both ends removed (as in Claude Code).
@@ -92,15 +97,26 @@ describe('built-in tools', () => {
 
   it('Bash: grep finding nothing (exit 1) is an answer, not a failure; exit 2 is a failure', async () => {
     writeFileSync(path.join(ws, 'notes.txt'), 'alpha\n');
-    expect(await call('Bash', { command: 'grep beta notes.txt' })).toMatchObject({ stdout: '', returnCodeInterpretation: 'No matches found' });
-    expect(await call('Bash', { command: 'cat notes.txt | grep -c beta' })).toMatchObject({ stdout: '0', returnCodeInterpretation: 'No matches found' });
+    expect(await call('Bash', { command: 'grep beta notes.txt' })).toMatchObject({
+      stdout: '',
+      returnCodeInterpretation: 'No matches found',
+    });
+    expect(await call('Bash', { command: 'cat notes.txt | grep -c beta' })).toMatchObject({
+      stdout: '0',
+      returnCodeInterpretation: 'No matches found',
+    });
     await expect(call('Bash', { command: 'grep beta missing.txt' })).rejects.toThrow(/^Exit code 2\n.*missing\.txt/);
     // The last command decides: grep is not last here.
     await expect(call('Bash', { command: 'grep beta notes.txt && echo found' })).rejects.toThrow(/^Exit code 1$/);
   });
 
   it('Bash caps its output', async () => {
-    const result = (await runShell('yes hookwise | head -c 100000', { cwd: ws, timeoutMs: 5000, outputLimitBytes: 1000, killGraceMs: 100 })) as { stdout: string; truncated: boolean };
+    const result = (await runShell('yes hookwise | head -c 100000', {
+      cwd: ws,
+      timeoutMs: 5000,
+      outputLimitBytes: 1000,
+      killGraceMs: 100,
+    })) as { stdout: string; truncated: boolean };
     expect(result.truncated).toBe(true);
     expect(result.stdout.startsWith('hookwise\n')).toBe(true);
     expect(result.stdout).toContain('[output truncated at 1000 bytes]');
@@ -109,7 +125,9 @@ describe('built-in tools', () => {
 
   it('Bash on timeout kills the whole process group, background children included', async () => {
     const pidFile = path.join(ws, 'child.pid');
-    await expect(runShell(`sleep 30 & echo $! > ${pidFile}; wait`, { cwd: ws, timeoutMs: 300, outputLimitBytes: 1000, killGraceMs: 100 })).rejects.toThrow('timed out after 300 ms');
+    await expect(
+      runShell(`sleep 30 & echo $! > ${pidFile}; wait`, { cwd: ws, timeoutMs: 300, outputLimitBytes: 1000, killGraceMs: 100 }),
+    ).rejects.toThrow('timed out after 300 ms');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(alive(pid)).toBe(false);
   });

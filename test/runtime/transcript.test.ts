@@ -11,7 +11,10 @@ afterEach(() => h?.cleanup());
 describe('JSONL transcript', () => {
   it('one line per message and per fired event, in order, each with timestamp and session id', async () => {
     h = harness();
-    const result = await h.run([{ text: 'writing', toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'x' } }] }, { text: 'done' }], 'make a file');
+    const result = await h.run(
+      [{ text: 'writing', toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'x' } }] }, { text: 'done' }],
+      'make a file',
+    );
     const lines = readFileSync(result.transcriptPath, 'utf8').trimEnd().split('\n');
     const entries = lines.map((l) => JSON.parse(l) as TranscriptEntry);
     expect(entries.every((e) => e.session_id === result.sessionId && !Number.isNaN(Date.parse(e.timestamp)))).toBe(true);
@@ -19,7 +22,9 @@ describe('JSONL transcript', () => {
     const messages = entries.filter((e) => e.type !== 'hook' && e.type !== 'result');
     expect(messages.map((e) => e.type)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(messages[0]).toMatchObject({ message: { role: 'user', content: 'make a file' } });
-    expect(messages[1]).toMatchObject({ message: { role: 'assistant', content: 'writing', toolCalls: [{ id: 'call_0_0', name: 'Write' }] } });
+    expect(messages[1]).toMatchObject({
+      message: { role: 'assistant', content: 'writing', toolCalls: [{ id: 'call_0_0', name: 'Write' }] },
+    });
     expect(messages[2]).toMatchObject({ message: { role: 'tool', toolCallId: 'call_0_0', content: 'Wrote 1 bytes to a.txt' } });
 
     const hooks = entries.filter((e): e is Extract<TranscriptEntry, { type: 'hook' }> => e.type === 'hook');
@@ -39,12 +44,18 @@ describe('JSONL transcript', () => {
 
   it('a subagent writes its own file, every line tagged with its agent id', async () => {
     h = harness();
-    await h.run([{ toolCalls: [{ name: 'Task', input: { description: 'd', prompt: 'look', subagent_type: 'x' } }] }, { text: 'child answer' }, { text: 'parent answer' }]);
+    await h.run([
+      { toolCalls: [{ name: 'Task', input: { description: 'd', prompt: 'look', subagent_type: 'x' } }] },
+      { text: 'child answer' },
+      { text: 'parent answer' },
+    ]);
     const childPath = String(h.inputsOf('SubagentStop')[0]!.agent_transcript_path);
     expect(existsSync(childPath)).toBe(true);
     const child = readTranscript(childPath);
     expect(child.every((e) => e.agent_id === 'agent-1')).toBe(true);
-    expect(child.filter((e) => e.type === 'user' || e.type === 'assistant').map((e) => (e as { message: { content: string } }).message.content)).toEqual(['look', 'child answer']);
+    expect(
+      child.filter((e) => e.type === 'user' || e.type === 'assistant').map((e) => (e as { message: { content: string } }).message.content),
+    ).toEqual(['look', 'child answer']);
     const parent = readTranscript(h.inputsOf('SessionStart')[0]!.transcript_path!);
     expect(parent.some((e) => e.agent_id !== undefined)).toBe(false);
   });
@@ -66,24 +77,28 @@ describe('transcript durability', () => {
     await agent.run('list the folder');
   `;
 
-  it.each(['SIGKILL', 'SIGTERM'])('a process killed with %s mid-run leaves every line written before the kill', async (signal) => {
-    const dir = tempDir();
-    try {
-      const result = await runNode(['--input-type=module', '-e', child(signal, dir)]);
-      expect(result.code).toBe(null);
-      const entries = readTranscript(path.join(dir, 'crash.jsonl'));
-      expect(entries.map((e) => (e.type === 'hook' ? `hook:${e.event}` : e.type))).toEqual([
-        'hook:SessionStart',
-        'hook:UserPromptSubmit',
-        'user',
-        'hook:StepStart',
-        'hook:PreModelCall',
-        'hook:PostModelCall',
-        'assistant',
-        'hook:PreToolUse',
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 30_000);
+  it.each(['SIGKILL', 'SIGTERM'])(
+    'a process killed with %s mid-run leaves every line written before the kill',
+    async (signal) => {
+      const dir = tempDir();
+      try {
+        const result = await runNode(['--input-type=module', '-e', child(signal, dir)]);
+        expect(result.code).toBe(null);
+        const entries = readTranscript(path.join(dir, 'crash.jsonl'));
+        expect(entries.map((e) => (e.type === 'hook' ? `hook:${e.event}` : e.type))).toEqual([
+          'hook:SessionStart',
+          'hook:UserPromptSubmit',
+          'user',
+          'hook:StepStart',
+          'hook:PreModelCall',
+          'hook:PostModelCall',
+          'assistant',
+          'hook:PreToolUse',
+        ]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
 });

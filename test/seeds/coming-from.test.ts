@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '../..');
 const pagesDir = path.join(root, 'docs/coming-from');
 const outDir = path.join(root, '.tmp', 'coming-from');
-const pages = readdirSync(pagesDir).filter((f) => f.endsWith('.md')).sort();
+const pages = readdirSync(pagesDir)
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 
 function blocks(page: string): string[] {
   const text = readFileSync(path.join(pagesDir, page), 'utf8');
@@ -29,10 +31,14 @@ describe.each(pages)('docs/coming-from/%s', (page) => {
   it('ports examples', () => {
     expect(examples.length).toBeGreaterThan(1);
   });
-  it.each(examples.map((code, i) => [i + 1, code] as const))('example %i runs and behaves as the design says', async (i, code) => {
-    mkdirSync(outDir, { recursive: true });
-    const file = path.join(outDir, `${path.basename(page, '.md')}-${i}.ts`);
-    writeFileSync(file, code);
-    await import(file);
-  }, 30_000);
+  it.each(examples.map((code, i) => [i + 1, code] as const))(
+    'example %i runs and behaves as the design says',
+    async (i, code) => {
+      mkdirSync(outDir, { recursive: true });
+      const file = path.join(outDir, `${path.basename(page, '.md')}-${i}.ts`);
+      writeFileSync(file, code);
+      await import(file);
+    },
+    30_000,
+  );
 });

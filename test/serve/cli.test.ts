@@ -17,7 +17,9 @@ describe('hookwise serve (spawned)', () => {
     const db = path.join(ws.configDir, 'audit.db');
     const served = await spawnServe(['--config', config, '--token-file', tokenFile, '--audit', db], { cwd: ws.configDir });
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(`${served.url}/v1/claude-code`, preToolUse(ws.project, 'Bash', { command: i % 2 ? 'rm -rf /' : 'git status' }, `s${i % 4}`))),
+      Array.from({ length: 20 }, (_, i) =>
+        post(`${served.url}/v1/claude-code`, preToolUse(ws.project, 'Bash', { command: i % 2 ? 'rm -rf /' : 'git status' }, `s${i % 4}`)),
+      ),
     );
     expect(answers.filter((a) => a.text.includes('"permissionDecision":"deny"'))).toHaveLength(10);
     served.child.kill('SIGTERM');
@@ -55,11 +57,17 @@ describe('hookwise serve (spawned)', () => {
     const bad = await runCli(['serve', '--port', '0', '--config', broken], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain(broken);
-    const store = await runCli(['serve', '--port', '0', '--config', good, '--counters', 'mysql://x'], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
+    const store = await runCli(['serve', '--port', '0', '--config', good, '--counters', 'mysql://x'], {
+      cwd: ws.configDir,
+      env: { HOOKWISE_TOKEN: TOKEN },
+    });
     expect(store.code).toBe(1);
     expect(store.stderr).toMatch(/--counters: unknown counter store "mysql:\/\/x"/);
     // Nothing listens on port 1: the store cannot open, and serve says which flag and why before it listens.
-    const pg = await runCli(['serve', '--port', '0', '--config', good, '--audit', 'postgres://postgres@127.0.0.1:1/test'], { cwd: ws.configDir, env: { HOOKWISE_TOKEN: TOKEN } });
+    const pg = await runCli(['serve', '--port', '0', '--config', good, '--audit', 'postgres://postgres@127.0.0.1:1/test'], {
+      cwd: ws.configDir,
+      env: { HOOKWISE_TOKEN: TOKEN },
+    });
     expect(pg.code).toBe(1);
     expect(pg.stderr).toMatch(/--audit postgres:\/\/postgres@127\.0\.0\.1:1\/test: .*ECONNREFUSED/);
   });

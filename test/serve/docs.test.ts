@@ -49,7 +49,11 @@ function sh(script: string, options: { cwd: string; env?: Record<string, string>
 }
 
 /** Run a `npx hookwise serve ...` line of a doc until it listens, then SIGTERM it; resolves with what it printed. */
-function serveLine(line: string, cwd: string, env: Record<string, string> = {}): Promise<{ listening: string; code: number | null; stderr: string }> {
+function serveLine(
+  line: string,
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ listening: string; code: number | null; stderr: string }> {
   const command = line
     .replace(/^npx hookwise /, `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(cliPath)} `)
     .replace(/--port \d+/, '')
@@ -85,23 +89,41 @@ describe('docs/serve.md', () => {
     expect(ran.code).toBe(0);
   });
 
-  it('settings: exactly the entry hookwise init writes, and Claude Code\'s request through it is answered', async () => {
-    const settings = JSON.parse(example('serve.md', 'settings')) as { hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>> };
-    const entry = { type: 'http', url: 'http://127.0.0.1:8787/v1/claude-code', headers: { Authorization: 'Bearer $HOOKWISE_TOKEN' }, allowedEnvVars: ['HOOKWISE_TOKEN'], timeout: 10 };
+  it("settings: exactly the entry hookwise init writes, and Claude Code's request through it is answered", async () => {
+    const settings = JSON.parse(example('serve.md', 'settings')) as {
+      hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
+    };
+    const entry = {
+      type: 'http',
+      url: 'http://127.0.0.1:8787/v1/claude-code',
+      headers: { Authorization: 'Bearer $HOOKWISE_TOKEN' },
+      allowedEnvVars: ['HOOKWISE_TOKEN'],
+      timeout: 10,
+    };
     for (const groups of Object.values(settings.hooks)) expect(groups).toEqual([{ hooks: [entry] }]);
     // As Claude Code sends it: $VAR filled from the environment for the listed variables.
     const headers = Object.fromEntries(Object.entries(entry.headers).map(([k, v]) => [k, v.replace('$HOOKWISE_TOKEN', TOKEN)]));
     const res = await fetch(entry.url.replace('8787', port()), {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ session_id: 's', cwd: ws.project, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }),
+      body: JSON.stringify({
+        session_id: 's',
+        cwd: ws.project,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf /' },
+      }),
     });
     expect(await res.json()).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
   });
 
   it('fire: the curl example returns the Outcome its comment shows', async () => {
     const block = example('serve.md', 'fire');
-    const command = block.split('\n').filter((l) => !l.startsWith('#')).join('\n').replace('8787', port());
+    const command = block
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n')
+      .replace('8787', port());
     const ran = await sh(command, { cwd: ws.project, env: { HOOKWISE_TOKEN: TOKEN, PWD: ws.project } });
     expect(ran.stderr).toBe('');
     const outcome = JSON.parse(ran.stdout) as { event: string; decision: string; blocked: boolean; reason: string };
@@ -113,11 +135,21 @@ describe('docs/serve.md', () => {
     const script = path.join(ws.configDir, 'hookwise-serve.sh');
     writeFileSync(script, example('serve.md', 'fallback'));
     chmodSync(script, 0o755);
-    const input = JSON.stringify({ session_id: 's', cwd: ws.project, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /' } });
+    const input = JSON.stringify({
+      session_id: 's',
+      cwd: ws.project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf /' },
+    });
     const up = await sh(script, { cwd: ws.project, stdin: input, env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: server.url } });
     expect(up.code).toBe(0);
     expect(JSON.parse(up.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
-    const allowed = await sh(script, { cwd: ws.project, stdin: input.replace('rm -rf /', 'git status'), env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: server.url } });
+    const allowed = await sh(script, {
+      cwd: ws.project,
+      stdin: input.replace('rm -rf /', 'git status'),
+      env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: server.url },
+    });
     expect(allowed).toMatchObject({ code: 0, stdout: '' });
     const down = await sh(script, { cwd: ws.project, stdin: input, env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: 'http://127.0.0.1:1' } });
     expect(down.code).toBe(2);
@@ -137,7 +169,7 @@ describe('docs/fleet.md', () => {
     expect(ran.code).toBe(0);
   });
 
-  it('tenants and hash: the example file loads, and its hash is the hash command\'s output', async () => {
+  it("tenants and hash: the example file loads, and its hash is the hash command's output", async () => {
     const dir = path.join(ws.configDir, 'fleet');
     mkdirSync(path.join(dir, 'acme'), { recursive: true });
     mkdirSync(path.join(dir, 'ci'), { recursive: true });
@@ -172,10 +204,14 @@ describe('docs/fleet.md', () => {
   it('spans and metrics: the tables name exactly what instrumentEngine records', () => {
     const names = (table: string) => [...table.matchAll(/`([a-z_.]+)(?: <[a-z]+>)?`/g)].map((m) => m[1]!);
     const metrics = example('fleet.md', 'metrics');
-    const metricNames = metrics.split('\n').slice(2).map((row) => names(row)[0]);
+    const metricNames = metrics
+      .split('\n')
+      .slice(2)
+      .map((row) => names(row)[0]);
     expect(metricNames.sort()).toEqual(Object.values(METRIC).sort());
     const attrs = new Set<string>(Object.values(ATTR));
     const used = [...names(example('fleet.md', 'spans')), ...names(metrics)].filter((n) => !n.startsWith('hookwise.fire') || attrs.has(n));
-    for (const name of used.filter((n) => !Object.values(METRIC).includes(n as never) && n !== 'hookwise.hook')) expect(attrs.has(name), name).toBe(true);
+    for (const name of used.filter((n) => !Object.values(METRIC).includes(n as never) && n !== 'hookwise.hook'))
+      expect(attrs.has(name), name).toBe(true);
   });
 });

@@ -31,13 +31,19 @@ async function replicas(n: number, config: string, extra: Parameters<typeof tena
 
 describe.skipIf(!redis.url)('replicas sharing Redis', () => {
   it('count one budget: a session stops at exactly its limit, whichever replica answers', async () => {
-    const config = writeConfig(ws.configDir, `import { defineConfig } from 'hookwise';
+    const config = writeConfig(
+      ws.configDir,
+      `import { defineConfig } from 'hookwise';
 import { budgetGuard } from 'hookwise/guards';
 export default defineConfig({ hooks: [budgetGuard({ maxToolCalls: 25 })] });
-`, 'budget.config.mjs');
+`,
+      'budget.config.mjs',
+    );
     const servers = await replicas(3, config);
     const answers = await Promise.all(
-      Array.from({ length: 90 }, (_, i) => post(`${servers[i % 3]!.url}/v1/claude-code`, preToolUse(ws.project, 'Read', { file_path: `${ws.project}/a` }, 'shared-session'))),
+      Array.from({ length: 90 }, (_, i) =>
+        post(`${servers[i % 3]!.url}/v1/claude-code`, preToolUse(ws.project, 'Read', { file_path: `${ws.project}/a` }, 'shared-session')),
+      ),
     );
     const stopped = answers.filter((a) => a.text.includes('"continue":false'));
     expect(answers.every((a) => a.status === 200)).toBe(true);
@@ -51,7 +57,9 @@ export default defineConfig({ hooks: [budgetGuard({ maxToolCalls: 25 })] });
     const config = writeConfig(ws.configDir, 'export default { hooks: [] };\n', 'empty.config.mjs');
     const servers = await replicas(2, config, { rateLimit: { requests: 10, windowMs: 3_600_000 } });
     const statuses = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post(`${servers[i % 2]!.url}/v1/fire/PreToolUse`, { tool_name: 'Read', tool_input: {}, cwd: ws.project }).then((a) => a.status)),
+      Array.from({ length: 30 }, (_, i) =>
+        post(`${servers[i % 2]!.url}/v1/fire/PreToolUse`, { tool_name: 'Read', tool_input: {}, cwd: ws.project }).then((a) => a.status),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);

@@ -48,7 +48,12 @@ export interface Answer {
   json: unknown;
 }
 
-export async function post(url: string, body: unknown, headers: Record<string, string> = {}, token: string | null = TOKEN): Promise<Answer> {
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  token: string | null = TOKEN,
+): Promise<Answer> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token !== null && { authorization: `Bearer ${token}` }), ...headers },

@@ -32,7 +32,13 @@ afterAll(async () => {
   ws.cleanup();
 });
 
-const common = (event: string) => ({ session_id: 'parity', transcript_path: path.join(ws.project, 't.jsonl'), cwd: ws.project, permission_mode: 'default', hook_event_name: event });
+const common = (event: string) => ({
+  session_id: 'parity',
+  transcript_path: path.join(ws.project, 't.jsonl'),
+  cwd: ws.project,
+  permission_mode: 'default',
+  hook_event_name: event,
+});
 
 const inputs: Array<[string, Record<string, unknown>]> = [
   ['rm -rf /', preToolUse(ws.project, 'Bash', { command: 'rm -rf /' })],
@@ -41,7 +47,16 @@ const inputs: Array<[string, Record<string, unknown>]> = [
   ['Read /etc/shadow', preToolUse(ws.project, 'Read', { file_path: '/etc/shadow' })],
   ['Write inside', preToolUse(ws.project, 'Write', { file_path: path.join(ws.project, 'src', 'a.ts'), content: 'export {}' })],
   ['Write .env', preToolUse(ws.project, 'Write', { file_path: path.join(ws.project, '.env'), content: 'A=1' })],
-  ['secret output', { ...common('PostToolUse'), tool_name: 'Bash', tool_input: { command: 'cat x' }, tool_response: { stdout: 'key AKIAIOSFODNN7EXAMPLE here', stderr: '' }, tool_use_id: 't2' }],
+  [
+    'secret output',
+    {
+      ...common('PostToolUse'),
+      tool_name: 'Bash',
+      tool_input: { command: 'cat x' },
+      tool_response: { stdout: 'key AKIAIOSFODNN7EXAMPLE here', stderr: '' },
+      tool_use_id: 't2',
+    },
+  ],
   ['prompt context', { ...common('UserPromptSubmit'), prompt: 'hello' }],
   ['prompt stop', { ...common('UserPromptSubmit'), prompt: 'please stop' }],
   ['Stop blocked', { ...common('Stop'), stop_hook_active: false }],

@@ -19,10 +19,11 @@ afterAll(async () => {
   ws.cleanup();
 });
 
-const cc = (body: unknown, headers?: Record<string, string>, token?: string | null) => post(`${server.url}/v1/claude-code`, body, headers, token);
+const cc = (body: unknown, headers?: Record<string, string>, token?: string | null) =>
+  post(`${server.url}/v1/claude-code`, body, headers, token);
 
 describe('POST /v1/claude-code', () => {
-  it('answers a denied tool call in Claude Code\'s PreToolUse format', async () => {
+  it("answers a denied tool call in Claude Code's PreToolUse format", async () => {
     const a = await cc(preToolUse(ws.project, 'Bash', { command: 'rm -rf /' }));
     expect(a.status).toBe(200);
     expect(a.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' } });
@@ -43,17 +44,26 @@ describe('POST /v1/claude-code', () => {
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           permissionDecision: 'deny',
-          permissionDecisionReason: token === null ? 'hookwise serve: missing bearer token (Authorization: Bearer <token>)' : 'hookwise serve: unknown token',
+          permissionDecisionReason:
+            token === null ? 'hookwise serve: missing bearer token (Authorization: Bearer <token>)' : 'hookwise serve: unknown token',
         },
       });
     }
   });
 
   it('blocks other blockable events the Claude Code way, and answers the real status on events that cannot block', async () => {
-    const stop = await cc({ session_id: 's', cwd: ws.project, hook_event_name: 'Stop', stop_hook_active: false }, {}, 'wrong-token-xxxxxxxx');
+    const stop = await cc(
+      { session_id: 's', cwd: ws.project, hook_event_name: 'Stop', stop_hook_active: false },
+      {},
+      'wrong-token-xxxxxxxx',
+    );
     expect(stop.status).toBe(200);
     expect(stop.json).toEqual({ decision: 'block', reason: 'hookwise serve: unknown token' });
-    const post = await cc({ session_id: 's', cwd: ws.project, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: {} }, {}, 'wrong-token-xxxxxxxx');
+    const post = await cc(
+      { session_id: 's', cwd: ws.project, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: {}, tool_response: {} },
+      {},
+      'wrong-token-xxxxxxxx',
+    );
     expect(post.status).toBe(401);
     expect(post.json).toEqual({ error: 'hookwise serve: unknown token' });
   });
@@ -63,7 +73,12 @@ describe('POST /v1/claude-code', () => {
     const a = await cc(big);
     expect(a.status).toBe(200);
     expect(a.headers.get('x-hookwise-error')).toBe('413');
-    expect(a.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: request body over the limit of 65536 bytes' } });
+    expect(a.json).toMatchObject({
+      hookSpecificOutput: {
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'hookwise serve: request body over the limit of 65536 bytes',
+      },
+    });
     const fire = await post(`${server.url}/v1/fire/PreToolUse`, big);
     expect(fire.status).toBe(413);
   });
@@ -82,7 +97,9 @@ describe('POST /v1/claude-code', () => {
     const { cwd: _, ...noCwd } = preToolUse(ws.project, 'Bash', { command: 'ls' });
     const a = await cc(noCwd);
     expect(a.headers.get('x-hookwise-error')).toBe('400');
-    expect((a.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toMatch(/name the project directory as an absolute path/);
+    expect((a.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toMatch(
+      /name the project directory as an absolute path/,
+    );
     const b = await cc(noCwd, { 'x-hookwise-project-dir': ws.project });
     expect(b.status).toBe(200);
     expect(b.headers.get('x-hookwise-error')).toBeNull();
@@ -91,13 +108,22 @@ describe('POST /v1/claude-code', () => {
 
 describe('POST /v1/fire/:event', () => {
   it('returns the Outcome', async () => {
-    const a = await post(`${server.url}/v1/fire/PreToolUse`, { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } }, { 'x-hookwise-project-dir': ws.project });
+    const a = await post(
+      `${server.url}/v1/fire/PreToolUse`,
+      { tool_name: 'Bash', tool_input: { command: 'rm -rf /' } },
+      { 'x-hookwise-project-dir': ws.project },
+    );
     expect(a.status).toBe(200);
     expect(a.json).toMatchObject({ event: 'PreToolUse', decision: 'deny', blocked: true, hooks: expect.any(Array) });
   });
 
   it('answers 401 without a token', async () => {
-    const a = await post(`${server.url}/v1/fire/PreToolUse`, { tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: ws.project }, {}, null);
+    const a = await post(
+      `${server.url}/v1/fire/PreToolUse`,
+      { tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: ws.project },
+      {},
+      null,
+    );
     expect(a.status).toBe(401);
   });
 });
@@ -114,13 +140,19 @@ describe('health, readiness, routes', () => {
 describe('config reload', () => {
   it('serves a changed config, refuses a broken one loudly and keeps the last good one', async () => {
     const w = workspace('reload');
-    const file = writeConfig(w.configDir, `import { deny } from 'hookwise';
-export default { hooks: [{ name: 'v1', events: ['PreToolUse'], handler: () => deny('v1 says no') }] };\n`);
+    const file = writeConfig(
+      w.configDir,
+      `import { deny } from 'hookwise';
+export default { hooks: [{ name: 'v1', events: ['PreToolUse'], handler: () => deny('v1 says no') }] };\n`,
+    );
     const lines: string[] = [];
     const s = await startHookServer({ tenants: [tenant('t', file)], port: 0, log: (l) => lines.push(l) });
     const reason = async () =>
-      ((await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }))).json as { hookSpecificOutput?: { permissionDecisionReason?: string } } | undefined)
-        ?.hookSpecificOutput?.permissionDecisionReason;
+      (
+        (await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }))).json as
+          | { hookSpecificOutput?: { permissionDecisionReason?: string } }
+          | undefined
+      )?.hookSpecificOutput?.permissionDecisionReason;
     const policy = s.policies.get('t')!;
     const reloaded = async (expected: number) => {
       while (policy.reloads < expected) await new Promise((r) => setTimeout(r, 25));
@@ -135,10 +167,15 @@ export default { hooks: [{ name: 'v1', events: ['PreToolUse'], handler: () => de
       expect(await reason()).toBe('v2 says no');
       writeFileSync(file, `export default { hooks: [ this is not javascript ] };\n`);
       await refused();
-      expect(lines.some((l) => /tenant t: config reload REFUSED, keeping the last good config: .*hookwise\.config\.mjs/.test(l))).toBe(true);
+      expect(lines.some((l) => /tenant t: config reload REFUSED, keeping the last good config: .*hookwise\.config\.mjs/.test(l))).toBe(
+        true,
+      );
       expect(await reason()).toBe('v2 says no');
-      writeFileSync(file, `import { deny } from 'hookwise';
-export default { hooks: [{ name: 'v3', events: ['PreToolUse'], handler: () => deny('v3 says no') }] };\n`);
+      writeFileSync(
+        file,
+        `import { deny } from 'hookwise';
+export default { hooks: [{ name: 'v3', events: ['PreToolUse'], handler: () => deny('v3 says no') }] };\n`,
+      );
       await reloaded(2);
       expect(await reason()).toBe('v3 says no');
     } finally {
@@ -152,14 +189,26 @@ describe('rate limits and failing stores', () => {
   it('limits a tenant per window: 429 on the JSON API, a deny to Claude Code', async () => {
     const w = workspace('rate');
     const file = writeConfig(w.configDir, GUARDS_CONFIG);
-    const s = await startHookServer({ tenants: [tenant('r', file, TOKEN, { rateLimit: { requests: 3, windowMs: 3_600_000 } })], port: 0, log: () => {} });
+    const s = await startHookServer({
+      tenants: [tenant('r', file, TOKEN, { rateLimit: { requests: 3, windowMs: 3_600_000 } })],
+      port: 0,
+      log: () => {},
+    });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await post(`${s.url}/v1/fire/PreToolUse`, { tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: w.project })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (await post(`${s.url}/v1/fire/PreToolUse`, { tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: w.project })).status,
+        );
       expect(statuses).toEqual([200, 200, 200, 429]);
       const a = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }));
       expect(a.headers.get('x-hookwise-error')).toBe('429');
-      expect(a.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: tenant r is over its rate limit of 3 requests per 3600 s' } });
+      expect(a.json).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'hookwise serve: tenant r is over its rate limit of 3 requests per 3600 s',
+        },
+      });
     } finally {
       await s.close();
       w.cleanup();
@@ -170,14 +219,22 @@ describe('rate limits and failing stores', () => {
     const w = workspace('broken-store');
     const file = writeConfig(w.configDir, GUARDS_CONFIG);
     const broken: CounterStore = new MemoryCounterStore();
-    broken.scoped = () => ({ ...new MemoryCounterStore(), increment: () => Promise.reject(new Error('connection lost')) }) as unknown as CounterStore;
+    broken.scoped = () =>
+      ({ ...new MemoryCounterStore(), increment: () => Promise.reject(new Error('connection lost')) }) as unknown as CounterStore;
     const lines: string[] = [];
-    const s = await startHookServer({ tenants: [tenant('b', file, TOKEN, { rateLimit: { requests: 100, windowMs: 1000 } })], port: 0, counters: broken, log: (l) => lines.push(l) });
+    const s = await startHookServer({
+      tenants: [tenant('b', file, TOKEN, { rateLimit: { requests: 100, windowMs: 1000 } })],
+      port: 0,
+      counters: broken,
+      log: (l) => lines.push(l),
+    });
     try {
       const a = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }));
       expect(a.status).toBe(200);
       expect(a.headers.get('x-hookwise-error')).toBe('500');
-      expect(a.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: internal error: connection lost' } });
+      expect(a.json).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: internal error: connection lost' },
+      });
       expect(lines).toContain('hookwise serve: internal error: connection lost');
     } finally {
       await s.close();
@@ -202,13 +259,17 @@ describe('acknowledgement', () => {
       },
     });
     try {
-      const ok = await Promise.all(Array.from({ length: 10 }, () => post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'git status' }))));
+      const ok = await Promise.all(
+        Array.from({ length: 10 }, () => post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'git status' }))),
+      );
       expect(ok.every((a) => a.status === 200 && a.text === '')).toBe(true);
       expect(flushes).toBeGreaterThanOrEqual(1);
       expect(flushes).toBeLessThanOrEqual(10);
       failing = true;
       const denied = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'git status' }));
-      expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: internal error: disk full' } });
+      expect(denied.json).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: internal error: disk full' },
+      });
     } finally {
       await s.close();
       w.cleanup();
@@ -217,40 +278,69 @@ describe('acknowledgement', () => {
 });
 
 describe('tenants', () => {
-  it('each token gets its own tenant\'s policy, and project roots are enforced', async () => {
+  it("each token gets its own tenant's policy, and project roots are enforced", async () => {
     const w = workspace('tenants');
-    const strict = writeConfig(w.configDir, `import { deny } from 'hookwise';
-export default { hooks: [{ name: 'strict', events: ['PreToolUse'], handler: () => deny('strict tenant') }] };\n`, 'strict.mjs');
-    const lax = writeConfig(w.configDir, `import { allow } from 'hookwise';
-export default { hooks: [{ name: 'lax', events: ['PreToolUse'], handler: () => allow('lax tenant') }] };\n`, 'lax.mjs');
+    const strict = writeConfig(
+      w.configDir,
+      `import { deny } from 'hookwise';
+export default { hooks: [{ name: 'strict', events: ['PreToolUse'], handler: () => deny('strict tenant') }] };\n`,
+      'strict.mjs',
+    );
+    const lax = writeConfig(
+      w.configDir,
+      `import { allow } from 'hookwise';
+export default { hooks: [{ name: 'lax', events: ['PreToolUse'], handler: () => allow('lax tenant') }] };\n`,
+      'lax.mjs',
+    );
     const s = await startHookServer({
-      tenants: [tenant('strict', strict, 'token-strict-xxxxxxxx'), tenant('lax', lax, 'token-lax-xxxxxxxxxxx', { projectRoots: [w.project] })],
+      tenants: [
+        tenant('strict', strict, 'token-strict-xxxxxxxx'),
+        tenant('lax', lax, 'token-lax-xxxxxxxxxxx', { projectRoots: [w.project] }),
+      ],
       port: 0,
       log: () => {},
     });
     try {
       const body = preToolUse(w.project, 'Bash', { command: 'ls' });
-      expect((await post(`${s.url}/v1/claude-code`, body, {}, 'token-strict-xxxxxxxx')).json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'strict tenant' } });
-      expect((await post(`${s.url}/v1/claude-code`, body, {}, 'token-lax-xxxxxxxxxxx')).json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'allow', permissionDecisionReason: 'lax tenant' } });
+      expect((await post(`${s.url}/v1/claude-code`, body, {}, 'token-strict-xxxxxxxx')).json).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'strict tenant' },
+      });
+      expect((await post(`${s.url}/v1/claude-code`, body, {}, 'token-lax-xxxxxxxxxxx')).json).toMatchObject({
+        hookSpecificOutput: { permissionDecision: 'allow', permissionDecisionReason: 'lax tenant' },
+      });
       const outside = await post(`${s.url}/v1/claude-code`, { ...body, cwd: '/etc' }, {}, 'token-lax-xxxxxxxxxxx');
       expect(outside.headers.get('x-hookwise-error')).toBe('403');
-      expect(outside.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'hookwise serve: /etc is outside the project roots of tenant lax' } });
+      expect(outside.json).toMatchObject({
+        hookSpecificOutput: {
+          permissionDecision: 'deny',
+          permissionDecisionReason: 'hookwise serve: /etc is outside the project roots of tenant lax',
+        },
+      });
     } finally {
       await s.close();
       w.cleanup();
     }
   });
 
-  it('fires with the request\'s project directory as the hooks\' cwd, never the server\'s', async () => {
+  it("fires with the request's project directory as the hooks' cwd, never the server's", async () => {
     const w = workspace('cwd');
-    const file = writeConfig(w.configDir, `import { deny } from 'hookwise';
-export default { hooks: [{ name: 'where', events: ['PreToolUse'], handler: (i, ctx) => deny(ctx.cwd) }] };\n`);
+    const file = writeConfig(
+      w.configDir,
+      `import { deny } from 'hookwise';
+export default { hooks: [{ name: 'where', events: ['PreToolUse'], handler: (i, ctx) => deny(ctx.cwd) }] };\n`,
+    );
     const s = await startHookServer({ tenants: [tenant('c', file)], port: 0, log: () => {} });
     try {
       const a = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }));
-      expect((a.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toBe(w.project);
-      const b = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }), { 'x-hookwise-project-dir': w.configDir });
-      expect((b.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toBe(w.configDir);
+      expect((a.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toBe(
+        w.project,
+      );
+      const b = await post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'ls' }), {
+        'x-hookwise-project-dir': w.configDir,
+      });
+      expect((b.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason).toBe(
+        w.configDir,
+      );
     } finally {
       await s.close();
       w.cleanup();
@@ -261,9 +351,12 @@ export default { hooks: [{ name: 'where', events: ['PreToolUse'], handler: (i, c
 describe('drain', () => {
   it('finishes the requests in flight, then stops accepting', async () => {
     const w = workspace('drain');
-    const file = writeConfig(w.configDir, `import { deny } from 'hookwise';
+    const file = writeConfig(
+      w.configDir,
+      `import { deny } from 'hookwise';
 let release; export const gate = new Promise((r) => (release = r)); globalThis.__hookwiseReleaseDrain = () => release();
-export default { hooks: [{ name: 'slow', events: ['PreToolUse'], handler: async () => { globalThis.__hookwiseEntered?.(); await gate; return deny('answered after the drain began'); } }] };\n`);
+export default { hooks: [{ name: 'slow', events: ['PreToolUse'], handler: async () => { globalThis.__hookwiseEntered?.(); await gate; return deny('answered after the drain began'); } }] };\n`,
+    );
     const s = await startHookServer({ tenants: [tenant('d', file)], port: 0, log: () => {} });
     try {
       const entered = new Promise<void>((r) => ((globalThis as Record<string, unknown>).__hookwiseEntered = r));

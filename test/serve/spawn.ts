@@ -13,10 +13,16 @@ export interface Served {
 export function spawnServe(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<Served> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
-    const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, 'serve', '--port', '0', ...args], {
+      cwd: options.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+      child.once('exit', (code, signal) => r({ code, signal })),
+    );
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
       const m = /listening on (http:\/\/\S+)/.exec(stdout);

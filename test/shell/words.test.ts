@@ -79,7 +79,9 @@ describe('extractScript', () => {
   const first = (c: ReturnType<typeof extractScript>['commands'][number]) => c.words[0]?.text ?? '(redirect)';
 
   it('finds every simple command in every construct', () => {
-    const names = withScript('a && b || c; d | e & f\n(g); { h; }; $(i) `j` <(k); x=$(l); [[ $(m) ]]; if n; then o; fi', (s) => s.commands.map(first));
+    const names = withScript('a && b || c; d | e & f\n(g); { h; }; $(i) `j` <(k); x=$(l); [[ $(m) ]]; if n; then o; fi', (s) =>
+      s.commands.map(first),
+    );
     for (const n of 'abcdefghijklmno') expect(names).toContain(n);
   });
 
@@ -96,7 +98,10 @@ describe('extractScript', () => {
   });
 
   it('hangs a here-doc on the last command of a list, as bash does', () => {
-    const body = withScript("ls && python3 <<'EOF'\nprint(1)\nEOF", (s) => s.commands.find((c) => first(c) === 'python3')!.redirects[0]?.heredoc?.body);
+    const body = withScript(
+      "ls && python3 <<'EOF'\nprint(1)\nEOF",
+      (s) => s.commands.find((c) => first(c) === 'python3')!.redirects[0]?.heredoc?.body,
+    );
     expect(body).toBe('print(1)\n');
   });
 

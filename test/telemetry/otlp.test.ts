@@ -35,10 +35,25 @@ describe('hookwise serve --otlp', () => {
     expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     served.child.kill('SIGTERM');
     expect((await served.exited).code).toBe(0);
-    const traces = received.filter((r) => r.path === '/v1/traces').map((r) => r.body.toString('utf8')).join('\n');
-    const metrics = received.filter((r) => r.path === '/v1/metrics').map((r) => r.body.toString('utf8')).join('\n');
+    const traces = received
+      .filter((r) => r.path === '/v1/traces')
+      .map((r) => r.body.toString('utf8'))
+      .join('\n');
+    const metrics = received
+      .filter((r) => r.path === '/v1/metrics')
+      .map((r) => r.body.toString('utf8'))
+      .join('\n');
     // OTLP/HTTP JSON or protobuf: either way the names and values travel as plain strings.
-    for (const s of ['hookwise.fire PreToolUse', 'hookwise.hook guard:shell', 'gen_ai.tool.name', 'Bash', 'hookwise.tenant', 'default', 'deny']) expect(traces).toContain(s);
+    for (const s of [
+      'hookwise.fire PreToolUse',
+      'hookwise.hook guard:shell',
+      'gen_ai.tool.name',
+      'Bash',
+      'hookwise.tenant',
+      'default',
+      'deny',
+    ])
+      expect(traces).toContain(s);
     for (const s of ['hookwise.fire.duration', 'hookwise.hook.decisions', 'hookwise.hook.duration']) expect(metrics).toContain(s);
   });
 });

@@ -8,9 +8,21 @@ import { instrumentEngine } from '../../src/telemetry/index.js';
 
 function engineWithHooks(): HookEngine {
   return new HookEngine()
-    .register({ name: 'no-rm', events: ['PreToolUse'], matcher: 'Bash', handler: (i) => (String((i.tool_input as { command?: string }).command).includes('rm ') ? deny('no rm') : undefined) })
+    .register({
+      name: 'no-rm',
+      events: ['PreToolUse'],
+      matcher: 'Bash',
+      handler: (i) => (String((i.tool_input as { command?: string }).command).includes('rm ') ? deny('no rm') : undefined),
+    })
     .register({ name: 'slow', events: ['PreToolUse'], timeoutMs: 20, onError: 'continue', handler: () => new Promise(() => {}) })
-    .register({ name: 'broken', events: ['PreToolUse'], onError: 'continue', handler: () => { throw new Error('boom'); } });
+    .register({
+      name: 'broken',
+      events: ['PreToolUse'],
+      onError: 'continue',
+      handler: () => {
+        throw new Error('boom');
+      },
+    });
 }
 
 afterEach(() => {
@@ -25,7 +37,12 @@ describe('instrumentEngine', () => {
     trace.setGlobalTracerProvider(provider);
     const engine = engineWithHooks();
     const detach = instrumentEngine(engine, { attributes: { 'hookwise.tenant': 'acme' } });
-    const outcome = await engine.fire('PreToolUse', { session_id: 's1', tool_name: 'Bash', tool_use_id: 'tu_1', tool_input: { command: 'rm -rf x' } });
+    const outcome = await engine.fire('PreToolUse', {
+      session_id: 's1',
+      tool_name: 'Bash',
+      tool_use_id: 'tu_1',
+      tool_input: { command: 'rm -rf x' },
+    });
     expect(outcome.decision).toBe('deny');
     const spans = exporter.getFinishedSpans();
     const fire = spans.find((s) => s.name === 'hookwise.fire PreToolUse')!;
@@ -44,7 +61,11 @@ describe('instrumentEngine', () => {
     expect(hooks.map((s) => s.name)).toEqual(['hookwise.hook no-rm']);
     expect(hooks[0]!.parentSpanContext?.spanId).toBe(fire.spanContext().spanId);
     expect(hooks[0]!.spanContext().traceId).toBe(fire.spanContext().traceId);
-    expect(hooks[0]!.attributes).toMatchObject({ 'hookwise.hook.name': 'no-rm', 'hookwise.hook.status': 'ok', 'hookwise.hook.result': 'deny' });
+    expect(hooks[0]!.attributes).toMatchObject({
+      'hookwise.hook.name': 'no-rm',
+      'hookwise.hook.status': 'ok',
+      'hookwise.hook.result': 'deny',
+    });
 
     exporter.reset();
     await engine.fire('PreToolUse', { session_id: 's1', tool_name: 'Bash', tool_input: { command: 'ls' } });
@@ -53,7 +74,8 @@ describe('instrumentEngine', () => {
     expect(byName.get('hookwise.hook slow')!.attributes).toMatchObject({ 'hookwise.hook.status': 'timeout', 'error.type': 'timeout' });
     expect(byName.get('hookwise.hook broken')!.status).toEqual({ code: 2, message: 'boom' });
     const fireSpan = byName.get('hookwise.fire PreToolUse')!;
-    for (const name of ['hookwise.hook slow', 'hookwise.hook broken']) expect(byName.get(name)!.parentSpanContext?.spanId).toBe(fireSpan.spanContext().spanId);
+    for (const name of ['hookwise.hook slow', 'hookwise.hook broken'])
+      expect(byName.get(name)!.parentSpanContext?.spanId).toBe(fireSpan.spanContext().spanId);
 
     detach();
     exporter.reset();
@@ -65,9 +87,15 @@ describe('instrumentEngine', () => {
   it('keeps concurrent fires apart: each hook span has its own fire as parent', async () => {
     const exporter = new InMemorySpanExporter();
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
-    const engine = new HookEngine().register({ name: 'wait', events: ['PreToolUse'], handler: async () => new Promise((r) => setTimeout(r, 5)) });
+    const engine = new HookEngine().register({
+      name: 'wait',
+      events: ['PreToolUse'],
+      handler: async () => new Promise((r) => setTimeout(r, 5)),
+    });
     instrumentEngine(engine);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => engine.fire('PreToolUse', { session_id: `s${i}`, tool_name: 'Read', tool_input: {} })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => engine.fire('PreToolUse', { session_id: `s${i}`, tool_name: 'Read', tool_input: {} })),
+    );
     const spans = exporter.getFinishedSpans();
     const fires = new Map(spans.filter((s) => s.name.startsWith('hookwise.fire')).map((s) => [s.spanContext().spanId, s]));
     const hooks = spans.filter((s) => s.name === 'hookwise.hook wait');
@@ -89,7 +117,9 @@ describe('instrumentEngine', () => {
     await reader.forceFlush();
     const all = exporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics));
     const points = (name: string) => all.filter((m) => m.descriptor.name === name).flatMap((m) => m.dataPoints);
-    expect(points('hookwise.hook.decisions').map((p) => [p.attributes['hookwise.hook.name'], p.attributes['hookwise.hook.result'], p.value])).toEqual(
+    expect(
+      points('hookwise.hook.decisions').map((p) => [p.attributes['hookwise.hook.name'], p.attributes['hookwise.hook.result'], p.value]),
+    ).toEqual(
       expect.arrayContaining([
         ['no-rm', 'deny', 1],
         ['no-rm', 'none', 1],
@@ -97,13 +127,20 @@ describe('instrumentEngine', () => {
         ['broken', 'none', 1],
       ]),
     );
-    expect(points('hookwise.hook.failures').map((p) => [p.attributes['hookwise.hook.name'], p.attributes['hookwise.hook.status'], p.value])).toEqual(
+    expect(
+      points('hookwise.hook.failures').map((p) => [p.attributes['hookwise.hook.name'], p.attributes['hookwise.hook.status'], p.value]),
+    ).toEqual(
       expect.arrayContaining([
         ['slow', 'timeout', 1],
         ['broken', 'error', 1],
       ]),
     );
-    expect(points('hookwise.fire.outcomes').map((p) => [p.attributes['hookwise.decision'], p.value])).toEqual(expect.arrayContaining([['deny', 1], ['none', 1]]));
+    expect(points('hookwise.fire.outcomes').map((p) => [p.attributes['hookwise.decision'], p.value])).toEqual(
+      expect.arrayContaining([
+        ['deny', 1],
+        ['none', 1],
+      ]),
+    );
     const latency = points('hookwise.fire.duration');
     expect(latency.reduce((n, p) => n + (p.value as { count: number }).count, 0)).toBe(2);
     await provider.shutdown();

@@ -4,4 +4,14 @@
 export { hookTools, type HookToolsOptions } from './tools.js';
 export { hookModel, ModelCallBlockedError } from './model.js';
 export { hookRun, type HookRunOptions, type Turn } from './run.js';
-export { HookwiseStopError, HookwiseBlockedError, UngovernedToolError, MemoryCoverage, type CoverageSink, type ToolExecution, type AdapterOptions, type Approver, type ApprovalRequest } from '../shared/index.js';
+export {
+  HookwiseStopError,
+  HookwiseBlockedError,
+  UngovernedToolError,
+  MemoryCoverage,
+  type CoverageSink,
+  type ToolExecution,
+  type AdapterOptions,
+  type Approver,
+  type ApprovalRequest,
+} from '../shared/index.js';

@@ -31,7 +31,11 @@ export function hookModel<M extends LanguageModel>(engine: HookEngine, model: M,
       const base = { model: inner.modelId, provider: inner.provider };
       await before(gate, base, params);
       const result = await doGenerate();
-      const post = await gate.fire('PostModelCall', { ...base, response: responseOf(result.content), stop_reason: result.finishReason.unified });
+      const post = await gate.fire('PostModelCall', {
+        ...base,
+        response: responseOf(result.content),
+        stop_reason: result.finishReason.unified,
+      });
       if (post.stop) throw new HookwiseStopError(stopText(post), 'PostModelCall');
       const text = replacementText(post);
       return text === null ? result : { ...result, content: replaceText(result.content, text) };
@@ -56,7 +60,10 @@ async function before(gate: ToolGate, base: Record<string, unknown>, params: Cal
   if (pre.blocked) throw new ModelCallBlockedError(`model call not made: PreModelCall hook: ${pre.reason ?? 'blocked'}`);
   const prompt = pre.updatedInput?.prompt;
   if (prompt !== undefined) {
-    if (!Array.isArray(prompt)) throw new ModelCallBlockedError('a PreModelCall hook rewrote `prompt` into something that is not a message array; the model was not called');
+    if (!Array.isArray(prompt))
+      throw new ModelCallBlockedError(
+        'a PreModelCall hook rewrote `prompt` into something that is not a message array; the model was not called',
+      );
     params.prompt = prompt as CallOptions['prompt'];
   }
 }
@@ -90,7 +97,9 @@ function afterStream(gate: ToolGate, base: Record<string, unknown>, held: Stream
 
 function responseOf(content: Content): { text: string; tool_calls: Array<{ id: string; name: string; input: unknown }> } {
   const text = content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('');
-  const toolCalls = content.flatMap((c) => (c.type === 'tool-call' ? [{ id: c.toolCallId, name: c.toolName, input: safeJson(c.input) }] : []));
+  const toolCalls = content.flatMap((c) =>
+    c.type === 'tool-call' ? [{ id: c.toolCallId, name: c.toolName, input: safeJson(c.input) }] : [],
+  );
   return { text, tool_calls: toolCalls };
 }
 
@@ -117,7 +126,8 @@ function safeJson(text: string): unknown {
 function replacementText(post: Outcome): string | null {
   const updated = post.updatedOutput;
   if (typeof updated === 'string') return updated;
-  if (updated && typeof updated === 'object' && typeof (updated as { text?: unknown }).text === 'string') return (updated as { text: string }).text;
+  if (updated && typeof updated === 'object' && typeof (updated as { text?: unknown }).text === 'string')
+    return (updated as { text: string }).text;
   return null;
 }
 
@@ -133,7 +143,11 @@ function replaceStreamText(parts: StreamPart[], text: string): StreamPart[] {
     if (p.type === 'text-start' || p.type === 'text-end') continue;
     if (p.type === 'text-delta') continue;
     if (p.type === 'finish' && !written) {
-      out.push({ type: 'text-start', id: 'hookwise' }, { type: 'text-delta', id: 'hookwise', delta: text }, { type: 'text-end', id: 'hookwise' });
+      out.push(
+        { type: 'text-start', id: 'hookwise' },
+        { type: 'text-delta', id: 'hookwise', delta: text },
+        { type: 'text-end', id: 'hookwise' },
+      );
       written = true;
     }
     out.push(p);

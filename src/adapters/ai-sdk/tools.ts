@@ -33,7 +33,11 @@ export function hookTools<T extends ToolSet>(engine: HookEngine, tools: T, optio
     const why = ungovernedReason(tool as AnyTool);
     if (why) {
       if (options.ungoverned !== 'report') {
-        throw new UngovernedToolError(name, why, 'Remove it from the ToolSet, or pass { ungoverned: "report" } to hookTools to let it through unhooked.');
+        throw new UngovernedToolError(
+          name,
+          why,
+          'Remove it from the ToolSet, or pass { ungoverned: "report" } to hookTools to let it through unhooked.',
+        );
       }
       options.onUngoverned?.(name, why);
       governed[name] = tool;
@@ -66,10 +70,14 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
   };
   const own = tool.needsApproval;
 
-  const needsApproval = async (input: unknown, opts: { toolCallId: string; messages: unknown[]; experimental_context?: unknown }): Promise<boolean> => {
+  const needsApproval = async (
+    input: unknown,
+    opts: { toolCallId: string; messages: unknown[]; experimental_context?: unknown },
+  ): Promise<boolean> => {
     // The SDK asks again when an approval comes back: still yes, without firing PreToolUse twice.
     if (pending.get(opts.toolCallId)?.action === 'approved-by-sdk') return true;
-    if (stoppedSteps.has(opts.messages)) throw new HookwiseStopError(`not run: a hook stopped the agent earlier in this step`, 'PreToolUse');
+    if (stoppedSteps.has(opts.messages))
+      throw new HookwiseStopError(`not run: a hook stopped the agent earlier in this step`, 'PreToolUse');
     const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
     let plan = await gate.before(call, validate);
     if (plan.action === 'stop') {
@@ -119,7 +127,8 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
       const decided = pending.get(c.id);
       pending.delete(c.id);
       // The SDK only executes a call that needed approval once someone approved it.
-      if (decided?.action === 'approved-by-sdk') return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
+      if (decided?.action === 'approved-by-sdk')
+        return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
       if (decided) return decided;
       // Executed without needsApproval (called directly, or a ToolSet shared by two runs).
       plan = await gate.before(c, validate);
@@ -155,7 +164,9 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
     }
     if (ownModelOutput) return ownModelOutput(o as never);
     // The SDK's own default, so a governed tool's result reaches the model unchanged.
-    return typeof o.output === 'string' ? { type: 'text', value: o.output } : { type: 'json', value: (o.output === undefined ? null : o.output) as never };
+    return typeof o.output === 'string'
+      ? { type: 'text', value: o.output }
+      : { type: 'json', value: (o.output === undefined ? null : o.output) as never };
   };
 
   return { ...tool, needsApproval, execute: governedExecute, toModelOutput } as AnyTool;

@@ -2,4 +2,14 @@
  * hookwise for LangChain.js (`langchain` 1.x `createAgent`). See docs/adapters.md.
  */
 export { hookwiseMiddleware, type HookwiseMiddlewareOptions } from './middleware.js';
-export { HookwiseStopError, HookwiseBlockedError, UngovernedToolError, MemoryCoverage, type CoverageSink, type ToolExecution, type AdapterOptions, type Approver, type ApprovalRequest } from '../shared/index.js';
+export {
+  HookwiseStopError,
+  HookwiseBlockedError,
+  UngovernedToolError,
+  MemoryCoverage,
+  type CoverageSink,
+  type ToolExecution,
+  type AdapterOptions,
+  type Approver,
+  type ApprovalRequest,
+} from '../shared/index.js';

@@ -3,9 +3,24 @@ import type { HookEngine } from '../../core/engine.js';
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from '../shared/errors.js';
 import { HookwiseBlockedError, Lifecycle } from '../shared/lifecycle.js';
-import { ToolGate, stopText, withExtra, type AdapterOptions, type Checked, type InputValidator, type Plan, type ToolCallInfo } from '../shared/tool-gate.js';
+import {
+  ToolGate,
+  stopText,
+  withExtra,
+  type AdapterOptions,
+  type Checked,
+  type InputValidator,
+  type Plan,
+  type ToolCallInfo,
+} from '../shared/tool-gate.js';
 
-type Message = { getType?: () => string; _getType?: () => string; content: unknown; id?: string; tool_calls?: Array<{ id?: string; name: string; args: unknown }> };
+type Message = {
+  getType?: () => string;
+  _getType?: () => string;
+  content: unknown;
+  id?: string;
+  tool_calls?: Array<{ id?: string; name: string; args: unknown }>;
+};
 type State = { messages: Message[] };
 type Result = Awaited<ReturnType<NonNullable<Parameters<typeof createMiddleware>[0]['wrapToolCall']>>>;
 
@@ -46,7 +61,8 @@ export function hookwiseMiddleware(engine: HookEngine, options: HookwiseMiddlewa
     ...(wanted('beforeModel') && { beforeModel: nodes.beforeModel }),
     ...(wanted('afterModel') && { afterModel: nodes.afterModel }),
     ...(wanted('afterAgent') && { afterAgent: nodes.afterAgent }),
-    wrapToolCall: async (request, handler) => governToolCall(gate, lifecycle, request as ToolCallRequest, handler as (r: ToolCallRequest) => Promise<Result>),
+    wrapToolCall: async (request, handler) =>
+      governToolCall(gate, lifecycle, request as ToolCallRequest, handler as (r: ToolCallRequest) => Promise<Result>),
   });
 }
 
@@ -89,7 +105,12 @@ function lifecycleNodes(gate: ToolGate, lifecycle: Lifecycle) {
   };
 }
 
-async function governToolCall(gate: ToolGate, lifecycle: Lifecycle, request: ToolCallRequest, handler: (r: ToolCallRequest) => Promise<Result>): Promise<Result> {
+async function governToolCall(
+  gate: ToolGate,
+  lifecycle: Lifecycle,
+  request: ToolCallRequest,
+  handler: (r: ToolCallRequest) => Promise<Result>,
+): Promise<Result> {
   const { toolCall } = request;
   const call: ToolCallInfo = { name: toolCall.name, input: (toolCall.args ?? {}) as Record<string, unknown>, id: toolCall.id ?? '' };
   let plan: Plan = await gate.before(call, validatorFor(request.tool));
@@ -105,7 +126,8 @@ async function governToolCall(gate: ToolGate, lifecycle: Lifecycle, request: Too
     result = await handler(next);
   } catch (error) {
     const failure = await gate.failed(call, plan.input, error);
-    if (failure.stop !== null) return endOnThrow(lifecycle, () => Promise.reject(new HookwiseStopError(failure.stop!, 'PostToolUseFailure')));
+    if (failure.stop !== null)
+      return endOnThrow(lifecycle, () => Promise.reject(new HookwiseStopError(failure.stop!, 'PostToolUseFailure')));
     throw error;
   }
   const message = ToolMessage.isInstance(result) ? result : null;
@@ -131,11 +153,15 @@ function refusal(call: ToolCallInfo, text: string): Result {
 
 /** Zod schemas validate rewritten args; a JSON-schema tool is checked by the tool itself. */
 function validatorFor(tool: unknown): InputValidator | undefined {
-  const schema = (tool as { schema?: { safeParse?: (v: unknown) => { success: boolean; data?: unknown; error?: { message: string } } } } | undefined)?.schema;
+  const schema = (
+    tool as { schema?: { safeParse?: (v: unknown) => { success: boolean; data?: unknown; error?: { message: string } } } } | undefined
+  )?.schema;
   if (!schema || typeof schema.safeParse !== 'function') return undefined;
   return (value): Checked => {
     const parsed = schema.safeParse!(value);
-    return parsed.success ? { ok: true, value: parsed.data as Record<string, unknown> } : { ok: false, message: parsed.error?.message ?? 'invalid' };
+    return parsed.success
+      ? { ok: true, value: parsed.data as Record<string, unknown> }
+      : { ok: false, message: parsed.error?.message ?? 'invalid' };
   };
 }
 
@@ -175,6 +201,7 @@ function responseOf(m: Message): { text: string; tool_calls: Array<{ id: string;
 function replacementText(post: Outcome): string | null {
   const updated = post.updatedOutput;
   if (typeof updated === 'string') return updated;
-  if (updated && typeof updated === 'object' && typeof (updated as { text?: unknown }).text === 'string') return (updated as { text: string }).text;
+  if (updated && typeof updated === 'object' && typeof (updated as { text?: unknown }).text === 'string')
+    return (updated as { text: string }).text;
   return null;
 }

@@ -1,4 +1,4 @@
-import { Agent, handoff, Handoff, type FunctionTool, type Model, type Tool } from '@openai/agents';
+import { type Agent, handoff, Handoff, type FunctionTool, type Model, type Tool } from '@openai/agents';
 import type { HookEngine } from '../../core/engine.js';
 import { HookwiseStopError, UngovernedToolError } from '../shared/errors.js';
 import { HookwiseBlockedError } from '../shared/lifecycle.js';
@@ -50,20 +50,33 @@ function governAgent(scope: Scope, agent: AnyAgent): AnyAgent {
   clone.tools = Object.freeze(agent.tools.map((tool) => governTool(scope, agent, tool, fields))) as Tool<any>[];
   clone.handoffs = Object.freeze(agent.handoffs.map((h) => governHandoff(scope, h))) as typeof clone.handoffs;
   if (isModel(agent.model)) clone.model = hookModelInstance(scope.gate, agent.model, fields);
-  if ((agent.mcpServers?.length ?? 0) > 0) ungoverned(scope, `${agent.name}.mcpServers`, 'tools an MCP server lists at run time reach the model without passing through hookAgent; put the server behind `hookwise mcp-proxy` instead');
+  if ((agent.mcpServers?.length ?? 0) > 0)
+    ungoverned(
+      scope,
+      `${agent.name}.mcpServers`,
+      'tools an MCP server lists at run time reach the model without passing through hookAgent; put the server behind `hookwise mcp-proxy` instead',
+    );
   return clone;
 }
 
 function governTool(scope: Scope, owner: AnyAgent, tool: Tool<any>, fields: () => Record<string, unknown>): Tool<any> {
   if (tool.type !== 'function') {
-    ungoverned(scope, toolName(tool), `it is a ${tool.type} tool, which ${tool.type === 'hosted_tool' ? 'the model provider runs' : 'the SDK runs through its own interface'}, not a function hookwise can wrap`);
+    ungoverned(
+      scope,
+      toolName(tool),
+      `it is a ${tool.type} tool, which ${tool.type === 'hosted_tool' ? 'the model provider runs' : 'the SDK runs through its own interface'}, not a function hookwise can wrap`,
+    );
     return tool;
   }
   const fn = tool as FunctionTool<any, any, any>;
   if (looksLikeAgentTool(tool)) {
     const source = sourceAgentOf(tool);
     if (!source) {
-      ungoverned(scope, fn.name, `it runs agent "${owner.name}"'s nested agent, which hookwise cannot reach in this version of @openai/agents`);
+      ungoverned(
+        scope,
+        fn.name,
+        `it runs agent "${owner.name}"'s nested agent, which hookwise cannot reach in this version of @openai/agents`,
+      );
       return governFunctionTool(scope.gate, fn, fields);
     }
     // The nested run starts from the tool's own closure: rebuild the tool from the governed agent.
@@ -82,10 +95,18 @@ function governHandoff(scope: Scope, item: AnyAgent | Handoff<any, any>): Handof
   const original = item instanceof Handoff ? item : handoff(item);
   const target = governAgent(scope, original.agent);
   const governed = new Handoff(target, async (context, args) => {
-    const plan = await scope.gate.before({ name: original.toolName, input: parseArgs(args), id: '' }, undefined, { agent_type: target.name });
+    const plan = await scope.gate.before({ name: original.toolName, input: parseArgs(args), id: '' }, undefined, {
+      agent_type: target.name,
+    });
     if (plan.action === 'stop') throw new HookwiseStopError(plan.message, 'PreToolUse');
     if (plan.action === 'deny') throw new HookwiseBlockedError(plan.message, 'PreToolUse');
-    if (plan.action === 'ask' && !(plan.action === 'ask' && (await scope.gate.resolveAsk({ name: original.toolName, input: plan.input, id: '' }, plan)).action === 'run')) {
+    if (
+      plan.action === 'ask' &&
+      !(
+        plan.action === 'ask' &&
+        (await scope.gate.resolveAsk({ name: original.toolName, input: plan.input, id: '' }, plan)).action === 'run'
+      )
+    ) {
       throw new HookwiseBlockedError(`handoff ${original.toolName} needs approval and was not approved`, 'PreToolUse');
     }
     const next = await original.onInvokeHandoff(context, args);

@@ -3,4 +3,14 @@
  */
 export { hookAgent, type HookAgentOptions } from './agent.js';
 export { hookRun } from './run.js';
-export { HookwiseStopError, HookwiseBlockedError, UngovernedToolError, MemoryCoverage, type CoverageSink, type ToolExecution, type AdapterOptions, type Approver, type ApprovalRequest } from '../shared/index.js';
+export {
+  HookwiseStopError,
+  HookwiseBlockedError,
+  UngovernedToolError,
+  MemoryCoverage,
+  type CoverageSink,
+  type ToolExecution,
+  type AdapterOptions,
+  type Approver,
+  type ApprovalRequest,
+} from '../shared/index.js';

@@ -3,11 +3,14 @@ import { HookwiseStopError } from '../shared/errors.js';
 import { HookwiseBlockedError } from '../shared/lifecycle.js';
 import { stopText, type ToolGate } from '../shared/tool-gate.js';
 
-
 /** PreModelCall / PostModelCall around a Model instance, streaming or not. */
 export function hookModelInstance(gate: ToolGate, model: Model, fields: () => Record<string, unknown>): Model {
   const before = async (request: ModelRequest) => {
-    const pre = await gate.fire('PreModelCall', { ...fields(), input: request.input, tool_names: request.tools.map((t) => (t as { name?: string }).name ?? (t as { type: string }).type) });
+    const pre = await gate.fire('PreModelCall', {
+      ...fields(),
+      input: request.input,
+      tool_names: request.tools.map((t) => (t as { name?: string }).name ?? (t as { type: string }).type),
+    });
     if (pre.stop) throw new HookwiseStopError(stopText(pre), 'PreModelCall');
     if (pre.blocked) throw new HookwiseBlockedError(pre.reason ?? 'blocked', 'PreModelCall');
   };

@@ -10,7 +10,12 @@ import { gateOf } from './agent.js';
  * SessionEnd around `run(agent, prompt)`, each awaited. Pass an agent from hookAgent
  * to put its tool events in the same session.
  */
-export async function hookRun(engine: HookEngine, agent: Agent<any, any>, prompt: string, options: AdapterOptions = {}): Promise<RunResult<any, any>> {
+export async function hookRun(
+  engine: HookEngine,
+  agent: Agent<any, any>,
+  prompt: string,
+  options: AdapterOptions = {},
+): Promise<RunResult<any, any>> {
   const gate = gateOf.get(agent) ?? new ToolGate(engine, 'openai-agents', options);
   const lifecycle = new Lifecycle(gate);
   let reason = 'other';

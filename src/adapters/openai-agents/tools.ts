@@ -46,7 +46,11 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
     return false;
   };
 
-  const governedInvoke = async (runContext: RunContext, inputText: string, details?: Parameters<AnyFunctionTool['invoke']>[2]): Promise<unknown> => {
+  const governedInvoke = async (
+    runContext: RunContext,
+    inputText: string,
+    details?: Parameters<AnyFunctionTool['invoke']>[2],
+  ): Promise<unknown> => {
     const id = callIdOf(details, '');
     const call: ToolCallInfo = { name: tool.name, input: parseArgs(inputText), id };
     const plan = await planFor(runContext, call);
@@ -72,7 +76,8 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
   async function planFor(runContext: RunContext, call: ToolCallInfo): Promise<Plan> {
     const decided = pending.get(call.id);
     pending.delete(call.id);
-    if (decided?.action === 'approved-by-sdk') return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
+    if (decided?.action === 'approved-by-sdk')
+      return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
     if (decided) return decided;
     // No needsApproval in this process (a RunState resumed elsewhere): fire now; an SDK approval still counts.
     const plan = await gate.before(call, undefined, fields());

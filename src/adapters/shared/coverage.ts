@@ -57,7 +57,14 @@ export class AuditCoverage implements CoverageSink {
   }
 
   async toolExecuted(e: ToolExecution): Promise<void> {
-    const record = toolExecutionRecord({ sessionId: e.sessionId, toolName: e.toolName, toolInput: e.toolInput, toolUseId: e.toolUseId, host: e.host, ts: e.ts });
+    const record = toolExecutionRecord({
+      sessionId: e.sessionId,
+      toolName: e.toolName,
+      toolInput: e.toolInput,
+      toolUseId: e.toolUseId,
+      host: e.host,
+      ts: e.ts,
+    });
     if (this.audit.appendDurable) await this.audit.appendDurable(record);
     else this.audit.append(record);
   }

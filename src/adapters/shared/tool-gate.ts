@@ -101,7 +101,11 @@ export class ToolGate {
     if (pre.updatedInput) {
       const checked = validate ? await validate(pre.updatedInput) : { ok: true as const, value: pre.updatedInput };
       if (!checked.ok) {
-        return { action: 'deny', message: `A PreToolUse hook rewrote the input of ${call.name} into invalid input (${checked.message}). The tool was not run.`, pre };
+        return {
+          action: 'deny',
+          message: `A PreToolUse hook rewrote the input of ${call.name} into invalid input (${checked.message}). The tool was not run.`,
+          pre,
+        };
       }
       input = checked.value;
     }
@@ -120,7 +124,12 @@ export class ToolGate {
     if (answer.decision === 'allow') {
       if (!answer.updatedInput) return { action: 'run', input, pre, approvedBy: 'hook' };
       const checked = validate ? await validate(answer.updatedInput) : { ok: true as const, value: answer.updatedInput };
-      if (!checked.ok) return { action: 'deny', message: `A PermissionRequest hook rewrote the input of ${call.name} into invalid input (${checked.message}). The tool was not run.`, pre };
+      if (!checked.ok)
+        return {
+          action: 'deny',
+          message: `A PermissionRequest hook rewrote the input of ${call.name} into invalid input (${checked.message}). The tool was not run.`,
+          pre,
+        };
       return { action: 'run', input: checked.value, pre, approvedBy: 'hook' };
     }
     return { action: 'ask', input, pre, reason: pre.reason };
@@ -130,9 +139,19 @@ export class ToolGate {
   async resolveAsk(call: ToolCallInfo, plan: Plan & { action: 'ask' }, approver = this.options.approve): Promise<Plan> {
     const why = plan.reason ? ` (${plan.reason})` : '';
     if (!approver) {
-      return { action: 'deny', message: `Permission needed to use ${call.name}${why}, and no one can approve it. The tool was not run.`, pre: plan.pre };
+      return {
+        action: 'deny',
+        message: `Permission needed to use ${call.name}${why}, and no one can approve it. The tool was not run.`,
+        pre: plan.pre,
+      };
     }
-    const approved = await approver({ toolName: call.name, toolInput: plan.input, toolUseId: call.id, reason: plan.reason, sessionId: this.sessionId });
+    const approved = await approver({
+      toolName: call.name,
+      toolInput: plan.input,
+      toolUseId: call.id,
+      reason: plan.reason,
+      sessionId: this.sessionId,
+    });
     if (approved === true) return { action: 'run', input: plan.input, pre: plan.pre, approvedBy: 'approver' };
     return { action: 'deny', message: `The user denied permission to use ${call.name}${why}. The tool was not run.`, pre: plan.pre };
   }
@@ -163,7 +182,13 @@ export class ToolGate {
 
   /** PostToolUse for a call that returned. */
   async after(call: ToolCallInfo, input: Record<string, unknown>, output: unknown, fields?: Record<string, unknown>): Promise<AfterTool> {
-    const post = await this.fire('PostToolUse', { ...fields, tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: output });
+    const post = await this.fire('PostToolUse', {
+      ...fields,
+      tool_name: call.name,
+      tool_input: input,
+      tool_use_id: call.id,
+      tool_response: output,
+    });
     const replaced = post.updatedOutput !== null && post.updatedOutput !== undefined;
     const extra: string[] = [];
     if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
@@ -172,7 +197,12 @@ export class ToolGate {
   }
 
   /** PostToolUseFailure for a call that threw; returns the stop reason if a hook stopped the agent. */
-  async failed(call: ToolCallInfo, input: Record<string, unknown>, error: unknown, fields?: Record<string, unknown>): Promise<{ stop: string | null; extra: string[] }> {
+  async failed(
+    call: ToolCallInfo,
+    input: Record<string, unknown>,
+    error: unknown,
+    fields?: Record<string, unknown>,
+  ): Promise<{ stop: string | null; extra: string[] }> {
     const failure = await this.fire('PostToolUseFailure', {
       ...fields,
       tool_name: call.name,
@@ -181,7 +211,10 @@ export class ToolGate {
       error: error instanceof Error ? error.message : String(error),
       is_interrupt: false,
     });
-    return { stop: failure.stop ? stopText(failure) : this.pendingStop(call), extra: failure.additionalContext ? [failure.additionalContext] : [] };
+    return {
+      stop: failure.stop ? stopText(failure) : this.pendingStop(call),
+      extra: failure.additionalContext ? [failure.additionalContext] : [],
+    };
   }
 
   private pendingStop(call: ToolCallInfo): string | null {

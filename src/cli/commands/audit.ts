@@ -22,7 +22,9 @@ interface FilterFlags extends TargetFlags {
 export function defineAudit(program: Command, setExit: SetExit): void {
   const audit = program
     .command('audit')
-    .description('List, export, verify and check the coverage of the audit trail (default: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db; --audit postgres://... for PostgreSQL).');
+    .description(
+      'List, export, verify and check the coverage of the audit trail (default: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db; --audit postgres://... for PostgreSQL).',
+    );
 
   withFilters(audit.command('list', { isDefault: true }).description('List audit records as a table (the default).'))
     .option('--json', 'print the records as a JSON array')
@@ -83,18 +85,24 @@ export function defineAudit(program: Command, setExit: SetExit): void {
     .action(async (flags: TargetFlags & { json?: boolean; keyFile?: string; anchor: boolean }) => {
       const pc = (await import('picocolors')).default;
       const { verifyAuditTrail } = await auditModule();
-      const result = await userErrors(async () => verifyAuditTrail(await targetOf(flags), { keyFile: flags.keyFile, anchor: flags.anchor }));
+      const result = await userErrors(async () =>
+        verifyAuditTrail(await targetOf(flags), { keyFile: flags.keyFile, anchor: flags.anchor }),
+      );
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.ok) {
         const streams = result.streams > 1 ? `, ${result.streams} streams` : '';
         const unsigned = result.signed ? '' : ' (heads not signed: set HOOKWISE_AUDIT_KEY to detect a rewritten head)';
-        process.stdout.write(`${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}${streams}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})${unsigned}\n`);
+        process.stdout.write(
+          `${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}${streams}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})${unsigned}\n`,
+        );
       } else {
         for (const p of result.problems) {
           const stream = p.stream === undefined ? '' : `stream ${JSON.stringify(p.stream)} `;
           process.stdout.write(`${pc.red(p.kind)} ${stream}seq ${p.seq}: ${p.message}\n`);
         }
-        process.stdout.write(`${pc.red('FAILED')}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${result.rows} rows (${result.path})\n`);
+        process.stdout.write(
+          `${pc.red('FAILED')}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${result.rows} rows (${result.path})\n`,
+        );
       }
       setExit(result.ok ? 0 : 1);
     });
@@ -144,7 +152,8 @@ function auditModule() {
 /** `--audit` or `--db`, else the default every writer uses: `$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db` here. */
 async function targetOf(flags: TargetFlags): Promise<string> {
   const path = await import('node:path');
-  if (flags.audit !== undefined && flags.db !== undefined && flags.audit !== flags.db) throw new UserError('--audit and --db name the same thing: give one of them');
+  if (flags.audit !== undefined && flags.db !== undefined && flags.audit !== flags.db)
+    throw new UserError('--audit and --db name the same thing: give one of them');
   const given = flags.audit ?? flags.db;
   const { isPostgresUrl } = await import('../../audit/postgres-url.js');
   if (given !== undefined) return isPostgresUrl(given) ? given : path.resolve(given);

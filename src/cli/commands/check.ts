@@ -13,7 +13,15 @@ export function defineCheck(program: Command, setExit: SetExit): void {
     .action(async (flags: { config?: string[]; json?: boolean }) => {
       const { engine, config } = await loadEngine({ config: flags.config, quietWarnings: !flags.json });
       const known = new Set(EVENTS);
-      const events = [...EVENTS, ...new Set(engine.hooks().flatMap((h) => [h.events].flat()).filter((e) => !known.has(e)))];
+      const events = [
+        ...EVENTS,
+        ...new Set(
+          engine
+            .hooks()
+            .flatMap((h) => [h.events].flat())
+            .filter((e) => !known.has(e)),
+        ),
+      ];
       const listing = events
         .map((event) => ({
           event,
@@ -21,7 +29,12 @@ export function defineCheck(program: Command, setExit: SetExit): void {
         }))
         .filter((e) => e.hooks.length > 0);
       if (flags.json) {
-        const sources = config.sources.map((s) => ({ file: s.file, kind: s.kind, ...(s.scope && { scope: s.scope }), hooks: s.hooks.length }));
+        const sources = config.sources.map((s) => ({
+          file: s.file,
+          kind: s.kind,
+          ...(s.scope && { scope: s.scope }),
+          hooks: s.hooks.length,
+        }));
         process.stdout.write(`${JSON.stringify({ sources, events: listing, warnings: config.warnings }, null, 2)}\n`);
       } else {
         process.stdout.write(`${pc.bold('sources')}:${config.sources.length ? '' : ' (none found)'}\n`);

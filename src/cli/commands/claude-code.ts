@@ -34,10 +34,23 @@ export function defineClaudeCode(program: Command, setExit: SetExit): void {
   program
     .command('claude-code')
     .description("Run as a Claude Code hook: read the event on stdin, fire the project's hookwise config, answer in Claude Code's format.")
-    .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: hookwise.config.* in $CLAUDE_PROJECT_DIR, else the cwd)', collect)
-    .option('--fail-open', "hookwise's own failures answer exit 1 (Claude Code goes on) instead of exit 2 on events that can block (also HOOKWISE_FAIL_OPEN=1)")
-    .option('--load-timeout <ms>', `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`)
-    .option('--stall-timeout <ms>', `how long a hook may run synchronously before it is stopped (default ${DEFAULT_STALL_TIMEOUT_MS}; also HOOKWISE_STALL_TIMEOUT_MS)`)
+    .option(
+      '-c, --config <file>',
+      'a configuration source; repeat to merge several (default: hookwise.config.* in $CLAUDE_PROJECT_DIR, else the cwd)',
+      collect,
+    )
+    .option(
+      '--fail-open',
+      "hookwise's own failures answer exit 1 (Claude Code goes on) instead of exit 2 on events that can block (also HOOKWISE_FAIL_OPEN=1)",
+    )
+    .option(
+      '--load-timeout <ms>',
+      `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`,
+    )
+    .option(
+      '--stall-timeout <ms>',
+      `how long a hook may run synchronously before it is stopped (default ${DEFAULT_STALL_TIMEOUT_MS}; also HOOKWISE_STALL_TIMEOUT_MS)`,
+    )
     .action(async (flags: ClaudeCodeFlags) => setExit(await claudeCode(flags)));
 }
 
@@ -114,7 +127,8 @@ async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string): Promise
 
 /** The event Claude Code named; a missing, empty or unknown name (`pretooluse`) is a failure. */
 function eventOf(name: unknown): string {
-  if (typeof name !== 'string' || name === '') throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
+  if (typeof name !== 'string' || name === '')
+    throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
   if (isKnownEvent(name)) return name;
   const close = closestEvent(name);
   throw new UserError(`stdin: unknown hook_event_name "${name}"${close ? ` (did you mean "${close}"?)` : ''}`);

@@ -30,15 +30,26 @@ export function defineFire(program: Command, setExit: SetExit): void {
     .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: what is found in the cwd)', collect)
     .option('--session <id>', 'session id (default: input.session_id)')
     .option('--cwd <dir>', 'working directory for the hooks (default: input.cwd, else the current folder)')
-    .option('--load-timeout <ms>', `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`)
-    .option('--stall-timeout <ms>', `how long a hook may run synchronously before it is stopped (default ${DEFAULT_STALL_TIMEOUT_MS}; also HOOKWISE_STALL_TIMEOUT_MS)`)
+    .option(
+      '--load-timeout <ms>',
+      `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`,
+    )
+    .option(
+      '--stall-timeout <ms>',
+      `how long a hook may run synchronously before it is stopped (default ${DEFAULT_STALL_TIMEOUT_MS}; also HOOKWISE_STALL_TIMEOUT_MS)`,
+    )
     .action(async (event: string, flags: FireFlags) => setExit(await fire(event, flags)));
 }
 
 /** The failure answer of `hookwise fire`: an Outcome that blocks (a deny where the event has a permission decision). */
 export function fireFailure(event: string, reason: string): FailureAnswer {
   const info = eventInfo(event);
-  const outcome = { ...emptyOutcome(info.name), decision: info.permission ? 'deny' : null, blocked: true, reason: `hookwise failed: ${reason}` };
+  const outcome = {
+    ...emptyOutcome(info.name),
+    decision: info.permission ? 'deny' : null,
+    blocked: true,
+    reason: `hookwise failed: ${reason}`,
+  };
   return { stdout: `${JSON.stringify(outcome, null, 2)}\n`, stderr: `hookwise failed closed: ${reason}`, code: FIRE_FAILURE_EXIT };
 }
 

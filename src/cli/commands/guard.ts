@@ -14,7 +14,11 @@ interface GuardFlags {
 const EXIT_HELP = `
 Exit status: 0 when the guard allows it, 2 when it denies or would ask, 1 on a usage error.`;
 
-function print(decision: { decision: string; reason: string; findings?: unknown[] }, subject: Record<string, string>, json: boolean | undefined): void {
+function print(
+  decision: { decision: string; reason: string; findings?: unknown[] },
+  subject: Record<string, string>,
+  json: boolean | undefined,
+): void {
   if (json) {
     process.stdout.write(`${JSON.stringify({ ...subject, ...decision }, null, 2)}\n`);
     return;

@@ -17,7 +17,7 @@ export function defineMcpProxy(program: Command, setExit: SetExit): void {
       'Serve an MCP server over stdio with the hook policy on every tools/call (named mcp__<server>__<tool>); tools, resources and prompts pass through unchanged.',
     )
     .usage('[options] -- <server command...>  |  --url <url>')
-    .argument('[command...]', 'the upstream stdio server, after `--` (started with this process\'s environment)')
+    .argument('[command...]', "the upstream stdio server, after `--` (started with this process's environment)")
     .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: what is found in the cwd)', collect)
     .option('--name <server>', 'the <server> in mcp__<server>__<tool> (default: derived from the command or URL)')
     .option('--url <url>', 'a Streamable HTTP upstream instead of a command')
@@ -31,7 +31,7 @@ export function defineMcpProxy(program: Command, setExit: SetExit): void {
       const { engine } = await loadEngine({ config: flags.config, cwd: process.cwd() });
       const audit = flags.db ? (await import('../../audit/index.js')).openAuditStore({ path: flags.db }) : undefined;
       const serverName = flags.name ?? ('url' in spec ? serverNameForUrl(spec.url) : serverNameFor(spec.command));
-      let upstream;
+      let upstream: Awaited<ReturnType<typeof connectUpstream>>;
       try {
         upstream = await connectUpstream(spec);
       } catch (error) {
@@ -65,6 +65,7 @@ function upstreamSpec(command: string[], flags: McpProxyFlags): { command: strin
       throw new UserError(`mcp-proxy: --url ${JSON.stringify(flags.url)} is not a URL`);
     }
   }
-  if (command.length === 0) throw new UserError('mcp-proxy: missing the upstream server: `hookwise mcp-proxy -- <command...>` or `--url <url>`');
+  if (command.length === 0)
+    throw new UserError('mcp-proxy: missing the upstream server: `hookwise mcp-proxy -- <command...>` or `--url <url>`');
   return { command };
 }

@@ -39,7 +39,7 @@ export function defineRun(program: Command, setExit: SetExit): void {
     .option('--workspace <dir>', 'the folder the agent works in (default: the current folder)')
     .option('-c, --config <file>', 'a configuration source; repeat to merge several', collect)
     .option('--db <path>', 'audit database (default: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db under the current folder)')
-    .option('--max-steps <n>', 'model turns at most (default: the runtime\'s, 50)')
+    .option('--max-steps <n>', "model turns at most (default: the runtime's, 50)")
     .option('--no-policy', 'run even when no policy is found: every tool call the model asks for runs')
     .action(async (prompt: string, flags: RunFlags) => {
       const [path, { statSync }] = await Promise.all([import('node:path'), import('node:fs')]);
@@ -54,7 +54,7 @@ export function defineRun(program: Command, setExit: SetExit): void {
       if (!statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) {
         throw new UserError(`--workspace ${flags.workspace}: no such folder (${workspace})`);
       }
-      let provider;
+      let provider: ReturnType<typeof createProvider>;
       try {
         provider = createProvider(flags.model, { baseUrl: flags.baseUrl });
       } catch (error) {
@@ -63,7 +63,8 @@ export function defineRun(program: Command, setExit: SetExit): void {
       const noKey = missingKey(flags.model, flags.baseUrl);
       if (noKey) throw new UserError(`--model ${flags.model}: ${noKey}`);
       const maxSteps = flags.maxSteps === undefined ? DEFAULT_MAX_STEPS : Number(flags.maxSteps);
-      if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UserError(`--max-steps: expected a whole number >= 1, got ${flags.maxSteps}`);
+      if (!Number.isInteger(maxSteps) || maxSteps < 1)
+        throw new UserError(`--max-steps: expected a whole number >= 1, got ${flags.maxSteps}`);
       const { result } = await runAgentSession({
         provider,
         prompt,

@@ -21,10 +21,16 @@ interface ServeFlags {
 export function defineServe(program: Command, setExit: SetExit): void {
   program
     .command('serve')
-    .description("Serve hook decisions over HTTP: Claude Code's http hooks (POST /v1/claude-code) and hookwise's JSON API (POST /v1/fire/<event>). See docs/serve.md.")
+    .description(
+      "Serve hook decisions over HTTP: Claude Code's http hooks (POST /v1/claude-code) and hookwise's JSON API (POST /v1/fire/<event>). See docs/serve.md.",
+    )
     .option('--host <host>', 'address to listen on (anything but loopback exposes the server: put TLS in front)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8787')
-    .option('-c, --config <file>', 'the policy, one tenant: a configuration source; repeat to merge several (default: hookwise.config.* in the current folder)', collect)
+    .option(
+      '-c, --config <file>',
+      'the policy, one tenant: a configuration source; repeat to merge several (default: hookwise.config.* in the current folder)',
+      collect,
+    )
     .option('--token-file <file>', 'one tenant: the file holding its bearer token (default: $HOOKWISE_TOKEN)')
     .option('--tenants <file>', 'many tenants: a JSON or YAML file mapping sha256(token) to a tenant and its config (docs/fleet.md)')
     .option('--counters <url>', 'where budgets and rate limits count: redis://host:port[/db] shared by replicas, or memory: (default)')

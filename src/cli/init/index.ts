@@ -38,7 +38,7 @@ export async function initProject(options: InitOptions): Promise<void> {
 async function wireClaudeCode(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
   const file = path.join(dir, '.claude', 'settings.json');
   const current = await readSettings(file);
-  let merged;
+  let merged: ReturnType<typeof mergeClaudeSettings>;
   try {
     merged = mergeClaudeSettings(current ?? {}, options.serve ? 'serve' : 'command');
   } catch (error) {

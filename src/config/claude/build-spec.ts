@@ -58,7 +58,12 @@ export function buildSpec(item: CollectedEntry, ctx: EntryContext): HookSpec {
   const key = identityKey({
     event: item.event,
     type,
-    command: type === 'command' ? (entry as CommandEntry).command : type === 'mcp_tool' ? `${(entry as McpToolEntry).server}/${(entry as McpToolEntry).tool}` : undefined,
+    command:
+      type === 'command'
+        ? (entry as CommandEntry).command
+        : type === 'mcp_tool'
+          ? `${(entry as McpToolEntry).server}/${(entry as McpToolEntry).tool}`
+          : undefined,
     args: type === 'command' ? (entry as CommandEntry).args : undefined,
     url: type === 'http' ? (entry as HttpEntry).url : undefined,
     prompt: type === 'prompt' || type === 'agent' ? (entry as PromptEntry).prompt : undefined,
@@ -138,7 +143,10 @@ function handlerFor(type: string, entry: CollectedEntry['entry'], item: Collecte
   if (type === 'prompt') {
     const e = entry as PromptEntry;
     const handler = lazy(async () => {
-      const [{ promptHandler }, { createProvider }] = await Promise.all([import('../../handlers/prompt.js'), import('../../providers/index.js')]);
+      const [{ promptHandler }, { createProvider }] = await Promise.all([
+        import('../../handlers/prompt.js'),
+        import('../../providers/index.js'),
+      ]);
       return promptHandler({ prompt: e.prompt, provider: createProvider(modelSpec(e.model) as Parameters<typeof createProvider>[0]) });
     });
     return promptEndsTurn(handler, item.event, e.continueOnBlock === true);
@@ -146,8 +154,15 @@ function handlerFor(type: string, entry: CollectedEntry['entry'], item: Collecte
   if (type === 'agent') {
     const e = entry as AgentEntry;
     return lazy(async () => {
-      const [{ agentHandler }, { createProvider }] = await Promise.all([import('../../handlers/agent.js'), import('../../providers/index.js')]);
-      return agentHandler({ prompt: e.prompt, provider: createProvider(modelSpec(e.model) as Parameters<typeof createProvider>[0]), root: ctx.projectDir });
+      const [{ agentHandler }, { createProvider }] = await Promise.all([
+        import('../../handlers/agent.js'),
+        import('../../providers/index.js'),
+      ]);
+      return agentHandler({
+        prompt: e.prompt,
+        provider: createProvider(modelSpec(e.model) as Parameters<typeof createProvider>[0]),
+        root: ctx.projectDir,
+      });
     });
   }
   if (type === 'mcp_tool') {

@@ -43,7 +43,9 @@ export function collectHooks(hooks: unknown, file: string, base: string): Collec
     const eventPath = joinPath(base, key);
     if (!known) {
       const hint = closestEvent(key);
-      out.warnings.push(`${file}: ${eventPath}: unknown event "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; registered anyway, hosts may fire custom events`);
+      out.warnings.push(
+        `${file}: ${eventPath}: unknown event "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; registered anyway, hosts may fire custom events`,
+      );
     }
     const walker = new EventWalker(file, event, out);
     if (typeof value === 'string') walker.variant(value, eventPath);

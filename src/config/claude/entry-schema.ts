@@ -68,7 +68,20 @@ export type McpToolEntry = z.infer<typeof mcpToolEntrySchema>;
 export type HandlerEntry = CommandEntry | HttpEntry | PromptEntry | AgentEntry | McpToolEntry;
 
 export const KNOWN_ENTRY_FIELDS = new Set([
-  'type', 'command', 'args', 'shell', 'protocol', 'url', 'headers', 'allowedEnvVars', 'prompt', 'model', 'continueOnBlock', 'server', 'tool', 'input',
+  'type',
+  'command',
+  'args',
+  'shell',
+  'protocol',
+  'url',
+  'headers',
+  'allowedEnvVars',
+  'prompt',
+  'model',
+  'continueOnBlock',
+  'server',
+  'tool',
+  'input',
   ...Object.keys(common),
 ]);
 

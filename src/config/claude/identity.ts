@@ -8,8 +8,26 @@ import type { HookSpec } from '../../core/spec.js';
  */
 const identities = new WeakMap<HookSpec, string>();
 
-export function identityKey(parts: { event: string; type: string; command?: string; args?: string[]; url?: string; prompt?: string; matcher?: string; if?: string }): string {
-  return JSON.stringify([parts.event, parts.type, parts.command ?? null, parts.args ?? null, parts.url ?? null, parts.prompt ?? null, parts.matcher?.trim() || null, parts.if ?? null]);
+export function identityKey(parts: {
+  event: string;
+  type: string;
+  command?: string;
+  args?: string[];
+  url?: string;
+  prompt?: string;
+  matcher?: string;
+  if?: string;
+}): string {
+  return JSON.stringify([
+    parts.event,
+    parts.type,
+    parts.command ?? null,
+    parts.args ?? null,
+    parts.url ?? null,
+    parts.prompt ?? null,
+    parts.matcher?.trim() || null,
+    parts.if ?? null,
+  ]);
 }
 
 export function shortHash(text: string): string {

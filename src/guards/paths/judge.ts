@@ -59,7 +59,16 @@ interface Matcher {
 function anchorOf(pattern: string): string | undefined {
   // Braces and extglobs mean alternatives: no single literal is required.
   if (/[{}()!+@|]/.test(pattern)) return undefined;
-  const literals = pattern.replace(/\\(.)/g, '$1').split(/[*?[\]]+/).map((p) => p.replace(/^\/+|\/+$/g, '').split('/').pop() ?? '');
+  const literals = pattern
+    .replace(/\\(.)/g, '$1')
+    .split(/[*?[\]]+/)
+    .map(
+      (p) =>
+        p
+          .replace(/^\/+|\/+$/g, '')
+          .split('/')
+          .pop() ?? '',
+    );
   const best = literals.filter((l) => l.length >= 3).sort((a, b) => b.length - a.length)[0];
   return best?.toLowerCase();
 }
@@ -110,7 +119,11 @@ export class PathPolicy {
     const extraSecrets = (options.secrets ?? []).map((pattern) => ({ pattern, why: 'marked secret by your configuration' }));
     const secretRules = [...DEFAULT_SECRETS, ...extraSecrets].map((r) => ({
       ...r,
-      pattern: r.pattern.startsWith('~/') ? `${home}/${r.pattern.slice(2)}` : r.pattern.startsWith('/') || r.pattern.startsWith('**') ? r.pattern : `${escapeGlob(this.workspace.replace(/^\/+/, ''))}/${r.pattern}`,
+      pattern: r.pattern.startsWith('~/')
+        ? `${home}/${r.pattern.slice(2)}`
+        : r.pattern.startsWith('/') || r.pattern.startsWith('**')
+          ? r.pattern
+          : `${escapeGlob(this.workspace.replace(/^\/+/, ''))}/${r.pattern}`,
     }));
     this.secretRules = compileRules(secretRules, SECRET_EXCEPTIONS);
   }

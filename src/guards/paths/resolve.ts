@@ -67,7 +67,13 @@ export function resolveReal(abs: string, known?: ReadonlyMap<string, string>): R
       continue;
     }
     const proc = missing ? undefined : procLink(current, part, queue);
-    if (proc === 'magic') return { real: path.join(current, part, ...queue), viaSymlink, magic: true, error: `goes through ${path.join(current, part)}, a /proc link that leads wherever another process is` };
+    if (proc === 'magic')
+      return {
+        real: path.join(current, part, ...queue),
+        viaSymlink,
+        magic: true,
+        error: `goes through ${path.join(current, part)}, a /proc link that leads wherever another process is`,
+      };
     if (proc === 'stdio') return { real: path.join(current, part, ...queue), viaSymlink };
     const candidate = path.join(current, part);
     if (missing) {

@@ -4,6 +4,7 @@
  */
 const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists invisible and combining code points on purpose, one by one
   /[\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}]/u;
 
 function hex(c: string): string {

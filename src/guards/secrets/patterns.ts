@@ -21,7 +21,11 @@ export interface SecretPattern {
 const PATH_VALUE = /^(?:\/|\.{1,2}\/|~\/)(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]*$/;
 
 export const DEFAULT_SECRET_PATTERNS: SecretPattern[] = [
-  { id: 'private-key', label: 'private key', regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
+  {
+    id: 'private-key',
+    label: 'private key',
+    regex: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
   { id: 'anthropic-api-key', label: 'Anthropic API key', regex: /\bsk-ant-(?:api|admin|sid)\d{2}-[A-Za-z0-9_-]{20,}/g },
   { id: 'openai-api-key', label: 'OpenAI API key', regex: /\bsk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g },
   { id: 'aws-access-key-id', label: 'AWS access key id', regex: /\b(?:AKIA|ASIA|ABIA|ACCA|AIDA|AROA)[0-9A-Z]{16}\b/g },
@@ -38,7 +42,8 @@ export const DEFAULT_SECRET_PATTERNS: SecretPattern[] = [
   {
     id: 'assigned-secret',
     label: 'high-entropy value assigned to a key-like name',
-    regex: /(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|auth|credential|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_\-.~]{16,})/gi,
+    regex:
+      /(?:api[_-]?key|apikey|secret|token|passw(?:or)?d|pwd|auth|credential|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*["']?\s*(?:[:=]|=>)\s*["']?([A-Za-z0-9+/_\-.~]{16,})/gi,
     group: 1,
     minEntropy: 3.5,
     unless: PATH_VALUE,

@@ -19,10 +19,14 @@ function hintOf(secret: string): string {
 }
 
 export function createScanner(extra: SecretPattern[] = [], ignore: Array<string | RegExp> = []): SecretScanner {
-  const patterns = [...DEFAULT_SECRET_PATTERNS, ...extra].map((p) => ({ ...p, regex: new RegExp(p.regex.source, p.regex.flags.includes('g') ? p.regex.flags : `${p.regex.flags}g`) }));
+  const patterns = [...DEFAULT_SECRET_PATTERNS, ...extra].map((p) => ({
+    ...p,
+    regex: new RegExp(p.regex.source, p.regex.flags.includes('g') ? p.regex.flags : `${p.regex.flags}g`),
+  }));
   const ignored = (s: string) => ignore.some((i) => (typeof i === 'string' ? i === s : i.test(s)));
   // Cheap pre-filter: most strings have none of the markers any pattern needs.
-  const quick = /sk-|AKIA|ASIA|ABIA|ACCA|AIDA|AROA|gh[pousr]_|github_pat_|glpat-|xox|hooks\.slack|_live_|AIza|npm_|hf_|eyJ|PRIVATE KEY|key|secret|token|pass|pwd|auth|credential/i;
+  const quick =
+    /sk-|AKIA|ASIA|ABIA|ACCA|AIDA|AROA|gh[pousr]_|github_pat_|glpat-|xox|hooks\.slack|_live_|AIza|npm_|hf_|eyJ|PRIVATE KEY|key|secret|token|pass|pwd|auth|credential/i;
   const visit = (text: string, onHit: (p: SecretPattern, secret: string, start: number, end: number) => void) => {
     if (extra.length === 0 && !quick.test(text)) return;
     for (const p of patterns) {

@@ -22,7 +22,13 @@ export function argsOf(word: Word): Arg[] {
   const expanded = expandBraces(word.pattern) ?? [word.pattern];
   return expanded.map((pattern) => {
     const glob = hasGlob(pattern);
-    const arg: Arg = { text: expanded.length > 1 ? unescapePattern(pattern) : word.text, value: unescapePattern(pattern), glob, dynamic: false, word };
+    const arg: Arg = {
+      text: expanded.length > 1 ? unescapePattern(pattern) : word.text,
+      value: unescapePattern(pattern),
+      glob,
+      dynamic: false,
+      word,
+    };
     if (glob) arg.pattern = pattern;
     return arg;
   });

@@ -13,11 +13,15 @@ export interface EnvRule {
 }
 
 export const BENIGN_VIEWERS = /^(cat|less|less -[A-Za-z]+|more|most|bat|vi|vim|nvim|nano|emacs|code --wait|true|)$/;
-const GIT_HARMLESS = /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$|^GIT_(TERMINAL_PROMPT|TRACE\w*|CURL_VERBOSE|OPTIONAL_LOCKS|MERGE_AUTOEDIT|LFS_SKIP_SMUDGE|FLUSH|ADVICE|PROGRESS_DELAY)$/;
+const GIT_HARMLESS =
+  /^GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)$|^GIT_(TERMINAL_PROMPT|TRACE\w*|CURL_VERBOSE|OPTIONAL_LOCKS|MERGE_AUTOEDIT|LFS_SKIP_SMUDGE|FLUSH|ADVICE|PROGRESS_DELAY)$/;
 
 export const ENV_RULES: EnvRule[] = [
   { name: /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+)$/, why: 'makes every program load code from the given libraries' },
-  { name: /^(BASH_ENV|ENV|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+%*|IFS|CDPATH|GLOBIGNORE|BASH_XTRACEFD|LESSOPEN|LESSCLOSE)$/, why: 'changes how the shell reads and runs later commands' },
+  {
+    name: /^(BASH_ENV|ENV|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|BASH_FUNC_\w+%*|IFS|CDPATH|GLOBIGNORE|BASH_XTRACEFD|LESSOPEN|LESSCLOSE)$/,
+    why: 'changes how the shell reads and runs later commands',
+  },
   {
     name: /^PATH$/,
     harmless: (v) => /^(\$PATH|\$\{PATH\})(:|$)/.test(v),
@@ -35,7 +39,10 @@ export const ENV_RULES: EnvRule[] = [
     harmless: (v) => !/(^|\s)(-r|--require|--import|--loader|--experimental-loader|--inspect\S*)(=|\s|$)/.test(v),
     why: 'can make every node process preload code',
   },
-  { name: /^(PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|NODE_PATH)$/, why: 'makes an interpreter load code from elsewhere' },
+  {
+    name: /^(PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|NODE_PATH)$/,
+    why: 'makes an interpreter load code from elsewhere',
+  },
   { name: /^(SSH_ASKPASS|SUDO_ASKPASS|GIT_ASKPASS|SSH_AUTH_SOCK)$/, why: 'names a program that answers password prompts' },
   { name: /^(HOME|XDG_CONFIG_HOME|ZDOTDIR|INPUTRC)$/, why: 'points tools at other startup and config files' },
 ];

@@ -42,5 +42,12 @@ export function pathCandidates(value: string): string[] {
   const at = value.lastIndexOf('@');
   if (at >= 0) out.push(value.slice(at + 1));
   if (value.startsWith('<')) out.push(value.slice(1));
-  return out.filter((v) => v !== '' && v.length < 4096 && !v.includes('\n') && !/^[a-z+.-]+:\/\//i.test(v) && (!/\s/.test(v) || /^(\/|~|\.\.?\/|\$HOME)/.test(v)));
+  return out.filter(
+    (v) =>
+      v !== '' &&
+      v.length < 4096 &&
+      !v.includes('\n') &&
+      !/^[a-z+.-]+:\/\//i.test(v) &&
+      (!/\s/.test(v) || /^(\/|~|\.\.?\/|\$HOME)/.test(v)),
+  );
 }

@@ -35,7 +35,8 @@ const EXEC: Record<Language, RegExp> = {
 const WRITE =
   /\b(rmtree|remove|unlink\w*|rmdir\w*|rmSync|rm\s*\(|writeFile\w*|appendFile\w*|createWriteStream|rename\w*|chmod\w*|chown\w*|truncate\w*|copyFile\w*|symlink\w*|shutil|os\.replace|write_text|write_bytes|FileUtils|File\.(write|delete|open)|file_put_contents|fopen|fwrite|io\.open)\b|\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]|open\s*\(?\s*(my\s+)?\$?\w*\s*,\s*['"]\s*[>+]/;
 
-const EVAL = /\b(eval|exec|compile|__import__|importlib|Function|vm\.run\w*|loadstring|load|instance_eval|class_eval|create_function|assert)\s*\(|\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/;
+const EVAL =
+  /\b(eval|exec|compile|__import__|importlib|Function|vm\.run\w*|loadstring|load|instance_eval|class_eval|create_function|assert)\s*\(|\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/;
 
 const LITERAL = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
 
@@ -57,7 +58,8 @@ export function scanForeign(code: string, language: Language): ForeignScan {
   const write = language === 'awk' ? undefined : WRITE.exec(code);
   if (write) scan.capabilities.push(`changes files (${write[0].trim()})`);
   const evaluated = language === 'awk' ? undefined : EVAL.exec(code);
-  if (evaluated && !(language === 'node' && /^exec/.test(evaluated[0]))) scan.capabilities.push(`evaluates code built at run time (${evaluated[0].replace(/\s*\($/, '')})`);
+  if (evaluated && !(language === 'node' && /^exec/.test(evaluated[0])))
+    scan.capabilities.push(`evaluates code built at run time (${evaluated[0].replace(/\s*\($/, '')})`);
   for (const m of code.matchAll(LITERAL)) {
     const literal = m[1] ?? m[2] ?? m[3] ?? '';
     scan.literals.push(literal);

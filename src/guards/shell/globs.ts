@@ -26,7 +26,10 @@ export function globToRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 2);
       if (end < 0) re += '\\[';
       else {
-        re += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        re += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else re += c.replace(/[.+^${}()|\]/]/g, '\\$&');
@@ -38,7 +41,32 @@ export function globToRegExp(glob: string): RegExp {
   }
 }
 
-const PROTECTED_SAMPLES = ['.mcp.json', '.cursor', '.cursor/mcp.json', '.vscode', '.vscode/tasks.json', '.vscode/launch.json', '.vscode/settings.json', '.husky', '.husky/pre-commit', '.npmrc', '.git', '.git/config', '.git/hooks/pre-commit', '.claude', '.claude/settings.json', '.claude/settings.local.json', '.env', '.env.local', '.envrc', '.bashrc', '.zshrc', '.profile', 'hookwise.config.ts', 'hookwise.config.mjs'];
+const PROTECTED_SAMPLES = [
+  '.mcp.json',
+  '.cursor',
+  '.cursor/mcp.json',
+  '.vscode',
+  '.vscode/tasks.json',
+  '.vscode/launch.json',
+  '.vscode/settings.json',
+  '.husky',
+  '.husky/pre-commit',
+  '.npmrc',
+  '.git',
+  '.git/config',
+  '.git/hooks/pre-commit',
+  '.claude',
+  '.claude/settings.json',
+  '.claude/settings.local.json',
+  '.env',
+  '.env.local',
+  '.envrc',
+  '.bashrc',
+  '.zshrc',
+  '.profile',
+  'hookwise.config.ts',
+  'hookwise.config.mjs',
+];
 
 /** Which protected entry (if any) a glob inside `dir` could reach. */
 export function protectedMatch(policy: PathPolicy, dir: string, glob: string, recursive: boolean, dotglob: boolean): string | undefined {
@@ -71,9 +99,45 @@ export function protectedMatch(policy: PathPolicy, dir: string, glob: string, re
 
 /** Names a secret path is made of: a glob that could match one is judged as if it did. */
 /** Secret wherever they are: tested when the glob has two literal characters (`.en?`, `id_*`, `*.pem`). */
-const SECRET_NAMES = ['.env', '.env.local', '.env.production', '.env.development', '.env.test', 'id_rsa', 'id_ed25519', 'id_ecdsa', 'id_dsa', 'server.key', 'private.pem', 'key.pem'];
+const SECRET_NAMES = [
+  '.env',
+  '.env.local',
+  '.env.production',
+  '.env.development',
+  '.env.test',
+  'id_rsa',
+  'id_ed25519',
+  'id_ecdsa',
+  'id_dsa',
+  'server.key',
+  'private.pem',
+  'key.pem',
+];
 /** Secret only in their place (`~/.aws/credentials`, `/etc/shadow`): always tested, the place decides. */
-const SECRET_PLACES = ['.ssh', '.aws', 'credentials', 'config', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', 'config.json', '.kube', '.config', 'gcloud', 'gh', 'hosts.yml', '.azure', 'shadow', 'gshadow', 'sudoers', 'environ', 'self'];
+const SECRET_PLACES = [
+  '.ssh',
+  '.aws',
+  'credentials',
+  'config',
+  '.gnupg',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.docker',
+  'config.json',
+  '.kube',
+  '.config',
+  'gcloud',
+  'gh',
+  'hosts.yml',
+  '.azure',
+  'shadow',
+  'gshadow',
+  'sudoers',
+  'environ',
+  'self',
+];
 const MAX_EXPANSION = 256;
 
 function listDir(dir: string): string[] {

@@ -40,15 +40,159 @@ const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|f
  * paths outside the workspace are fine for them (secrets are still refused).
  */
 const READ_ONLY_PROGRAMS = new Set([
-  'cat', 'tac', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'zgrep', 'ls', 'll', 'dir', 'vdir', 'tree', 'wc', 'stat', 'file', 'du', 'df', 'diff', 'cmp', 'comm',
-  'md5sum', 'sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'jq', 'yq', 'cut', 'tr', 'nl', 'od', 'xxd', 'hexdump',
-  'strings', 'readlink', 'realpath', 'basename', 'dirname', 'echo', 'printf', 'test', '[', '[[', 'which', 'type', 'whereis', 'column', 'fold', 'fmt', 'paste',
-  'join', 'uniq', 'expand', 'unexpand', 'base64', 'base32', 'zcat', 'bzcat', 'xzcat', 'zless', 'pwd', 'id', 'whoami', 'date', 'uname', 'printenv', 'true',
-  'false', 'sleep', 'seq', 'locale', 'cd', 'pushd', 'popd', 'export', 'unset', 'shopt', 'set', 'read', 'wait', 'jobs', 'local', 'declare', 'typeset', 'return',
-  'exit', 'shift', 'break', 'continue', 'getopts', 'nm', 'objdump', 'readelf', 'getfacl', 'namei', 'locate', 'fd', 'fdfind', 'ag', 'ack', 'bat', 'batcat',
-  'glow', 'look', 'rev', 'shuf', 'tsort', 'numfmt', 'iconv', 'lsattr', 'ps', 'pgrep', 'free', 'uptime', 'hostname', 'nproc', 'lscpu', 'lsblk', 'lsof', 'env',
-  'command', 'hash', 'enable', 'ulimit', 'umask', 'history', 'fc', 'dirs', 'disown', 'let', 'times', 'caller', 'compgen', 'complete', 'mapfile', 'readarray',
-  'xdg-user-dir', 'getconf', 'tput', 'stty', 'tty', 'clear', 'reset', 'mountpoint', 'findmnt', 'vmstat', 'iostat', 'watch',
+  'cat',
+  'tac',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'zgrep',
+  'ls',
+  'll',
+  'dir',
+  'vdir',
+  'tree',
+  'wc',
+  'stat',
+  'file',
+  'du',
+  'df',
+  'diff',
+  'cmp',
+  'comm',
+  'md5sum',
+  'sha1sum',
+  'sha224sum',
+  'sha256sum',
+  'sha384sum',
+  'sha512sum',
+  'b2sum',
+  'cksum',
+  'sum',
+  'jq',
+  'yq',
+  'cut',
+  'tr',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'strings',
+  'readlink',
+  'realpath',
+  'basename',
+  'dirname',
+  'echo',
+  'printf',
+  'test',
+  '[',
+  '[[',
+  'which',
+  'type',
+  'whereis',
+  'column',
+  'fold',
+  'fmt',
+  'paste',
+  'join',
+  'uniq',
+  'expand',
+  'unexpand',
+  'base64',
+  'base32',
+  'zcat',
+  'bzcat',
+  'xzcat',
+  'zless',
+  'pwd',
+  'id',
+  'whoami',
+  'date',
+  'uname',
+  'printenv',
+  'true',
+  'false',
+  'sleep',
+  'seq',
+  'locale',
+  'cd',
+  'pushd',
+  'popd',
+  'export',
+  'unset',
+  'shopt',
+  'set',
+  'read',
+  'wait',
+  'jobs',
+  'local',
+  'declare',
+  'typeset',
+  'return',
+  'exit',
+  'shift',
+  'break',
+  'continue',
+  'getopts',
+  'nm',
+  'objdump',
+  'readelf',
+  'getfacl',
+  'namei',
+  'locate',
+  'fd',
+  'fdfind',
+  'ag',
+  'ack',
+  'bat',
+  'batcat',
+  'glow',
+  'look',
+  'rev',
+  'shuf',
+  'tsort',
+  'numfmt',
+  'iconv',
+  'lsattr',
+  'ps',
+  'pgrep',
+  'free',
+  'uptime',
+  'hostname',
+  'nproc',
+  'lscpu',
+  'lsblk',
+  'lsof',
+  'env',
+  'command',
+  'hash',
+  'enable',
+  'ulimit',
+  'umask',
+  'history',
+  'fc',
+  'dirs',
+  'disown',
+  'let',
+  'times',
+  'caller',
+  'compgen',
+  'complete',
+  'mapfile',
+  'readarray',
+  'xdg-user-dir',
+  'getconf',
+  'tput',
+  'stty',
+  'tty',
+  'clear',
+  'reset',
+  'mountpoint',
+  'findmnt',
+  'vmstat',
+  'iostat',
+  'watch',
 ]);
 
 /** An argument an unknown program could take as a path: absolute, home, or with a folder part (not a URL or `host:path`). */
@@ -106,7 +250,8 @@ export class ShellJudgement implements JudgeApi {
   private script(source: string): void {
     const hazard = textHazard(source);
     if (hazard) this.unprovable(`the command ${hazard}`);
-    if (/[^\s\\]\\\r?\n[^\s]/.test(source)) this.unprovable('the command has a backslash-newline inside a word, which bash joins into one word');
+    if (/[^\s\\]\\\r?\n[^\s]/.test(source))
+      this.unprovable('the command has a backslash-newline inside a word, which bash joins into one word');
     if (this.depth > MAX_DEPTH) {
       this.unprovable(`the command nests shells more than ${MAX_DEPTH} levels deep`);
       return;
@@ -264,7 +409,10 @@ export class ShellJudgement implements JudgeApi {
     const argv0 = argv[0]!;
     const name = commandName(argv0)!;
     const args = argv.slice(1);
-    const flags = args.filter((a) => a.value?.startsWith('-') && a.value.length > 1).slice(0, 3).map((a) => a.value);
+    const flags = args
+      .filter((a) => a.value?.startsWith('-') && a.value.length > 1)
+      .slice(0, 3)
+      .map((a) => a.value);
     const label = [name, ...flags].join(' ');
     const inv: Invocation = { name, argv0, args, label, stdin };
     const line = [name, ...args.map((a) => a.value ?? a.text)].join(' ');
@@ -313,7 +461,10 @@ export class ShellJudgement implements JudgeApi {
   stdinText(inv: Invocation): StdinText {
     const s = inv.stdin;
     if (s.kind === 'none') return { kind: 'none' };
-    if (s.kind === 'heredoc') return s.expands && /[$`]/.test(s.body) ? { kind: 'unknown', what: 'a here-document with expansions' } : { kind: 'text', text: s.body };
+    if (s.kind === 'heredoc')
+      return s.expands && /[$`]/.test(s.body)
+        ? { kind: 'unknown', what: 'a here-document with expansions' }
+        : { kind: 'text', text: s.body };
     if (s.kind === 'herestring') return s.arg.dynamic ? { kind: 'unknown', what: s.arg.text } : { kind: 'text', text: s.arg.value! };
     if (s.kind === 'file') {
       const text = s.arg.dynamic ? undefined : this.workspaceFileText(s.arg.value!);
@@ -370,12 +521,17 @@ export class ShellJudgement implements JudgeApi {
       return;
     }
     const dirValue = dir.replace(/\\(.)/g, '$1');
-    this.pathVerdicts(dirValue, (cwd) => {
-      const v = this.policy.check(dirValue, 'write', { cwd });
-      if (v.level !== 'allow' || !v.resolved) return v;
-      const hit = protectedMatch(this.policy, v.resolved, rest.join('/'), opts.recursive === true, this.dotglob);
-      return hit ? { level: 'deny', shown: arg.text, why: `a glob that can match ${hit}, which is protected` } : v;
-    }, subject, arg.text);
+    this.pathVerdicts(
+      dirValue,
+      (cwd) => {
+        const v = this.policy.check(dirValue, 'write', { cwd });
+        if (v.level !== 'allow' || !v.resolved) return v;
+        const hit = protectedMatch(this.policy, v.resolved, rest.join('/'), opts.recursive === true, this.dotglob);
+        return hit ? { level: 'deny', shown: arg.text, why: `a glob that can match ${hit}, which is protected` } : v;
+      },
+      subject,
+      arg.text,
+    );
   }
 
   private pathVerdicts(raw: string, check: (cwd: string) => PathVerdict, subject: string, shownAs?: string): void {
@@ -455,7 +611,9 @@ export class ShellJudgement implements JudgeApi {
     }
     const value = arg.value;
     if (this.written.has(path.normalize(value))) {
-      this.unprovable(`${subject} ${value} over the network, and an earlier command in this line writes it, so what it will hold cannot be read now`);
+      this.unprovable(
+        `${subject} ${value} over the network, and an earlier command in this line writes it, so what it will hold cannot be read now`,
+      );
       return;
     }
     for (const cwd of this.cwds ?? [this.policy.workspace]) {
@@ -469,7 +627,9 @@ export class ShellJudgement implements JudgeApi {
       // A file that is not there sends nothing, unless an earlier command in this line (one hookwise may not model) makes it.
       if (!stat && this.seen.length <= 1) return;
       if (!stat?.isFile()) {
-        this.unprovable(`${subject} ${value} over the network, ${stat ? 'a folder, whose files hookwise does not read one by one' : 'which does not exist yet, so what it will hold cannot be read now'}`);
+        this.unprovable(
+          `${subject} ${value} over the network, ${stat ? 'a folder, whose files hookwise does not read one by one' : 'which does not exist yet, so what it will hold cannot be read now'}`,
+        );
         return;
       }
       if (!this.policy.isInside(value, cwd)) {
@@ -498,12 +658,16 @@ export class ShellJudgement implements JudgeApi {
     if (s.kind === 'pipe') {
       const p = this.producer(inv);
       if (p?.kind === 'file') for (const f of p.files) this.upload(f, inv);
-      else if (p?.kind !== 'text') this.unprovable(`\`${inv.label}\` sends what ${p?.name ?? 'an earlier command'} prints over the network, which hookwise cannot read before it runs`);
+      else if (p?.kind !== 'text')
+        this.unprovable(
+          `\`${inv.label}\` sends what ${p?.name ?? 'an earlier command'} prints over the network, which hookwise cannot read before it runs`,
+        );
       return;
     }
     const text = this.stdinText(inv);
     if (text.kind === 'unknown') this.unprovable(`\`${inv.label}\` sends ${text.what} over the network, only known when it runs`);
-    else if (text.kind === 'text' && secretsInText(text.text)) this.deny(`\`${inv.label}\` sends text that holds ${secretsInText(text.text)} over the network`);
+    else if (text.kind === 'text' && secretsInText(text.text))
+      this.deny(`\`${inv.label}\` sends text that holds ${secretsInText(text.text)} over the network`);
   }
 
   runsScript(arg: Arg, inv: Invocation): void {
@@ -532,7 +696,8 @@ export class ShellJudgement implements JudgeApi {
   /** A process substitution used as a file: judge the commands inside by what they produce. */
   private inner(arg: Arg, inv: Invocation): void {
     const text = arg.word?.node?.text ?? arg.text;
-    if (/\b(curl|wget|fetch|nc|ncat)\b/.test(text)) this.deny(`\`${inv.label}\` runs a download from the network (${text}), whatever the server sends`);
+    if (/\b(curl|wget|fetch|nc|ncat)\b/.test(text))
+      this.deny(`\`${inv.label}\` runs a download from the network (${text}), whatever the server sends`);
     else this.unprovable(`\`${inv.label}\` runs code produced by ${text}, only known when it runs`);
   }
 
@@ -571,7 +736,9 @@ export class ShellJudgement implements JudgeApi {
     }
     for (const p of scan.writes) this.write(literalArg(p), inv, { verb: 'writes' });
     if (scan.capabilities.length > 0) {
-      this.unprovable(`\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language`);
+      this.unprovable(
+        `\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language`,
+      );
     }
   }
 
@@ -607,7 +774,9 @@ export class ShellJudgement implements JudgeApi {
     const described = upstream.map((cmd) => describeStdin(this.words(cmd)));
     const download = described.find((d) => d.kind === 'download');
     if (download) {
-      this.deny(`\`${download.name} | ${inv.label}\` pipes a download from the network into ${inv.name}, which runs whatever the server sends`);
+      this.deny(
+        `\`${download.name} | ${inv.label}\` pipes a download from the network into ${inv.name}, which runs whatever the server sends`,
+      );
       return;
     }
     const only = described.length === 1 ? described[0]! : undefined;

@@ -22,7 +22,10 @@ export function compileRules(rules: ShellRule[] | undefined, field: string): Com
       throw new TypeError(`shellGuard: ${field}[${i}] must be a non-empty string or { pattern, reason }`);
     }
     const normalised = pattern.trim().replace(/\s+/g, ' ');
-    const compiled: CompiledRule = { pattern: normalised, test: (command) => wildcard(normalised, command) || (normalised.endsWith(' *') && wildcard(normalised.slice(0, -2), command)) };
+    const compiled: CompiledRule = {
+      pattern: normalised,
+      test: (command) => wildcard(normalised, command) || (normalised.endsWith(' *') && wildcard(normalised.slice(0, -2), command)),
+    };
     if (typeof rule === 'object' && rule.reason) compiled.reason = rule.reason;
     return compiled;
   });

@@ -31,12 +31,18 @@ const SIMPLE_WRAPPERS: Record<string, OptionSpec & { skipOperands?: number }> = 
   toybox: {},
   torsocks: {},
   // Tracers, profilers and sandboxes run the command they are given.
-  strace: { short: 'oepsuEabOSXPI', long: ['output', 'expr', 'attach', 'string-limit', 'user', 'env', 'trace', 'signal', 'status', 'summary-columns', 'trace-path'] },
+  strace: {
+    short: 'oepsuEabOSXPI',
+    long: ['output', 'expr', 'attach', 'string-limit', 'user', 'env', 'trace', 'signal', 'status', 'summary-columns', 'trace-path'],
+  },
   ltrace: { short: 'oepsunaADFlLwxXIu', long: ['output', 'library', 'align', 'indent'] },
   valgrind: {},
   fakeroot: { short: 'lsib', long: ['lib', 'faked'] },
   'ssh-agent': { short: 'aEPt' },
-  unshare: { short: 'SGRw', long: ['map-user', 'map-group', 'map-users', 'map-groups', 'propagation', 'setgroups', 'setuid', 'setgid', 'root', 'wd', 'mount-proc'] },
+  unshare: {
+    short: 'SGRw',
+    long: ['map-user', 'map-group', 'map-users', 'map-groups', 'propagation', 'setgroups', 'setuid', 'setgid', 'root', 'wd', 'mount-proc'],
+  },
   prlimit: { short: 'p', long: ['pid'] },
   numactl: { short: 'iNmCcp', long: ['interleave', 'cpunodebind', 'membind', 'physcpubind', 'preferred'] },
   cgexec: { short: 'g' },
@@ -55,7 +61,29 @@ const SIMPLE_WRAPPERS: Record<string, OptionSpec & { skipOperands?: number }> = 
   dbus_launch: {},
 };
 
-const PRIVILEGE = new Set(['sudo', 'doas', 'pkexec', 'run0', 'su', 'sudoedit', 'calife', 'ksu', 'chroot', 'nsenter', 'runuser', 'setpriv', 'capsh', 'sg', 'newgrp', 'sudo-rs', 'please', 'machinectl', 'systemd-nspawn', 'bwrap', 'proot']);
+const PRIVILEGE = new Set([
+  'sudo',
+  'doas',
+  'pkexec',
+  'run0',
+  'su',
+  'sudoedit',
+  'calife',
+  'ksu',
+  'chroot',
+  'nsenter',
+  'runuser',
+  'setpriv',
+  'capsh',
+  'sg',
+  'newgrp',
+  'sudo-rs',
+  'please',
+  'machinectl',
+  'systemd-nspawn',
+  'bwrap',
+  'proot',
+]);
 
 /** Package managers' "run this program" subcommands: `npx x`, `npm exec -- x`, `pnpm dlx x`, `uv run x`. */
 const RUNNERS: Record<string, { subcommands: string[]; globalValued: string[] }> = {
@@ -79,7 +107,28 @@ const RUNNERS: Record<string, { subcommands: string[]; globalValued: string[] }>
   devbox: { subcommands: ['run'], globalValued: [] },
 };
 /** Options of the runner subcommands that take a value (the inner command comes after them). */
-const RUNNER_OPTIONS: OptionSpec = { short: 'pcwnCe', long: ['package', 'call', 'workspace', 'prefix', 'with', 'from', 'python', 'env', 'name', 'prefix', 'cwd', 'filter', 'dir', 'directory', 'project', 'extra', 'group'] };
+const RUNNER_OPTIONS: OptionSpec = {
+  short: 'pcwnCe',
+  long: [
+    'package',
+    'call',
+    'workspace',
+    'prefix',
+    'with',
+    'from',
+    'python',
+    'env',
+    'name',
+    'prefix',
+    'cwd',
+    'filter',
+    'dir',
+    'directory',
+    'project',
+    'extra',
+    'group',
+  ],
+};
 
 /** `npx rm -rf /etc` runs rm: the inner command of a package manager's runner, or undefined. */
 function peelRunner(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] | undefined {
@@ -108,12 +157,40 @@ function peelRunner(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg
 
 /** `parallel cmd ::: a b`: the command once per input, `{}` replaced (appended when absent). */
 function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
-  const parsed = parseOptions(rest, { short: 'jSaNnLlPEIdCe', long: ['jobs', 'sshlogin', 'arg-file', 'max-args', 'colsep', 'delimiter', 'tmpdir', 'results', 'joblog', 'workdir', 'wd', 'basefile', 'transfer', 'return', 'env', 'sshloginfile', 'timeout', 'halt', 'retries', 'tag-string', 'replace'], stopAtOperand: true });
-  if (parsed.options.some((o) => /^(-S|--sshlogin|--sshloginfile|--slf)$/.test(o.name))) judge.unprovable('`parallel -S` runs the command on other machines');
+  const parsed = parseOptions(rest, {
+    short: 'jSaNnLlPEIdCe',
+    long: [
+      'jobs',
+      'sshlogin',
+      'arg-file',
+      'max-args',
+      'colsep',
+      'delimiter',
+      'tmpdir',
+      'results',
+      'joblog',
+      'workdir',
+      'wd',
+      'basefile',
+      'transfer',
+      'return',
+      'env',
+      'sshloginfile',
+      'timeout',
+      'halt',
+      'retries',
+      'tag-string',
+      'replace',
+    ],
+    stopAtOperand: true,
+  });
+  if (parsed.options.some((o) => /^(-S|--sshlogin|--sshloginfile|--slf)$/.test(o.name)))
+    judge.unprovable('`parallel -S` runs the command on other machines');
   const words = parsed.operands;
   const sep = words.findIndex((w) => w.value !== undefined && /^:::+\+?$/.test(w.value));
   const command = sep < 0 ? words : words.slice(0, sep);
-  const inputs: Arg[] = sep < 0 ? [runtimeArg('<lines read by parallel>')] : words.slice(sep + 1).filter((w) => !/^:::+\+?$/.test(w.value ?? ''));
+  const inputs: Arg[] =
+    sep < 0 ? [runtimeArg('<lines read by parallel>')] : words.slice(sep + 1).filter((w) => !/^:::+\+?$/.test(w.value ?? ''));
   const inv = { name: 'parallel', argv0, args: rest, label: 'parallel', stdin: { kind: 'none' } as Stdin };
   if (command.length === 0) {
     // The inputs themselves are commands.
@@ -121,7 +198,13 @@ function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
     return [];
   }
   for (const input of inputs.slice(0, 16)) {
-    const filled = command.map((w) => (w.value?.includes('{}') ? (input.dynamic ? runtimeArg(w.text) : { ...w, value: w.value.split('{}').join(input.value!), text: w.text }) : w));
+    const filled = command.map((w) =>
+      w.value?.includes('{}')
+        ? input.dynamic
+          ? runtimeArg(w.text)
+          : { ...w, value: w.value.split('{}').join(input.value!), text: w.text }
+        : w,
+    );
     const placed = command.some((w) => w.value?.includes('{}'));
     const line = placed ? filled : [...filled, input];
     // One word with spaces is a shell command line (`parallel 'rm -rf {}' ::: x`).
@@ -174,7 +257,9 @@ export function peelWrapper(argv: Arg[], judge: JudgeApi): Arg[] | undefined {
     return [];
   }
   if (name === 'strace' || name === 'ltrace') {
-    for (const o of parsed.options) if ((o.name === '-o' || o.name === '--output') && o.value) judge.write(o.value, { name, argv0: argv[0]!, args: rest, label: `${name} -o`, stdin: { kind: 'none' } });
+    for (const o of parsed.options)
+      if ((o.name === '-o' || o.name === '--output') && o.value)
+        judge.write(o.value, { name, argv0: argv[0]!, args: rest, label: `${name} -o`, stdin: { kind: 'none' } });
   }
   if (name === 'time') {
     const out = parsed.options.find((o) => (o.name === '-o' || o.name === '--output') && o.value);
@@ -237,7 +322,8 @@ function peelEnv(rest: Arg[], judge: JudgeApi): Arg[] {
     operands = operands.slice(1);
   }
   const chdir = parsed.options.find((o) => o.name === '-C' || o.name === '--chdir');
-  if (chdir?.value && operands.length > 0) judge.unprovable(`\`env -C ${chdir.value.text}\` runs the command in another folder; judge it with cd instead`);
+  if (chdir?.value && operands.length > 0)
+    judge.unprovable(`\`env -C ${chdir.value.text}\` runs the command in another folder; judge it with cd instead`);
   if (split?.value) {
     judgeJoined([split.value, ...operands], judge, '`env -S`');
     return [];
@@ -267,8 +353,50 @@ export type StdinProducer =
   | { kind: 'decoder'; name: string }
   | { kind: 'other'; name: string };
 
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'nc', 'ncat', 'netcat', 'socat', 'lynx', 'links', 'ftp', 'tftp', 'httpie']);
-const DECODERS = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'gunzip', 'zcat', 'gzip', 'bzip2', 'bzcat', 'xz', 'xzcat', 'unxz', 'zstd', 'uudecode', 'rev', 'tr', 'od', 'iconv', 'python', 'python3', 'perl', 'ruby', 'node']);
+const DOWNLOADERS = new Set([
+  'curl',
+  'wget',
+  'fetch',
+  'aria2c',
+  'http',
+  'https',
+  'xh',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'lynx',
+  'links',
+  'ftp',
+  'tftp',
+  'httpie',
+]);
+const DECODERS = new Set([
+  'base64',
+  'base32',
+  'basenc',
+  'xxd',
+  'openssl',
+  'gunzip',
+  'zcat',
+  'gzip',
+  'bzip2',
+  'bzcat',
+  'xz',
+  'xzcat',
+  'unxz',
+  'zstd',
+  'uudecode',
+  'rev',
+  'tr',
+  'od',
+  'iconv',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'node',
+]);
 
 /** What a command that feeds a shell's stdin prints, as far as can be known. */
 export function describeStdin(argv: Arg[]): StdinProducer {
@@ -295,7 +423,8 @@ export function describeStdin(argv: Arg[]): StdinProducer {
     const flags = rest.slice(0, i);
     const words = rest.slice(i);
     const interprets = flags.some((f) => f.value!.includes('e'));
-    if (words.some((a) => a.dynamic || a.glob) || (interprets && words.some((a) => a.value!.includes('\\')))) return { kind: 'other', name };
+    if (words.some((a) => a.dynamic || a.glob) || (interprets && words.some((a) => a.value!.includes('\\'))))
+      return { kind: 'other', name };
     return { kind: 'text', name, text: words.map((a) => a.value).join(' ') };
   }
   if (name === 'printf') {

@@ -5,7 +5,10 @@ import type { Protocol } from './types.js';
 
 /** PreToolUse -> pre_tool_use; names already in snake_case stay as they are. */
 export function snakeCaseEvent(event: string): string {
-  return event.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toLowerCase();
+  return event
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

@@ -45,7 +45,8 @@ export function readClaudeCodeJson(value: Record<string, unknown>, event: string
   const toolName = input?.tool_name;
   // Claude Code applies updatedMCPToolOutput to MCP tools only, and an updatedToolOutput that does not fit the tool's output not at all.
   if (specific?.updatedMCPToolOutput !== undefined && !isMcpToolName(toolName)) delete specific.updatedMCPToolOutput;
-  if (specific?.updatedToolOutput !== undefined && !outputFitsTool(input?.tool_response, specific.updatedToolOutput, toolName)) delete specific.updatedToolOutput;
+  if (specific?.updatedToolOutput !== undefined && !outputFitsTool(input?.tool_response, specific.updatedToolOutput, toolName))
+    delete specific.updatedToolOutput;
   if (output.decision === 'block' && !blockingErrorBlocks(event)) {
     delete output.decision;
     delete output.reason;
@@ -105,10 +106,15 @@ export const claudeCodeProtocol: Protocol = {
       const reason = stderr.trim();
       if (options?.asyncRewake) return reason ? context(reason) : undefined;
       if (isMissingScript(event, stdout, stderr, options?.plugin)) {
-        throw new Error(`hook script appears to be missing: exited 2 with: ${firstLine(stderr)} (treated as a non-blocking error, as Claude Code does)`);
+        throw new Error(
+          `hook script appears to be missing: exited 2 with: ${firstLine(stderr)} (treated as a non-blocking error, as Claude Code does)`,
+        );
       }
       // SessionStart and the like: "blocking errors are ignored", shown to the user as an error.
-      if (!blockingErrorBlocks(event)) throw new Error(`exited with code 2 on ${event}, where Claude Code ignores blocking errors${reason ? `: ${firstLine(reason)}` : ''}`);
+      if (!blockingErrorBlocks(event))
+        throw new Error(
+          `exited with code 2 on ${event}, where Claude Code ignores blocking errors${reason ? `: ${firstLine(reason)}` : ''}`,
+        );
       return refuse(event, reason || 'No stderr output');
     }
     const detail = firstLine(stderr) || firstLine(stdout);

@@ -19,6 +19,13 @@ export function protocolFor(name: string): Protocol {
 }
 
 export type { Protocol, ProcessOutput, ReadOptions } from './types.js';
-export { claudeCodeProtocol, parseClaudeCodeStdout, answerOf, readClaudeCodeJson, readHttpBody, InvalidHookOutputError } from './claude-code.js';
+export {
+  claudeCodeProtocol,
+  parseClaudeCodeStdout,
+  answerOf,
+  readClaudeCodeJson,
+  readHttpBody,
+  InvalidHookOutputError,
+} from './claude-code.js';
 export { workflowProtocol, workflowEventName } from './workflow.js';
 export { claudeAgentRsProtocol, snakeCaseEvent } from './claude-agent-rs.js';

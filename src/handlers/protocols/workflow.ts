@@ -45,7 +45,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 function modifiedArgsOf(value: unknown): Record<string, unknown> {
   const args = typeof value === 'string' ? parseObject(value) : value;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new Error(`workflow hook answered Decision 2 (Modify) without ModifiedArgs as a JSON object: ${JSON.stringify(value) ?? 'undefined'}`);
+    throw new Error(
+      `workflow hook answered Decision 2 (Modify) without ModifiedArgs as a JSON object: ${JSON.stringify(value) ?? 'undefined'}`,
+    );
   }
   return args as Record<string, unknown>;
 }
@@ -73,7 +75,9 @@ export const workflowProtocol: Protocol = {
     if (answer === undefined) return undefined;
     const decision = decisionOf(answer.Decision);
     if (decision === undefined) {
-      throw new Error(`workflow hook answered an unknown Decision ${JSON.stringify(answer.Decision)}; expected 0 (Allow), 1 (Deny) or 2 (Modify)`);
+      throw new Error(
+        `workflow hook answered an unknown Decision ${JSON.stringify(answer.Decision)}; expected 0 (Allow), 1 (Deny) or 2 (Modify)`,
+      );
     }
     const reason = typeof answer.Reason === 'string' && answer.Reason !== '' ? answer.Reason : undefined;
     const extras: ResultExtras = {};

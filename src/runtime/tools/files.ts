@@ -10,7 +10,8 @@ const MAX_READ_BYTES = 256 * 1024;
 export function readTool(workspace: string) {
   return defineTool({
     name: 'Read',
-    description: 'Read a text file in the workspace. file_path is relative to the workspace (or absolute inside it). offset (1-based line) and limit select lines.',
+    description:
+      'Read a text file in the workspace. file_path is relative to the workspace (or absolute inside it). offset (1-based line) and limit select lines.',
     input: z.object({
       file_path: z.string().min(1),
       offset: z.number().int().min(1).optional(),
@@ -24,9 +25,14 @@ export function readTool(workspace: string) {
       let text = buffer.subarray(0, MAX_READ_BYTES).toString('utf8');
       if (offset !== undefined || limit !== undefined) {
         const start = (offset ?? 1) - 1;
-        text = text.split('\n').slice(start, limit === undefined ? undefined : start + limit).join('\n');
+        text = text
+          .split('\n')
+          .slice(start, limit === undefined ? undefined : start + limit)
+          .join('\n');
       }
-      return buffer.length > MAX_READ_BYTES ? `${text}\n[truncated: file is ${buffer.length} bytes, showing the first ${MAX_READ_BYTES}]` : text;
+      return buffer.length > MAX_READ_BYTES
+        ? `${text}\n[truncated: file is ${buffer.length} bytes, showing the first ${MAX_READ_BYTES}]`
+        : text;
     },
   });
 }
@@ -62,7 +68,8 @@ export function editTool(workspace: string) {
       const text = await readFile(file, 'utf8');
       const count = text.split(old_string).length - 1;
       if (count === 0) throw new Error(`old_string not found in ${file_path}`);
-      if (count > 1 && !replace_all) throw new Error(`old_string occurs ${count} times in ${file_path}; add context to make it unique, or set replace_all`);
+      if (count > 1 && !replace_all)
+        throw new Error(`old_string occurs ${count} times in ${file_path}; add context to make it unique, or set replace_all`);
       const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
       await writeFile(file, updated);
       return `Edited ${shown(workspace, file)}: ${replace_all ? count : 1} replacement(s)`;

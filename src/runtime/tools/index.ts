@@ -19,7 +19,13 @@ export interface BuiltinToolsOptions {
  * Edit, LS, Bash (file tools confined to `workspace`), and Task (subagents).
  */
 export function builtinTools(workspace: string, options: BuiltinToolsOptions = {}): Tool[] {
-  const tools: Tool[] = [readTool(workspace), writeTool(workspace), editTool(workspace), listTool(workspace), shellTool(workspace, options.shell)] as Tool[];
+  const tools: Tool[] = [
+    readTool(workspace),
+    writeTool(workspace),
+    editTool(workspace),
+    listTool(workspace),
+    shellTool(workspace, options.shell),
+  ] as Tool[];
   if (options.task !== false) tools.push(taskTool(options.task ?? {}));
   return tools;
 }

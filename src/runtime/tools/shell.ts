@@ -63,7 +63,13 @@ export function shellTool(workspace: string, options: ShellToolOptions = {}) {
       const code = ran.exit_code ?? 0;
       const meaning = exitCodeMeaning(command, code);
       if (meaning.isError) throw new Error([`Exit code ${code}`, ran.stderr, ran.stdout].filter(Boolean).join('\n').trim());
-      const response: BashResponse = { stdout: withoutBlankEnds(ran.stdout), stderr: ran.stderr, interrupted: false, isImage: false, noOutputExpected: noOutputExpected(command) };
+      const response: BashResponse = {
+        stdout: withoutBlankEnds(ran.stdout),
+        stderr: ran.stderr,
+        interrupted: false,
+        isImage: false,
+        noOutputExpected: noOutputExpected(command),
+      };
       if (meaning.message) response.returnCodeInterpretation = meaning.message;
       return response;
     },
@@ -93,7 +99,22 @@ const EXIT_ONE_MEANS: Record<string, string> = {
 };
 
 /** Commands that print nothing when they succeed (Claude Code's `noOutputExpected`). */
-const SILENT_COMMANDS = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
+const SILENT_COMMANDS = new Set([
+  'mv',
+  'cp',
+  'rm',
+  'mkdir',
+  'rmdir',
+  'chmod',
+  'chown',
+  'chgrp',
+  'touch',
+  'ln',
+  'cd',
+  'export',
+  'unset',
+  'wait',
+]);
 
 /** The simple commands of a command line, split on `&&`, `||`, `;`, `|` and newlines (quotes not parsed: a heuristic, as in Claude Code). */
 function simpleCommands(command: string): string[][] {
@@ -165,10 +186,19 @@ export function runShell(command: string, options: RunShellOptions): Promise<She
       // The shell is gone; anything it left running in its group goes too (no orphans).
       signalGroup(child.pid, 'SIGKILL');
       if (killedFor !== null) {
-        reject(new Error(`command ${killedFor}; its process group was killed. Output so far:\n${out.text()}${err.text() ? `\nstderr:\n${err.text()}` : ''}`));
+        reject(
+          new Error(
+            `command ${killedFor}; its process group was killed. Output so far:\n${out.text()}${err.text() ? `\nstderr:\n${err.text()}` : ''}`,
+          ),
+        );
         return;
       }
-      resolve({ stdout: out.text(), stderr: err.text(), exit_code: code ?? (signal ? 128 : null), truncated: out.truncated || err.truncated });
+      resolve({
+        stdout: out.text(),
+        stderr: err.text(),
+        exit_code: code ?? (signal ? 128 : null),
+        truncated: out.truncated || err.truncated,
+      });
     });
 
     function cleanup() {

@@ -32,7 +32,13 @@ export function taskTool(options: TaskToolOptions = {}): Tool {
     run: async ({ description, prompt, subagent_type }, ctx) => {
       const def = agents?.[subagent_type];
       if (agents && !def) throw new Error(`unknown subagent_type "${subagent_type}"; known: ${Object.keys(agents).join(', ')}`);
-      const result = await ctx.runSubagent({ agentType: subagent_type, prompt, description, tools: def?.tools, systemPrompt: def?.systemPrompt });
+      const result = await ctx.runSubagent({
+        agentType: subagent_type,
+        prompt,
+        description,
+        tools: def?.tools,
+        systemPrompt: def?.systemPrompt,
+      });
       if (!result.ok) throw new Error(result.text);
       return result.text;
     },

@@ -5,8 +5,14 @@ process.stdin.on('end', () => {
   const input = JSON.parse(raw);
   const file = String(input.tool_input?.file_path ?? '');
   if (/(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml)$/.test(file)) {
-    process.stdout.write(JSON.stringify({
-      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: `${file} is generated: run npm install instead` },
-    }));
+    process.stdout.write(
+      JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: `${file} is generated: run npm install instead`,
+        },
+      }),
+    );
   }
 });

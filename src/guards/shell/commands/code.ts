@@ -4,7 +4,24 @@ import { languageOf } from '../foreign-code.js';
 import type { Invocation, JudgeApi } from '../types.js';
 import { def } from './registry.js';
 
-const SHELLS = ['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh', 'rbash', 'yash', 'posh', 'oksh', 'pdksh', 'busybox-sh'];
+const SHELLS = [
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'ksh',
+  'mksh',
+  'ash',
+  'fish',
+  'csh',
+  'tcsh',
+  'rbash',
+  'yash',
+  'posh',
+  'oksh',
+  'pdksh',
+  'busybox-sh',
+];
 
 def(SHELLS, (inv, j) => {
   const args = inv.args;
@@ -61,7 +78,8 @@ def(['alias'], (inv, j) => {
 
 def(['trap'], (inv, j) => {
   const action = inv.args[0];
-  if (action && !/^-[lp]$/.test(action.value ?? '') && action.value !== '-' && action.value !== '--') j.code(action, inv, 'the trap action');
+  if (action && !/^-[lp]$/.test(action.value ?? '') && action.value !== '-' && action.value !== '--')
+    j.code(action, inv, 'the trap action');
 });
 
 def(['export', 'declare', 'typeset', 'local', 'readonly'], (inv, j) => {
@@ -73,7 +91,11 @@ def(['export', 'declare', 'typeset', 'local', 'readonly'], (inv, j) => {
 
 const CODE_FLAGS: Record<string, { short: string; long: string[]; code: string[]; script?: boolean }> = {
   python: { short: 'cmWXQ', long: [], code: ['-c'] },
-  node: { short: 'eprC', long: ['eval', 'print', 'require', 'import', 'loader', 'experimental-loader', 'input-type', 'conditions', 'env-file'], code: ['-e', '--eval', '-p', '--print'] },
+  node: {
+    short: 'eprC',
+    long: ['eval', 'print', 'require', 'import', 'loader', 'experimental-loader', 'input-type', 'conditions', 'env-file'],
+    code: ['-e', '--eval', '-p', '--print'],
+  },
   perl: { short: 'eEIMmlx0iC', long: [], code: ['-e', '-E'] },
   ruby: { short: 'eIrCEFx', long: ['encoding'], code: ['-e'] },
   php: { short: 'rfdcBREFz', long: [], code: ['-r', '-B', '-R', '-E', '-F'] },
@@ -96,8 +118,9 @@ export function interpreter(inv: Invocation, j: JudgeApi): void {
   }
   const p = parseOptions(args, { short: spec.short, long: spec.long, stopAtOperand: true });
   const codes = valuesOf(p, ...spec.code);
-  for (const r of valuesOf(p, '-r', '--require', '--import', '--loader', '--experimental-loader')) if (language === 'node' && /^[./~]/.test(r.value ?? '')) j.runsScript(r, inv);
-  if (language === 'perl' && has(p, '-i') ) for (const f of p.operands) j.write(f, inv, { verb: 'edits' });
+  for (const r of valuesOf(p, '-r', '--require', '--import', '--loader', '--experimental-loader'))
+    if (language === 'node' && /^[./~]/.test(r.value ?? '')) j.runsScript(r, inv);
+  if (language === 'perl' && has(p, '-i')) for (const f of p.operands) j.write(f, inv, { verb: 'edits' });
   if (language === 'perl' && inv.args.some((a) => /^-[a-zA-Z]*i/.test(a.value ?? ''))) {
     const files = p.operands.slice(codes.length > 0 ? 0 : 1);
     for (const f of files) j.write(f, inv, { verb: 'edits' });
@@ -109,16 +132,20 @@ export function interpreter(inv: Invocation, j: JudgeApi): void {
   if (language === 'python' && valuesOf(p, '-m').length > 0) return;
   const script = p.operands[0];
   if (script && script.value !== '-') {
-    if (!script.dynamic && /^https?:\/\//.test(script.value!)) j.deny(`\`${inv.label} ${script.value}\` runs code downloaded from the network`);
+    if (!script.dynamic && /^https?:\/\//.test(script.value!))
+      j.deny(`\`${inv.label} ${script.value}\` runs code downloaded from the network`);
     else j.runsScript(script, inv);
     return;
   }
   j.stdinCode(inv, language);
 }
 
-
 def(['awk', 'gawk', 'mawk', 'nawk', 'busybox-awk'], (inv, j) => {
-  const p = parseOptions(inv.args, { short: 'fvFiEle', long: ['file', 'assign', 'field-separator', 'include', 'load', 'exec', 'source'], stopAtOperand: true });
+  const p = parseOptions(inv.args, {
+    short: 'fvFiEle',
+    long: ['file', 'assign', 'field-separator', 'include', 'load', 'exec', 'source'],
+    stopAtOperand: true,
+  });
   const files = valuesOf(p, '-f', '--file', '-E', '--exec', '-i', '--include');
   for (const f of files) if (f.value !== 'inplace') j.runsScript(f, inv);
   const sources = valuesOf(p, '--source', '-e');

@@ -25,12 +25,26 @@ function commandTexts(inv: Invocation, j: JudgeApi, args: Arg[]): { texts: strin
 // extensions load native code, edit() starts an editor.
 const SQLITE_SHELL = /(^|[\n;])\s*\.(shell|system|sh)\b|\.(once|output|import|read|excel|www)\b[^\n]*?['"]?\|/i;
 const SQLITE_CODE = /\.load\b|load_extension\s*\(|\bedit\s*\(/i;
-const SQLITE_WRITES = /(?:^|[\n;])\s*\.(?:output|once|save|backup|clone|dump)\s+(?:-\S+\s+)*['"]?([^\s'";|]+)|\bwritefile\s*\(\s*'([^']+)'/gi;
+const SQLITE_WRITES =
+  /(?:^|[\n;])\s*\.(?:output|once|save|backup|clone|dump)\s+(?:-\S+\s+)*['"]?([^\s'";|]+)|\bwritefile\s*\(\s*'([^']+)'/gi;
 const SQLITE_READS = /\breadfile\s*\(\s*'([^']+)'|(?:^|[\n;])\s*\.(?:import|read|open|restore)\s+(?:-\S+\s+)*['"]?([^\s'";|]+)/gi;
 
 def(['sqlite3', 'sqlite'], (inv, j) => {
   // sqlite3 takes single-dash long options; the ones with a value:
-  const valued = new Set(['-cmd', '-init', '-separator', '-newline', '-nullvalue', '-vfs', '-maxsize', '-lookaside', '-pagecache', '-mmap', '-heap', '-escape']);
+  const valued = new Set([
+    '-cmd',
+    '-init',
+    '-separator',
+    '-newline',
+    '-nullvalue',
+    '-vfs',
+    '-maxsize',
+    '-lookaside',
+    '-pagecache',
+    '-mmap',
+    '-heap',
+    '-escape',
+  ]);
   const cmds: Arg[] = [];
   const operands: Arg[] = [];
   let readonly = false;
@@ -58,11 +72,13 @@ def(['sqlite3', 'sqlite'], (inv, j) => {
   if (SQLITE_CODE.test(all)) j.deny(`\`${inv.label}\` loads native code or starts an editor from SQL`);
   for (const m of all.matchAll(SQLITE_WRITES)) j.write(literalArg(m[1] ?? m[2]!), inv);
   for (const m of all.matchAll(SQLITE_READS)) j.read(literalArg(m[1] ?? m[2]!), inv);
-  if (unknown !== undefined) j.unprovable(`\`${inv.label}\` runs SQL and dot-commands from ${unknown}, only known when it runs (they can run shell commands)`);
+  if (unknown !== undefined)
+    j.unprovable(`\`${inv.label}\` runs SQL and dot-commands from ${unknown}, only known when it runs (they can run shell commands)`);
 });
 
 // gdb: `shell`, `!`, `pipe`, python, and calling functions in the debuggee all run code.
-const GDB_RISKY = /(^|\n)\s*(shell|!|\||pipe|python\w*|py|pi|guile|gu|source|compile|call|print|p|output|eval|run|r|start|starti|attach|target|define|document|alias|set\s+(logging|history|environment|exec-wrapper|startup-with-shell|auto-load))\b|system\s*\(/i;
+const GDB_RISKY =
+  /(^|\n)\s*(shell|!|\||pipe|python\w*|py|pi|guile|gu|source|compile|call|print|p|output|eval|run|r|start|starti|attach|target|define|document|alias|set\s+(logging|history|environment|exec-wrapper|startup-with-shell|auto-load))\b|system\s*\(/i;
 
 def(['gdb', 'gdb-multiarch', 'cgdb', 'lldb'], (inv, j) => {
   const args = inv.args;
@@ -72,11 +88,14 @@ def(['gdb', 'gdb-multiarch', 'cgdb', 'lldb'], (inv, j) => {
     if (/^--?(ex|iex|eval-command|init-eval-command|o|one-line|k|s|source)$/.test(v) && args[i + 1]) cmds.push(args[++i]!);
     else if (/^--?(eval-command|init-eval-command|ex|iex)=/.test(v)) cmds.push(literalArg(v.slice(v.indexOf('=') + 1)));
     else if (/^--?(x|ix|command|init-command)$/.test(v) && args[i + 1]) j.runsScript(args[++i]!, inv);
-    else if (/^--?(p|pid)$/.test(v) || /^--?(p|pid)=/.test(v)) j.deny(`\`${inv.label}\` attaches to a running process and can change what it does`);
+    else if (/^--?(p|pid)$/.test(v) || /^--?(p|pid)=/.test(v))
+      j.deny(`\`${inv.label}\` attaches to a running process and can change what it does`);
   }
   const { texts, unknown } = commandTexts(inv, j, cmds);
-  if (texts.some((t) => GDB_RISKY.test(t))) j.unprovable(`\`${inv.label}\` is given debugger commands that run programs or code (shell, !, python, call, run)`);
-  if (unknown !== undefined && args.some((a) => /^--?(batch|nx|x)$/.test(a.value ?? ''))) j.unprovable(`\`${inv.label}\` reads debugger commands from ${unknown}, only known when it runs`);
+  if (texts.some((t) => GDB_RISKY.test(t)))
+    j.unprovable(`\`${inv.label}\` is given debugger commands that run programs or code (shell, !, python, call, run)`);
+  if (unknown !== undefined && args.some((a) => /^--?(batch|nx|x)$/.test(a.value ?? '')))
+    j.unprovable(`\`${inv.label}\` reads debugger commands from ${unknown}, only known when it runs`);
 });
 
 // ed: `!cmd`, `w !cmd`, `r !cmd`, `e !cmd` run shell commands.
@@ -87,7 +106,8 @@ def(['ed', 'ex', 'red'], (inv, j) => {
   if (inv.name !== 'red') {
     const stdin = j.stdinText(inv);
     if (stdin.kind === 'text' && ED_SHELL.test(stdin.text)) j.deny(`\`${inv.label}\` is given a ! command, which runs a shell command`);
-    if (stdin.kind === 'unknown') j.unprovable(`\`${inv.label}\` reads editor commands from ${stdin.what}, only known when it runs (! runs shell commands)`);
+    if (stdin.kind === 'unknown')
+      j.unprovable(`\`${inv.label}\` reads editor commands from ${stdin.what}, only known when it runs (! runs shell commands)`);
   }
   for (const f of files) if (f.value !== '-') j.write(f, inv, { verb: 'edits' });
 });
@@ -99,10 +119,12 @@ def(['less', 'more', 'most', 'pg'], (inv, j) => {
   for (const a of inv.args) {
     const v = a.value ?? '';
     if (/^\+/.test(v) && !SAFE_PLUS.test(v)) j.unprovable(`\`${inv.name} ${v}\` runs pager commands hookwise does not follow`);
-    if (/^(-k|--lesskey-file|--lesskey-src|--lesskey-content)/.test(v)) j.unprovable(`\`${inv.name} ${v}\` loads key bindings, which can run commands`);
+    if (/^(-k|--lesskey-file|--lesskey-src|--lesskey-content)/.test(v))
+      j.unprovable(`\`${inv.name} ${v}\` loads key bindings, which can run commands`);
   }
   const stdin = j.stdinText(inv);
-  if (stdin.kind === 'text' && /(^|\n)\s*[!|]/.test(stdin.text)) j.unprovable(`\`${inv.label}\` is handed a ! or | command, which a pager runs as a shell command`);
+  if (stdin.kind === 'text' && /(^|\n)\s*[!|]/.test(stdin.text))
+    j.unprovable(`\`${inv.label}\` is handed a ! or | command, which a pager runs as a shell command`);
 });
 
 def(['hash'], (inv, j) => {
@@ -111,7 +133,8 @@ def(['hash'], (inv, j) => {
 
 def(['enable'], (inv, j) => {
   const p = parseOptions(inv.args, { short: 'f' });
-  if (valuesOf(p, '-f').length > 0 || p.options.some((o) => o.name === '-f')) j.deny('`enable -f` loads a shared library into the shell as a builtin (native code)');
+  if (valuesOf(p, '-f').length > 0 || p.options.some((o) => o.name === '-f'))
+    j.deny('`enable -f` loads a shared library into the shell as a builtin (native code)');
   else if (inv.args.some((a) => a.dynamic)) j.unprovable('`enable` with a name only known when it runs');
 });
 

@@ -2,7 +2,32 @@
 import type { Invocation, JudgeApi } from '../types.js';
 
 /** Programs that only print names: a secret path among their arguments is not read. */
-const NAMES_ONLY = new Set(['echo', 'printf', 'ls', 'stat', 'test', '[', 'dirname', 'basename', 'realpath', 'readlink', 'which', 'type', 'file', 'source', '.', 'cd', 'pushd', 'mkdir', 'touch', 'export', 'git', 'rm', 'unlink', 'shred']);
+const NAMES_ONLY = new Set([
+  'echo',
+  'printf',
+  'ls',
+  'stat',
+  'test',
+  '[',
+  'dirname',
+  'basename',
+  'realpath',
+  'readlink',
+  'which',
+  'type',
+  'file',
+  'source',
+  '.',
+  'cd',
+  'pushd',
+  'mkdir',
+  'touch',
+  'export',
+  'git',
+  'rm',
+  'unlink',
+  'shred',
+]);
 const OUTPUT_OPTION = /^--(output|output-file|out-file|outfile|log-file|logfile|output-document|output-dir|out-dir|outdir)(=(.*))?$/s;
 
 export function genericChecks(inv: Invocation, j: JudgeApi): void {
@@ -17,7 +42,23 @@ export function genericChecks(inv: Invocation, j: JudgeApi): void {
 }
 
 /** git subcommands that print file contents (or stage them for pushing). */
-const REVEALING_GIT = new Set(['add', 'show', 'diff', 'cat-file', 'log', 'whatchanged', 'archive', 'blame', 'annotate', 'grep', 'format-patch', 'difftool', 'bundle', 'stash', 'notes']);
+const REVEALING_GIT = new Set([
+  'add',
+  'show',
+  'diff',
+  'cat-file',
+  'log',
+  'whatchanged',
+  'archive',
+  'blame',
+  'annotate',
+  'grep',
+  'format-patch',
+  'difftool',
+  'bundle',
+  'stash',
+  'notes',
+]);
 
 /**
  * `git show HEAD:.env`, `git log -p -- .env`, `git add .env`: a secret read
@@ -27,7 +68,8 @@ const REVEALING_GIT = new Set(['add', 'show', 'diff', 'cat-file', 'log', 'whatch
 function gitReads(inv: Invocation, j: JudgeApi): void {
   // git's own options before the subcommand; some take a value (`git -C dir show …`).
   let subAt = 0;
-  while (subAt < inv.args.length && inv.args[subAt]!.value?.startsWith('-')) subAt += /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--super-prefix)$/.test(inv.args[subAt]!.value!) ? 2 : 1;
+  while (subAt < inv.args.length && inv.args[subAt]!.value?.startsWith('-'))
+    subAt += /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--super-prefix)$/.test(inv.args[subAt]!.value!) ? 2 : 1;
   const sub = inv.args[subAt]?.value;
   if (sub === undefined || !REVEALING_GIT.has(sub)) return;
   for (const a of inv.args.slice(subAt + 1)) {
@@ -36,7 +78,13 @@ function gitReads(inv: Invocation, j: JudgeApi): void {
     const value = v.startsWith('-') ? v.slice(v.indexOf('=') + 1) : v;
     if (/^:[!^]/.test(value)) continue; // an exclusion
     const magic = /^:\([^)]*\)(.*)$/s.exec(value);
-    const path = magic ? magic[1]! : value.startsWith(':/') ? value.slice(2) : value.includes(':') ? value.slice(value.indexOf(':') + 1) : value;
+    const path = magic
+      ? magic[1]!
+      : value.startsWith(':/')
+        ? value.slice(2)
+        : value.includes(':')
+          ? value.slice(value.indexOf(':') + 1)
+          : value;
     if (path !== '') j.readPattern(path.replace(/^\.\//, ''), inv);
   }
 }

@@ -6,7 +6,27 @@ import { def } from './registry.js';
 
 const RISKY_GIT_KEY =
   /^(core\.(pager|editor|sshcommand|hookspath|fsmonitor|gitproxy|askpass|worktree|attributesfile)|sequence\.editor|diff\.external|diff\.[^.]+\.(textconv|command)|merge\.[^.]+\.driver|filter\.[^.]+\.(clean|smudge|process)|alias\..+|credential(\..+)?\.helper|gpg\.(program|[^.]+\.program)|protocol\..*allow|uploadpack\.packobjectshook|receive\.procreceiverefs|https?\..*proxy|url\..+\.insteadof|include\.path|includeif\..+\.path|remote\..+\.(uploadpack|receivepack|proxy)|pager\..+|interactive\.difffilter|browser\..+\.(cmd|path)|web\.browser|man\..+\.(cmd|path)|(diff|merge)tool\..+\.(cmd|path)|sendemail\..+|ssh\.variant|submodule\..+\.update|core\.sshcommand)$/i;
-const DESTRUCTIVE_GIT = new Set(['clean', 'reset', 'checkout', 'restore', 'rm', 'stash', 'switch', 'worktree', 'gc', 'prune', 'update-ref', 'filter-branch', 'mv', 'apply', 'am', 'merge', 'pull', 'rebase', 'commit']);
+const DESTRUCTIVE_GIT = new Set([
+  'clean',
+  'reset',
+  'checkout',
+  'restore',
+  'rm',
+  'stash',
+  'switch',
+  'worktree',
+  'gc',
+  'prune',
+  'update-ref',
+  'filter-branch',
+  'mv',
+  'apply',
+  'am',
+  'merge',
+  'pull',
+  'rebase',
+  'commit',
+]);
 
 def(['git'], (inv, j) => {
   const args = inv.args;
@@ -32,13 +52,36 @@ def(['git'], (inv, j) => {
   if (DESTRUCTIVE_GIT.has(sub)) for (const d of where) j.write(d, inv, { verb: `runs \`git ${sub}\` in` });
   for (const a of rest) {
     const v = a.value ?? '';
-    if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(v) || (v === '-u' && ['clone', 'fetch', 'pull', 'ls-remote', 'archive'].includes(sub))) {
+    if (
+      /^--(upload-pack|receive-pack|exec)(=|$)/.test(v) ||
+      (v === '-u' && ['clone', 'fetch', 'pull', 'ls-remote', 'archive'].includes(sub))
+    ) {
       j.deny(`\`git ${sub} ${v}\` makes git run a program given on the command line`);
     }
     if (/^ext::/.test(v)) j.deny(`\`git ${sub} ${v}\` uses the ext:: transport, which runs a command`);
   }
   if (sub === 'clone' || sub === 'init') {
-    const p = parseOptions(rest, { short: 'obcju', long: ['origin', 'branch', 'config', 'depth', 'reference', 'separate-git-dir', 'template', 'upload-pack', 'jobs', 'filter', 'shallow-since', 'shallow-exclude', 'server-option', 'bundle-uri', 'object-format', 'initial-branch'] });
+    const p = parseOptions(rest, {
+      short: 'obcju',
+      long: [
+        'origin',
+        'branch',
+        'config',
+        'depth',
+        'reference',
+        'separate-git-dir',
+        'template',
+        'upload-pack',
+        'jobs',
+        'filter',
+        'shallow-since',
+        'shallow-exclude',
+        'server-option',
+        'bundle-uri',
+        'object-format',
+        'initial-branch',
+      ],
+    });
     const dest = sub === 'init' ? p.operands[0] : p.operands[1];
     if (dest) j.write(dest, inv, { verb: `runs \`git ${sub}\` into` });
     for (const t of valuesOf(p, '--template', '--separate-git-dir')) j.write(t, inv);
@@ -47,7 +90,21 @@ def(['git'], (inv, j) => {
   if (sub === 'config') {
     const p = parseOptions(rest, { short: 'f', long: ['file', 'blob', 'type', 'default', 'comment', 'value'] });
     for (const f of valuesOf(p, '-f', '--file')) j.write(f, inv);
-    const reading = has(p, '--get', '--get-all', '--get-regexp', '-l', '--list', '--unset', '--unset-all', '--show-origin', '--get-urlmatch', '--remove-section', '--rename-section') || p.operands.length === 1;
+    const reading =
+      has(
+        p,
+        '--get',
+        '--get-all',
+        '--get-regexp',
+        '-l',
+        '--list',
+        '--unset',
+        '--unset-all',
+        '--show-origin',
+        '--get-urlmatch',
+        '--remove-section',
+        '--rename-section',
+      ) || p.operands.length === 1;
     const key = p.operands[0];
     if (!reading && key) {
       if (key.dynamic) j.unprovable(`\`git config ${key.text}\` sets a key only known when it runs`);
@@ -55,7 +112,8 @@ def(['git'], (inv, j) => {
     }
     if (p.operands[0]?.value && ['set', 'add'].includes(p.operands[0].value) && p.operands[1]) {
       const k = p.operands[1];
-      if (k.dynamic || RISKY_GIT_KEY.test(k.value!)) j.deny(`\`git config ${p.operands[0].value} ${k.text}\` sets ${k.text}, which makes git run a program`);
+      if (k.dynamic || RISKY_GIT_KEY.test(k.value!))
+        j.deny(`\`git config ${p.operands[0].value} ${k.text}\` sets ${k.text}, which makes git run a program`);
     }
   }
   if (sub === 'rebase') {
@@ -75,7 +133,8 @@ def(['git'], (inv, j) => {
     for (const a of rest) {
       // -O<pager> / --open-files-in-pager=<pager> runs the pager on the matching files.
       const m = /^(?:-[a-zA-Z]*O|--open-files-in-pager=?)(.*)$/s.exec(a.value ?? '');
-      if (a.dynamic && /^(-[a-zA-Z]*O|--open-files-in-pager)/.test(a.text)) j.unprovable(`\`git grep ${a.text}\` runs a pager only known when it runs`);
+      if (a.dynamic && /^(-[a-zA-Z]*O|--open-files-in-pager)/.test(a.text))
+        j.unprovable(`\`git grep ${a.text}\` runs a pager only known when it runs`);
       else if (m && m[1] !== '' && !BENIGN_VIEWERS.test(m[1]!.trim())) j.deny(`\`git grep ${a.value}\` runs ${m[1]} on the matching files`);
     }
   }

@@ -12,7 +12,12 @@ export { genericChecks } from './generic.js';
 
 /** Handlers chosen by a name pattern (python3.12, mkfs.ext4, ...). */
 export function handlerFor(name: string): Handler | undefined {
-  if (/^(python|pypy)[\d.]*$/.test(name) || /^(perl|ruby|php|lua|luajit)[\d.]*$/.test(name) || ['node', 'nodejs', 'deno', 'bun', 'rscript', 'osascript', 'irb', 'jshell', 'tclsh', 'wish', 'expect'].includes(name)) return interpreter;
+  if (
+    /^(python|pypy)[\d.]*$/.test(name) ||
+    /^(perl|ruby|php|lua|luajit)[\d.]*$/.test(name) ||
+    ['node', 'nodejs', 'deno', 'bun', 'rscript', 'osascript', 'irb', 'jshell', 'tclsh', 'wish', 'expect'].includes(name)
+  )
+    return interpreter;
   if (/^mkfs(\..+)?$/.test(name)) return system;
   return undefined;
 }

@@ -3,7 +3,8 @@ import { valuesOf } from '../args.js';
 import type { Invocation, JudgeApi } from '../types.js';
 import { def, operandsOf } from './registry.js';
 
-const SECRET_VAR = /\$\{?([A-Za-z_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIAL|CREDENTIALS|AUTH|COOKIE|SESSION|PRIVATE)[A-Za-z0-9_]*)\}?/i;
+const SECRET_VAR =
+  /\$\{?([A-Za-z_]*(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|CREDENTIAL|CREDENTIALS|AUTH|COOKIE|SESSION|PRIVATE)[A-Za-z0-9_]*)\}?/i;
 const ENV_DUMPERS = new Set(['env', 'printenv', 'set', 'export', 'declare', 'compgen']);
 
 /** A command substitution that prints the environment, or a process's environment file. */
@@ -36,7 +37,8 @@ function localUrls(inv: Invocation, j: JudgeApi): void {
     }
     const arg = { text: a.text, value: file, glob: false, dynamic: false };
     j.read(arg, inv);
-    if (!(j.cwds ?? []).some((cwd) => j.isInside(file, cwd))) j.unprovable(`\`${inv.label}\` reads ${file} through a file:// URL, outside the workspace`);
+    if (!(j.cwds ?? []).some((cwd) => j.isInside(file, cwd)))
+      j.unprovable(`\`${inv.label}\` reads ${file} through a file:// URL, outside the workspace`);
   }
 }
 
@@ -45,8 +47,10 @@ function network(inv: Invocation, j: JudgeApi, sendsStdin: boolean): void {
   if (inv.stdin.kind === 'pipe') {
     for (const cmd of inv.stdin.upstream) {
       const first = cmd.words[0]?.text.replace(/^\\/, '').split('/').pop();
-      if (first && ENV_DUMPERS.has(first)) j.deny(`\`${first} | ${inv.label}\` sends the environment, which holds secrets, over the network`);
-      if (first && cmd.words.some((w) => /\/proc\/[^/]+\/environ/.test(w.text))) j.deny(`\`${inv.label}\` sends a process environment over the network`);
+      if (first && ENV_DUMPERS.has(first))
+        j.deny(`\`${first} | ${inv.label}\` sends the environment, which holds secrets, over the network`);
+      if (first && cmd.words.some((w) => /\/proc\/[^/]+\/environ/.test(w.text)))
+        j.deny(`\`${inv.label}\` sends a process environment over the network`);
     }
   }
   envLeaks(inv, j);
@@ -54,11 +58,88 @@ function network(inv: Invocation, j: JudgeApi, sendsStdin: boolean): void {
 }
 
 /** DNS and reachability tools send their arguments to the network too (`host $(printenv KEY).x`). */
-def(['host', 'dig', 'nslookup', 'drill', 'ping', 'ping6', 'traceroute', 'traceroute6', 'tracepath', 'whois', 'mtr', 'nping', 'arping', 'kdig', 'delv', 'resolvectl'], envLeaks);
+def(
+  [
+    'host',
+    'dig',
+    'nslookup',
+    'drill',
+    'ping',
+    'ping6',
+    'traceroute',
+    'traceroute6',
+    'tracepath',
+    'whois',
+    'mtr',
+    'nping',
+    'arping',
+    'kdig',
+    'delv',
+    'resolvectl',
+  ],
+  envLeaks,
+);
 
 def(['curl'], (inv, j) => {
-  const p = operandsOf(inv, 'odDcbHXeuATKEFrmwxyYzCQ', ['output', 'output-dir', 'dump-header', 'cookie-jar', 'cookie', 'header', 'request', 'data', 'data-binary', 'data-raw', 'data-ascii', 'data-urlencode', 'form', 'form-string', 'upload-file', 'config', 'user', 'proxy', 'stderr', 'trace', 'trace-ascii', 'libcurl', 'write-out', 'referer', 'user-agent', 'max-time', 'connect-timeout', 'retry', 'cert', 'key', 'cacert', 'capath', 'json', 'url', 'resolve', 'connect-to', 'netrc-file', 'variable', 'etag-save', 'hsts', 'alt-svc']);
-  for (const f of valuesOf(p, '-o', '--output', '-D', '--dump-header', '-c', '--cookie-jar', '--stderr', '--trace', '--trace-ascii', '--libcurl', '--etag-save', '--hsts', '--alt-svc')) {
+  const p = operandsOf(inv, 'odDcbHXeuATKEFrmwxyYzCQ', [
+    'output',
+    'output-dir',
+    'dump-header',
+    'cookie-jar',
+    'cookie',
+    'header',
+    'request',
+    'data',
+    'data-binary',
+    'data-raw',
+    'data-ascii',
+    'data-urlencode',
+    'form',
+    'form-string',
+    'upload-file',
+    'config',
+    'user',
+    'proxy',
+    'stderr',
+    'trace',
+    'trace-ascii',
+    'libcurl',
+    'write-out',
+    'referer',
+    'user-agent',
+    'max-time',
+    'connect-timeout',
+    'retry',
+    'cert',
+    'key',
+    'cacert',
+    'capath',
+    'json',
+    'url',
+    'resolve',
+    'connect-to',
+    'netrc-file',
+    'variable',
+    'etag-save',
+    'hsts',
+    'alt-svc',
+  ]);
+  for (const f of valuesOf(
+    p,
+    '-o',
+    '--output',
+    '-D',
+    '--dump-header',
+    '-c',
+    '--cookie-jar',
+    '--stderr',
+    '--trace',
+    '--trace-ascii',
+    '--libcurl',
+    '--etag-save',
+    '--hsts',
+    '--alt-svc',
+  )) {
     if (f.value !== '-') j.write(f, inv);
   }
   for (const d of valuesOf(p, '--output-dir')) j.write(d, inv, { verb: 'writes into' });
@@ -81,8 +162,28 @@ def(['curl'], (inv, j) => {
 
 def(['wget', 'wget2'], (inv, j) => {
   network(inv, j, false);
-  const p = operandsOf(inv, 'OoaPeiUtTwQ', ['output-document', 'output-file', 'append-output', 'directory-prefix', 'save-cookies', 'warc-file', 'execute', 'input-file', 'post-file', 'body-file', 'user-agent', 'tries', 'timeout', 'wait', 'quota', 'header', 'post-data', 'load-cookies']);
-  for (const f of valuesOf(p, '-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '--save-cookies', '--warc-file')) if (f.value !== '-') j.write(f, inv);
+  const p = operandsOf(inv, 'OoaPeiUtTwQ', [
+    'output-document',
+    'output-file',
+    'append-output',
+    'directory-prefix',
+    'save-cookies',
+    'warc-file',
+    'execute',
+    'input-file',
+    'post-file',
+    'body-file',
+    'user-agent',
+    'tries',
+    'timeout',
+    'wait',
+    'quota',
+    'header',
+    'post-data',
+    'load-cookies',
+  ]);
+  for (const f of valuesOf(p, '-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '--save-cookies', '--warc-file'))
+    if (f.value !== '-') j.write(f, inv);
   for (const d of valuesOf(p, '-P', '--directory-prefix')) j.write(d, inv, { verb: 'writes into' });
   for (const f of valuesOf(p, '--post-file', '--body-file')) j.upload(f, inv);
 });
@@ -98,5 +199,6 @@ def(['nc', 'ncat', 'netcat', 'telnet', 'http', 'https', 'xh', 'httpie', 'ftp', '
 
 def(['socat'], (inv, j) => {
   network(inv, j, true);
-  for (const a of inv.args) if (/(^|[,!])(exec|system):/i.test(a.value ?? a.text)) j.deny(`\`socat ${a.text}\` connects the network to a program (a remote shell)`);
+  for (const a of inv.args)
+    if (/(^|[,!])(exec|system):/i.test(a.value ?? a.text)) j.deny(`\`socat ${a.text}\` connects the network to a program (a remote shell)`);
 });

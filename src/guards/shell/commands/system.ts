@@ -6,14 +6,67 @@ import { def } from './registry.js';
 export function system(inv: Invocation, j: JudgeApi): void {
   j.deny(`\`${inv.label}\` changes the machine itself (disks, power, kernel or boot), not files in the workspace`);
 }
-def(['mkswap', 'fdisk', 'sfdisk', 'cfdisk', 'gdisk', 'sgdisk', 'parted', 'wipefs', 'shutdown', 'reboot', 'halt', 'poweroff', 'telinit', 'mount', 'umount', 'swapoff', 'swapon', 'insmod', 'rmmod', 'modprobe', 'kexec', 'blkdiscard', 'hdparm', 'losetup', 'cryptsetup', 'lvremove', 'vgremove', 'pvremove', 'mdadm', 'zpool', 'efibootmgr', 'grub-install', 'update-grub', 'visudo', 'passwd', 'chpasswd', 'useradd', 'userdel', 'usermod', 'groupadd', 'groupdel', 'adduser', 'deluser'], system);
+def(
+  [
+    'mkswap',
+    'fdisk',
+    'sfdisk',
+    'cfdisk',
+    'gdisk',
+    'sgdisk',
+    'parted',
+    'wipefs',
+    'shutdown',
+    'reboot',
+    'halt',
+    'poweroff',
+    'telinit',
+    'mount',
+    'umount',
+    'swapoff',
+    'swapon',
+    'insmod',
+    'rmmod',
+    'modprobe',
+    'kexec',
+    'blkdiscard',
+    'hdparm',
+    'losetup',
+    'cryptsetup',
+    'lvremove',
+    'vgremove',
+    'pvremove',
+    'mdadm',
+    'zpool',
+    'efibootmgr',
+    'grub-install',
+    'update-grub',
+    'visudo',
+    'passwd',
+    'chpasswd',
+    'useradd',
+    'userdel',
+    'usermod',
+    'groupadd',
+    'groupdel',
+    'adduser',
+    'deluser',
+  ],
+  system,
+);
 
 def(['init'], (inv, j) => {
   if (inv.args.some((a) => /^[0-6sS]$/.test(a.value ?? ''))) system(inv, j);
 });
 
 def(['systemctl'], (inv, j) => {
-  if (inv.args.some((a) => /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency|isolate|mask|disable|stop|kill|daemon-reexec|switch-root|set-default|edit|enable|link|preset)$/.test(a.value ?? ''))) {
+  if (
+    inv.args.some((a) =>
+      /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency|isolate|mask|disable|stop|kill|daemon-reexec|switch-root|set-default|edit|enable|link|preset)$/.test(
+        a.value ?? '',
+      ),
+    )
+  ) {
     j.deny(`\`${inv.label} ${inv.args.find((a) => !a.value?.startsWith('-'))?.text ?? ''}\` changes system services`);
   }
 });
@@ -23,8 +76,11 @@ def(['kill', 'pkill', 'killall'], (inv, j) => {
     if (inv.args.some((a) => /^-u$|^--user$/.test(a.value ?? ''))) j.deny(`\`${inv.label}\` kills every process of a user`);
     return;
   }
-  const targets = inv.args.filter((a, i) => !(a.value?.startsWith('-') && !/^-1$/.test(a.value)) && !(i > 0 && /^-[sn]$/.test(inv.args[i - 1]!.value ?? '')));
-  if (targets.some((t) => t.value === '-1' || t.value === '1')) j.deny(`\`${inv.label} ${targets.map((t) => t.text).join(' ')}\` signals every process (or init)`);
+  const targets = inv.args.filter(
+    (a, i) => !(a.value?.startsWith('-') && !/^-1$/.test(a.value)) && !(i > 0 && /^-[sn]$/.test(inv.args[i - 1]!.value ?? '')),
+  );
+  if (targets.some((t) => t.value === '-1' || t.value === '1'))
+    j.deny(`\`${inv.label} ${targets.map((t) => t.text).join(' ')}\` signals every process (or init)`);
 });
 
 def(['crontab'], (inv, j) => {
@@ -43,7 +99,12 @@ def(['docker', 'podman', 'nerdctl'], (inv, j) => {
   const args = inv.args;
   for (let i = 0; i < args.length; i++) {
     const v = args[i]!.value ?? '';
-    if (v === '--privileged' || /^--(pid|ipc|userns|uts|cgroupns)=host$/.test(v) || v === '--cap-add=ALL' || /^--cap-add=SYS_ADMIN$/.test(v)) {
+    if (
+      v === '--privileged' ||
+      /^--(pid|ipc|userns|uts|cgroupns)=host$/.test(v) ||
+      v === '--cap-add=ALL' ||
+      /^--cap-add=SYS_ADMIN$/.test(v)
+    ) {
       j.deny(`\`${inv.label} ${v}\` gives the container control of the host`);
     }
     let volume: string | undefined;

@@ -20,7 +20,8 @@ def(['sed', 'gsed'], (inv, j) => {
     }
     const fx = scanSed(s.value!);
     if (fx.unclear) j.unprovable(`\`${inv.label}\` has a sed script hookwise cannot read with certainty: ${s.value}`);
-    if (fx.executes) j.unprovable(`\`${inv.label}\` script ${JSON.stringify(s.value)} uses sed's e command, which runs text as a shell command`);
+    if (fx.executes)
+      j.unprovable(`\`${inv.label}\` script ${JSON.stringify(s.value)} uses sed's e command, which runs text as a shell command`);
     for (const w of fx.writes) j.write(literalArg(w), inv, { verb: 'writes (sed w)' });
     for (const r of fx.reads) j.read(literalArg(r), inv);
   }
@@ -28,7 +29,18 @@ def(['sed', 'gsed'], (inv, j) => {
 });
 
 def(['sort'], (inv, j) => {
-  const p = operandsOf(inv, 'oSTkt', ['output', 'buffer-size', 'temporary-directory', 'key', 'field-separator', 'files0-from', 'compress-program', 'parallel', 'random-source', 'batch-size']);
+  const p = operandsOf(inv, 'oSTkt', [
+    'output',
+    'buffer-size',
+    'temporary-directory',
+    'key',
+    'field-separator',
+    'files0-from',
+    'compress-program',
+    'parallel',
+    'random-source',
+    'batch-size',
+  ]);
   for (const o of valuesOf(p, '-o', '--output')) j.write(o, inv);
   for (const c of valuesOf(p, '--compress-program')) j.code(c, inv, 'the compression program');
 });
@@ -38,9 +50,54 @@ def(['tar', 'gtar', 'bsdtar'], (inv, j) => {
   if (args[0] && !args[0].dynamic && /^[A-Za-z]+$/.test(args[0].value!)) args[0] = literalArg(`-${args[0].value}`);
   const p = parseOptions(args, {
     short: 'fCIFgKLNTVXbH',
-    long: ['file', 'directory', 'use-compress-program', 'info-script', 'new-volume-script', 'to-command', 'checkpoint-action', 'rsh-command', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'newer', 'after-date', 'listed-incremental', 'index-file', 'volno-file', 'files-from', 'exclude-from', 'label', 'format', 'blocking-factor', 'record-size', 'tape-length', 'suffix', 'backup', 'strip-components', 'level', 'sort', 'quoting-style', 'warning', 'occurrence'],
+    long: [
+      'file',
+      'directory',
+      'use-compress-program',
+      'info-script',
+      'new-volume-script',
+      'to-command',
+      'checkpoint-action',
+      'rsh-command',
+      'exclude',
+      'transform',
+      'xform',
+      'owner',
+      'group',
+      'mode',
+      'mtime',
+      'newer',
+      'after-date',
+      'listed-incremental',
+      'index-file',
+      'volno-file',
+      'files-from',
+      'exclude-from',
+      'label',
+      'format',
+      'blocking-factor',
+      'record-size',
+      'tape-length',
+      'suffix',
+      'backup',
+      'strip-components',
+      'level',
+      'sort',
+      'quoting-style',
+      'warning',
+      'occurrence',
+    ],
   });
-  for (const prog of valuesOf(p, '-I', '--use-compress-program', '-F', '--info-script', '--new-volume-script', '--to-command', '--rsh-command')) {
+  for (const prog of valuesOf(
+    p,
+    '-I',
+    '--use-compress-program',
+    '-F',
+    '--info-script',
+    '--new-volume-script',
+    '--to-command',
+    '--rsh-command',
+  )) {
     j.code(prog, inv, 'the program');
   }
   for (const action of valuesOf(p, '--checkpoint-action')) {
@@ -81,13 +138,16 @@ def(['find'], (inv, j) => {
       names.push(v?.value ?? '*');
     } else if (a === '-delete') {
       for (const r of roots) j.write(r, inv, { recursive: names.length === 0, verb: 'deletes files under' });
-      if (names.some((n) => couldNameProtected(n))) j.deny(`\`${inv.label}\` can delete protected files (the pattern ${names.join(', ')} matches names like .env or .git/config)`);
+      if (names.some((n) => couldNameProtected(n)))
+        j.deny(`\`${inv.label}\` can delete protected files (the pattern ${names.join(', ')} matches names like .env or .git/config)`);
     } else if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
       const inner: Arg[] = [];
       for (i++; i < args.length && args[i]!.value !== ';' && args[i]!.value !== '+'; i++) inner.push(args[i]!);
       for (const r of roots) {
         for (const found of foundPaths(r, names, mindepth)) {
-          const substituted = inner.map((w) => (w.value?.includes('{}') ? (found === undefined ? runtimeArg(w.text) : substitute(w.value, found)) : w));
+          const substituted = inner.map((w) =>
+            w.value?.includes('{}') ? (found === undefined ? runtimeArg(w.text) : substitute(w.value, found)) : w,
+          );
           j.argv(substituted, { kind: 'runtime', what: 'find' });
         }
       }
@@ -119,7 +179,13 @@ function foundPaths(root: Arg, names: string[], mindepth: number): Array<string 
 }
 
 function globMatches(glob: string, name: string): boolean {
-  return new RegExp(`^${glob.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i').test(name);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    'i',
+  ).test(name);
 }
 
 /** `{}` filled in; a name with wildcards stays a glob (judged for what it can match). */
@@ -129,8 +195,28 @@ function substitute(word: string, found: string): Arg {
   return { text: value, value, pattern: value, glob: true, dynamic: false };
 }
 
-const PROTECTED_NAMES = ['config', 'pre-commit', 'post-checkout', 'HEAD', '.env', '.env.local', '.envrc', '.bashrc', '.zshrc', '.profile', 'settings.json', 'settings.local.json', 'hookwise.config.ts'];
+const PROTECTED_NAMES = [
+  'config',
+  'pre-commit',
+  'post-checkout',
+  'HEAD',
+  '.env',
+  '.env.local',
+  '.envrc',
+  '.bashrc',
+  '.zshrc',
+  '.profile',
+  'settings.json',
+  'settings.local.json',
+  'hookwise.config.ts',
+];
 function couldNameProtected(pattern: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+  const re = new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    'i',
+  );
   return PROTECTED_NAMES.some((n) => re.test(n) || (pattern.includes('/') && /\.git|\.claude/.test(pattern)));
 }
