@@ -1,5 +1,14 @@
 import { metrics, trace } from '@opentelemetry/api';
 
+/** What `--otlp` loads; not installed with hookwise (see package.json peerDependencies). */
+export const OTLP_PACKAGES = [
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/sdk-metrics',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-metrics-otlp-http',
+  '@opentelemetry/resources',
+];
+
 export interface OtlpExport {
   /** Exports what is buffered and stops the exporters. */
   shutdown(): Promise<void>;
@@ -24,7 +33,13 @@ export async function startOtlpExport(url: string, options: { serviceName?: stri
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/exporter-metrics-otlp-http'),
     import('@opentelemetry/resources'),
-  ]);
+  ]).catch((error: NodeJS.ErrnoException) => {
+    // The SDK and exporters are 50 MB: optional peers, installed only by those who export.
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      `--otlp needs the OpenTelemetry SDK beside hookwise: npm install ${OTLP_PACKAGES.join(' ')} (${error.message.split('\n')[0]})`,
+    );
+  });
   const resource = resourceFromAttributes({ 'service.name': options.serviceName ?? 'hookwise-serve' });
   const tracerProvider = new BasicTracerProvider({
     resource,

@@ -128,12 +128,20 @@ describe('hookwise check', () => {
     expect(r.stdout).toContain(`${fixture('errors', 'bad-timeout.json')}  claude-settings (project), 1 hook`);
     expect(r.stdout).toContain(`${fixture('plugin', 'hooks', 'hooks.json')}  plugin, 1 hook`);
     expect(r.stdout).toMatch(
-      /1\. settings:PreToolUse:[0-9a-f]{10} {2}priority 0 {2}.*bad-timeout\.json hooks\.PreToolUse\[0\]\.hooks\[0\]/,
+      /1\. settings:PreToolUse:[^ :]+#[0-9a-f]{6} {2}priority 0 {2}.*bad-timeout\.json hooks\.PreToolUse\[0\]\.hooks\[0\]/,
     );
     expect(r.stdout).toContain(
       `${fixture('errors', 'bad-timeout.json')}: hooks.PreToolUse[0].hooks[1].timeout: expected number (entry hooks.PreToolUse[0].hooks[1] skipped)`,
     );
     expect(r.stdout).toContain('ok: 2 hooks valid');
+  });
+
+  it('--strict fails on a warning (a settings entry skipped is a check that will not run)', () => {
+    const warned = hookwise(['check', '--strict', '--config', fixture('errors', 'bad-timeout.json')]);
+    expect(warned.code).toBe(1);
+    expect(warned.stdout).toContain('not ok (--strict): 1 warning');
+    const clean = hookwise(['check', '--strict', '--config', fixture('plugin', 'hooks', 'hooks.json')]);
+    expect(clean.code).toBe(0);
   });
 
   it('--json carries sources, hooks and warnings', () => {

@@ -77,7 +77,7 @@ describe('merging every settings file', () => {
       .filter((h) => String(h.source).includes('hooks.PreToolUse[0].hooks[1]') && h.source!.includes('home'));
     expect(shared).toHaveLength(1);
     expect(shared[0]!.source).toBe(`${fixture('home', '.claude', 'settings.json')} hooks.PreToolUse[0].hooks[1]`);
-    expect(shared[0]!.name).toMatch(/^settings:PreToolUse:[0-9a-f]{10}$/);
+    expect(shared[0]!.name).toMatch(/^settings:PreToolUse:[^ :]+#[0-9a-f]{6}$/);
     const again = await discovered(FIXTURE_ROOT);
     expect(again.engine.hooks('PreToolUse').map((h) => h.name)).toEqual(engine.hooks('PreToolUse').map((h) => h.name));
     // The project's copy is registered (under a numbered name) and runs only when the user's does not match.
@@ -178,7 +178,7 @@ describe('hooks built from settings entries keep Claude Code behaviour', () => {
     expect(open.hooks[0]!.status).toBe('error');
     const closed = await withEngine({ type: 'command', command: 'exit 1', onFailure: 'block' });
     expect(closed.blocked).toBe(true);
-    expect(closed.reason).toMatch(/^hook settings:PreToolUse:[0-9a-f]{10} failed: /);
+    expect(closed.reason).toMatch(/^hook settings:PreToolUse:[^ :]+#[0-9a-f]{6} failed: /);
   });
 
   it('CLAUDE_PROJECT_DIR is the folder holding .claude; SessionStart hooks get CLAUDE_ENV_FILE under .hookwise/', async () => {

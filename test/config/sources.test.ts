@@ -25,7 +25,7 @@ describe('plugin hooks/hooks.json', () => {
     const file = fixture('plugin', 'hooks', 'hooks.json');
     const source = await loadSource(file);
     expect(source.kind).toBe('plugin');
-    expect(source.hooks[0]!.name).toMatch(/^plugin:safety-plugin:PreToolUse:[0-9a-f]{10}$/);
+    expect(source.hooks[0]!.name).toMatch(/^plugin:safety-plugin:PreToolUse:[^ :]+#[0-9a-f]{6}$/);
     expect(source.hooks[0]!.timeoutMs).toBe(5000);
     const { engine } = await engineOf(file);
     const outcome = await engine.fire('PreToolUse', bash('ls'));
@@ -57,7 +57,7 @@ describe('skill and agent frontmatter', () => {
   it('a skill hook with once: true runs once per session', async () => {
     const { engine, config } = await engineOf(fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md'));
     expect(config.sources[0]!.kind).toBe('frontmatter');
-    expect(config.hooks[0]!.name).toMatch(/^skill:formatter:PostToolUse:[0-9a-f]{10}$/);
+    expect(config.hooks[0]!.name).toMatch(/^skill:formatter:PostToolUse:[^ :]+#[0-9a-f]{6}$/);
     expect(config.hooks[0]!.source).toBe(
       `${fixture('project', '.claude', 'skills', 'formatter', 'SKILL.md')} hooks.PostToolUse[0].hooks[0]`,
     );
@@ -69,7 +69,7 @@ describe('skill and agent frontmatter', () => {
 
   it('an agent file', async () => {
     const { engine, config } = await engineOf(fixture('project', '.claude', 'agents', 'reviewer.md'));
-    expect(config.hooks[0]!.name).toMatch(/^agent:reviewer:Stop:[0-9a-f]{10}$/);
+    expect(config.hooks[0]!.name).toMatch(/^agent:reviewer:Stop:[^ :]+#[0-9a-f]{6}$/);
     expect((await engine.fire('Stop', { session_id: 's' })).additionalContext).toBe('reviewed');
   });
 
@@ -91,8 +91,8 @@ describe("seed 003's settings variants", () => {
     expect(config.hooks.map((h) => [h.name, h.events])).toEqual([
       ['security-check', 'PreToolUse'],
       ['audit-log', 'PostToolUse'],
-      [expect.stringMatching(/^settings:SessionStart:[0-9a-f]{10}$/), 'SessionStart'],
-      [expect.stringMatching(/^settings:UserPromptSubmit:[0-9a-f]{10}$/), 'UserPromptSubmit'],
+      [expect.stringMatching(/^settings:SessionStart:[^ :]+#[0-9a-f]{6}$/), 'SessionStart'],
+      [expect.stringMatching(/^settings:UserPromptSubmit:[^ :]+#[0-9a-f]{6}$/), 'UserPromptSubmit'],
     ]);
     expect(config.hooks[0]!.timeoutMs).toBe(30_000);
     expect(config.hooks[0]!.source).toBe(`${fixture('seed003-settings.json')} hooks.preToolUse["security-check"]`);

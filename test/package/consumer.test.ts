@@ -40,11 +40,13 @@ function docExamples(): Array<{ name: string; code: string }> {
   });
 }
 
+let tarball = '';
 beforeAll(() => {
   const tgz = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', project], { cwd: root, encoding: 'utf8' })
     .trim()
     .split('\n')
     .pop()!;
+  tarball = path.join(project, tgz);
   mkdirSync(path.join(project, 'node_modules', 'hookwise'), { recursive: true });
   execFileSync('tar', ['-xzf', path.join(project, tgz), '-C', path.join(project, 'node_modules', 'hookwise'), '--strip-components=1']);
   for (const name of [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {}), '@types/node']) link(name);
@@ -73,6 +75,14 @@ function tsc(): { code: number | null; output: string } {
 }
 
 describe('a strict TypeScript consumer of the packed tarball', () => {
+  it('ships only what a user needs: no sources, tests, maps, caches or CLI typings', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    expect(files).toContain('package/LICENSE');
+    expect(files).toContain('package/dist/index.d.ts');
+    expect(files).toContain('package/vendor/tree-sitter-bash/tree-sitter-bash.wasm');
+    expect(files.filter((f) => /\.map$|\/\.hookwise\/|^package\/(src|test|bench)\/|^package\/dist\/cli\/.*\.d\.ts$/.test(f))).toEqual([]);
+  });
+
   it('type-checks every example in the docs, and a typo in an event or field is an error', () => {
     for (const { name, code } of docExamples()) writeFileSync(path.join(project, 'src', name), code);
     // The example policies a user copies.

@@ -10,7 +10,8 @@ export function defineCheck(program: Command, setExit: SetExit): void {
     .description('Validate the configuration and list the hooks of each event in run order, with where each came from.')
     .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: what is found in the cwd)', collect)
     .option('--json', 'print the listing as JSON')
-    .action(async (flags: { config?: string[]; json?: boolean }) => {
+    .option('--strict', 'fail (exit 1) on any warning: a skipped settings entry, an unknown field, ...')
+    .action(async (flags: { config?: string[]; json?: boolean; strict?: boolean }) => {
       const { engine, config } = await loadEngine({ config: flags.config, quietWarnings: !flags.json });
       const known = new Set(EVENTS);
       const events = [
@@ -53,8 +54,10 @@ export function defineCheck(program: Command, setExit: SetExit): void {
           for (const warning of config.warnings) process.stdout.write(`  ${warning}\n`);
         }
         const total = engine.hooks().length;
-        process.stdout.write(`\n${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid\n`);
+        const verdict = flags.strict && config.warnings.length ? pc.red(`not ok (--strict): ${config.warnings.length} warning${config.warnings.length === 1 ? '' : 's'}`) : `${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid`;
+        process.stdout.write(`\n${verdict}\n`);
       }
-      setExit(0);
+      // A warning is a hook that will not run as written: in CI, --strict makes it a failure.
+      setExit(flags.strict && config.warnings.length > 0 ? 1 : 0);
     });
 }
