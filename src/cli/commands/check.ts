@@ -54,7 +54,10 @@ export function defineCheck(program: Command, setExit: SetExit): void {
           for (const warning of config.warnings) process.stdout.write(`  ${warning}\n`);
         }
         const total = engine.hooks().length;
-        const verdict = flags.strict && config.warnings.length ? pc.red(`not ok (--strict): ${config.warnings.length} warning${config.warnings.length === 1 ? '' : 's'}`) : `${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid`;
+        const verdict =
+          flags.strict && config.warnings.length
+            ? pc.red(`not ok (--strict): ${config.warnings.length} warning${config.warnings.length === 1 ? '' : 's'}`)
+            : `${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid`;
         process.stdout.write(`\n${verdict}\n`);
       }
       // A warning is a hook that will not run as written: in CI, --strict makes it a failure.

@@ -251,7 +251,13 @@ function labelOf(type: string, entry: object): string {
   if (type === 'command' && typeof e.command === 'string') {
     const words = e.command.trim().split(/\s+/);
     const script = words.find((w) => /[/.]/.test(w) && !w.startsWith('-')) ?? words[0] ?? 'command';
-    return script.replace(/^["']|["']$/g, '').split('/').pop()!.slice(0, 40) || 'command';
+    return (
+      script
+        .replace(/^["']|["']$/g, '')
+        .split('/')
+        .pop()!
+        .slice(0, 40) || 'command'
+    );
   }
   if (type === 'http' && typeof e.url === 'string') {
     try {
