@@ -91,41 +91,23 @@ export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<Bu
       if (store) return shared(store, input, ctx);
       const u = usageOf(ctx.state);
       const event = input.hook_event_name;
-      if (options.maxWallClockMs !== undefined) {
-        const elapsed = now() - u.startedAt;
-        if (elapsed > options.maxWallClockMs) {
-          return stop(
-            `time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`,
-          );
-        }
-      }
+      const late = overTime(options, now() - u.startedAt);
+      if (late) return late;
       if (event === 'PostModelCall') {
-        const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
-        if (error && typeof error === 'object' && error.type === 'rate_limit' && options.retryRateLimits !== false) {
-          const delay =
-            typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
-          return retry(delay, {
-            reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms`,
-          });
-        }
-        u.tokens += tokensOf(input.usage ?? (input.response as { usage?: unknown } | undefined)?.usage);
+        const wait = rateLimitRetry(options, input);
+        if (wait) return wait;
+        u.tokens += usedTokens(input);
       }
-      if (options.maxTokens !== undefined && u.tokens > options.maxTokens && (event === 'PostModelCall' || event === 'PreModelCall')) {
-        return stop(`token budget exceeded: ${fmt(u.tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
+      if (event === 'PostModelCall' || event === 'PreModelCall') {
+        const spent = overTokens(options, u.tokens);
+        if (spent) return spent;
       }
       if (event === 'PreToolUse') {
-        const tool = typeof input.tool_name === 'string' ? input.tool_name : '(unnamed tool)';
+        const tool = toolOf(input);
         u.toolCalls++;
         const n = (u.perTool.get(tool) ?? 0) + 1;
         u.perTool.set(tool, n);
-        if (options.maxToolCalls !== undefined && u.toolCalls > options.maxToolCalls) {
-          return stop(
-            `tool-call budget exceeded: this would be tool call ${fmt(u.toolCalls)} of the session, limit ${fmt(options.maxToolCalls)}`,
-          );
-        }
-        const limit = options.maxCallsPerTool?.[tool];
-        if (limit !== undefined && n > limit)
-          return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
+        return overToolCalls(options, tool, u.toolCalls, n);
       }
       return undefined;
     },
@@ -142,47 +124,65 @@ function sharedBudget(options: BudgetGuardOptions, name: string, now: () => numb
     const key = (what: string) => `budget:${name}:${ctx.sessionId}:${what}`;
     const event = input.hook_event_name;
     if (options.maxWallClockMs !== undefined) {
-      const startedAt = await store.setOnce(key('startedAt'), now(), { ttlMs });
-      const elapsed = now() - startedAt;
-      if (elapsed > options.maxWallClockMs) {
-        return stop(
-          `time budget exceeded: this session has run ${fmt(Math.round(elapsed / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`,
-        );
-      }
-    }
-    if (event === 'PostModelCall') {
-      const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
-      if (error && typeof error === 'object' && error.type === 'rate_limit' && options.retryRateLimits !== false) {
-        const delay =
-          typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
-        return retry(delay, {
-          reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms`,
-        });
-      }
+      const late = overTime(options, now() - (await store.setOnce(key('startedAt'), now(), { ttlMs })));
+      if (late) return late;
     }
     let tokens: number | undefined;
     if (event === 'PostModelCall') {
-      const used = tokensOf(input.usage ?? (input.response as { usage?: unknown } | undefined)?.usage);
+      const wait = rateLimitRetry(options, input);
+      if (wait) return wait;
+      const used = usedTokens(input);
       if (used > 0) tokens = await store.increment(key('tokens'), used, { ttlMs });
     }
     if (options.maxTokens !== undefined && (event === 'PostModelCall' || event === 'PreModelCall')) {
-      tokens ??= await store.get(key('tokens'));
-      if (tokens > options.maxTokens)
-        return stop(`token budget exceeded: ${fmt(tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
+      const spent = overTokens(options, tokens ?? (await store.get(key('tokens'))));
+      if (spent) return spent;
     }
     if (event === 'PreToolUse') {
-      const tool = typeof input.tool_name === 'string' ? input.tool_name : '(unnamed tool)';
+      const tool = toolOf(input);
       const [calls, n] = await Promise.all([
         store.increment(key('toolCalls'), 1, { ttlMs }),
         store.increment(key(`tool:${tool}`), 1, { ttlMs }),
       ]);
-      if (options.maxToolCalls !== undefined && calls > options.maxToolCalls) {
-        return stop(`tool-call budget exceeded: this would be tool call ${fmt(calls)} of the session, limit ${fmt(options.maxToolCalls)}`);
-      }
-      const limit = options.maxCallsPerTool?.[tool];
-      if (limit !== undefined && n > limit)
-        return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(n)} of the session, limit ${fmt(limit)}`);
+      return overToolCalls(options, tool, calls, n);
     }
     return undefined;
   };
 }
+
+// The limits, judged the same way whether the counts live in the session or in a CounterStore.
+
+function overTime(options: BudgetGuardOptions, elapsedMs: number) {
+  if (options.maxWallClockMs === undefined || elapsedMs <= options.maxWallClockMs) return undefined;
+  return stop(
+    `time budget exceeded: this session has run ${fmt(Math.round(elapsedMs / 1000))} s, limit ${fmt(Math.round(options.maxWallClockMs / 1000))} s`,
+  );
+}
+
+function rateLimitRetry(options: BudgetGuardOptions, input: HookInput) {
+  const error = input.error as { type?: string; retry_after_ms?: unknown; message?: string } | undefined;
+  if (!error || typeof error !== 'object' || error.type !== 'rate_limit' || options.retryRateLimits === false) return undefined;
+  const delay =
+    typeof error.retry_after_ms === 'number' && error.retry_after_ms >= 0 ? error.retry_after_ms : (options.defaultRetryMs ?? 1000);
+  return retry(delay, {
+    reason: `the model provider is rate-limiting${error.message ? ` (${error.message})` : ''}; retrying in ${fmt(delay)} ms`,
+  });
+}
+
+function overTokens(options: BudgetGuardOptions, tokens: number) {
+  if (options.maxTokens === undefined || tokens <= options.maxTokens) return undefined;
+  return stop(`token budget exceeded: ${fmt(tokens)} tokens used this session, limit ${fmt(options.maxTokens)}`);
+}
+
+function overToolCalls(options: BudgetGuardOptions, tool: string, calls: number, callsOfTool: number) {
+  if (options.maxToolCalls !== undefined && calls > options.maxToolCalls) {
+    return stop(`tool-call budget exceeded: this would be tool call ${fmt(calls)} of the session, limit ${fmt(options.maxToolCalls)}`);
+  }
+  const limit = options.maxCallsPerTool?.[tool];
+  if (limit !== undefined && callsOfTool > limit)
+    return stop(`tool-call budget exceeded for ${tool}: this would be call ${fmt(callsOfTool)} of the session, limit ${fmt(limit)}`);
+  return undefined;
+}
+
+const usedTokens = (input: HookInput) => tokensOf(input.usage ?? (input.response as { usage?: unknown } | undefined)?.usage);
+const toolOf = (input: HookInput) => (typeof input.tool_name === 'string' ? input.tool_name : '(unnamed tool)');
