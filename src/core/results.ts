@@ -129,7 +129,38 @@ export function toVerdict(value: unknown): Verdict {
       );
     return fromHookResult(value);
   }
+  const seed = fromUseHooksOutcome(value as Record<string, unknown>);
+  if (seed) return fromHookResult(seed);
   return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);
+}
+
+const USEHOOKS_DECISIONS = new Set(['allow', 'deny', 'stop', 'continue']);
+
+/**
+ * A HookOutcome as UseHooks writes it (docs/coming-from/usehooks.md):
+ * `{ decision: allow | deny | stop | continue, updatedToolArgs?, updatedState?, reason? }`.
+ * Told apart from Claude Code's JSON by its own keys or decision words, which
+ * Claude Code's output never uses; anything else stays Claude Code's.
+ */
+function fromUseHooksOutcome(o: Record<string, unknown>): HookResult | undefined {
+  const seedKeys = 'updatedToolArgs' in o || 'updatedState' in o;
+  if (!seedKeys && !(typeof o.decision === 'string' && USEHOOKS_DECISIONS.has(o.decision))) return undefined;
+  const reason = typeof o.reason === 'string' ? o.reason : undefined;
+  if (o.decision === 'deny') return deny(reason ?? 'denied by a hook');
+  if (o.decision === 'stop') return stop(reason ?? 'stopped by a hook');
+  const args = o.updatedToolArgs;
+  const state = o.updatedState;
+  if (args !== undefined && args !== null) {
+    if (typeof args !== 'object' || Array.isArray(args))
+      throw new InvalidResultError('updatedToolArgs must be an object of tool arguments');
+    return modify(args as Record<string, unknown>, reason === undefined ? undefined : { reason });
+  }
+  if (state !== undefined && state !== null) {
+    if (typeof state !== 'object' || Array.isArray(state))
+      throw new InvalidResultError('updatedState must be an object (messages, metadata)');
+    return modify(state as Record<string, unknown>, reason === undefined ? undefined : { reason });
+  }
+  return o.decision === 'allow' ? allow(reason) : { kind: 'none' };
 }
 
 function extrasOf(r: ResultExtras, v: Verdict): Verdict {
