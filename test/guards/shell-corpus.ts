@@ -625,6 +625,7 @@ export const HARMLESS: CorpusCase[] = [
   a('env assignment naming a secret path', 'SECRET_FILE=/run/secrets/db_password npm start'),
   a('export naming a secret path', 'export DB_PASSWORD_FILE=/run/secrets/db_password'),
   a('assignment naming a public key', 'KEY_PATH=~/.ssh/id_rsa.pub npm test'),
+  a('the same assignment inside bash -c', "bash -c 'KEY_PATH=~/.ssh/id_rsa.pub npm test'"),
   a('echo a key path', 'echo ~/.ssh/id_rsa'),
   a('ls env files', 'ls -la .env*'),
   a('test -f .env', 'test -f .env && echo yes'),

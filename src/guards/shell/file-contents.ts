@@ -38,7 +38,8 @@ export function secretsInText(text: string): string | undefined {
 export function pathCandidates(value: string): string[] {
   const out = [value];
   const eq = value.indexOf('=');
-  if (eq >= 0) out.push(value.slice(eq + 1));
+  // `--key=path` names one path; text with spaces after `=` is an assignment inside a script (`bash -c 'K=~/x npm test'`).
+  if (eq >= 0 && !/\s/.test(value.slice(eq + 1))) out.push(value.slice(eq + 1));
   const at = value.lastIndexOf('@');
   if (at >= 0) out.push(value.slice(at + 1));
   if (value.startsWith('<')) out.push(value.slice(1));
