@@ -233,7 +233,7 @@ describe('hookwise fire has the same envelope', () => {
     expect([stuck.code, JSON.parse(stuck.stdout).blocked]).toEqual([2, true]);
     const miscased = await runCli(['fire', 'pretooluse', '--config', config], { cwd: dir, stdin: '{}' });
     expect(miscased.code).toBe(2);
-    expect(miscased.stderr).toMatch(/unknown event "pretooluse" \(did you mean "PreToolUse"\?\)/);
+    expect(miscased.stderr).toMatch(/unknown event "pretooluse"; did you mean "PreToolUse"\?/);
   });
 });
 

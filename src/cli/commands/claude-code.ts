@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { closestEvent } from '../../config/claude/event-key.js';
-import { canonicalEvent, isKnownEvent } from '../../core/events.js';
+import { canonicalEvent, isKnownEvent, nearMissOf } from '../../core/events.js';
 import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
@@ -130,7 +129,7 @@ function eventOf(name: unknown): string {
   if (typeof name !== 'string' || name === '')
     throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
   if (isKnownEvent(name)) return name;
-  const close = closestEvent(name);
+  const close = nearMissOf(name);
   throw new UserError(`stdin: unknown hook_event_name "${name}"${close ? ` (did you mean "${close}"?)` : ''}`);
 }
 

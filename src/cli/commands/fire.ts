@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { closestEvent } from '../../config/claude/event-key.js';
-import { eventInfo, isKnownEvent } from '../../core/events.js';
+import { checkEvent as checkEventName, EventNameError, eventInfo } from '../../core/events.js';
 import { emptyOutcome } from '../../core/outcome.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
@@ -72,9 +71,12 @@ async function fire(event: string, flags: FireFlags): Promise<number> {
   }
 }
 
-/** Custom events are allowed; a miscased or misspelt known one (`pretooluse`) is refused. */
+/** Custom events are allowed; a miscased or misspelt known one (`pretooluse`) is refused, by the engine's own rule. */
 function checkEvent(event: string): void {
-  if (isKnownEvent(event)) return;
-  const close = closestEvent(event);
-  if (close) throw new UserError(`unknown event "${event}" (did you mean "${close}"?)`);
+  try {
+    checkEventName(event);
+  } catch (error) {
+    if (error instanceof EventNameError) throw new UserError(error.message);
+    throw error;
+  }
 }

@@ -5,7 +5,8 @@ import { ConfigError } from '../errors.js';
 import { joinPath } from '../json-path.js';
 import { formatIssue } from '../zod-issues.js';
 import { KNOWN_ENTRY_FIELDS, schemaForType, type HandlerEntry } from './entry-schema.js';
-import { closestEvent, eventFromKey } from './event-key.js';
+import { nearMissOf } from '../../core/events.js';
+import { eventFromKey } from './event-key.js';
 
 /** One handler entry found in a `hooks` block, validated, with where it sits. */
 export interface CollectedEntry {
@@ -42,7 +43,7 @@ export function collectHooks(hooks: unknown, file: string, base: string): Collec
     const { event, known } = eventFromKey(key);
     const eventPath = joinPath(base, key);
     if (!known) {
-      const hint = closestEvent(key);
+      const hint = nearMissOf(key);
       out.warnings.push(
         `${file}: ${eventPath}: unknown event "${key}"${hint ? ` (did you mean "${hint}"?)` : ''}; registered anyway, hosts may fire custom events`,
       );
