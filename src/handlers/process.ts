@@ -114,7 +114,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
         child.stdout?.destroy();
         child.stderr?.destroy();
         if (closed) finishAborted();
-      }, grace);
+      }, grace).unref();
     };
 
     child.on('error', (error: NodeJS.ErrnoException) => {
@@ -141,7 +141,8 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();
         child.stderr?.destroy();
-      }, options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS);
+        // Unref'd: the child's own handles keep the loop alive while it matters; this timer never should.
+      }, options.exitDrainMs ?? DEFAULT_EXIT_DRAIN_MS).unref();
     });
 
     child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
