@@ -6,8 +6,10 @@
  * verifies, the shared budget count is exact. Then again with one replica SIGKILLed
  * half-way: the same guarantees for everything acknowledged.
  *
- * The audit store is one SQLite file per replica. HOOKWISE_FLEET_AUDIT=postgres://...
- * switches every replica to that one URL once the PostgreSQL store exists.
+ * The audit trail is one PostgreSQL store shared by the replicas (a fresh schema per
+ * run, dropped afterwards; HOOKWISE_BENCH_PG, default the local test database). When
+ * PostgreSQL cannot be reached, each replica gets its own SQLite file instead, and the
+ * row says so.
  *
  *   node bench/fleet.mjs            (needs Redis on 127.0.0.1:6379 or HOOKWISE_TEST_REDIS)
  */
@@ -16,6 +18,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { percentile, startListening, stop } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -23,6 +26,31 @@ const REDIS = process.env.HOOKWISE_TEST_REDIS || 'redis://127.0.0.1:6379';
 const SESSIONS = 200;
 const REPLICAS = 3;
 const TOKEN = 'fleet-token-0123456789abcdef';
+// One signing key for the fleet, as a deployment would share it (docs/fleet.md): heads are signed and verified.
+const AUDIT_KEY = 'fleet-audit-key-0123456789abcdef';
+const PG = process.env.HOOKWISE_BENCH_PG || 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh schema on the shared PostgreSQL, or null when it does not answer. */
+async function freshPostgresSchema(name) {
+  const client = new pg.Client({ connectionString: PG, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+    await client.query(`CREATE SCHEMA ${name}`);
+    return `${PG}${PG.includes('?') ? '&' : '?'}schema=${name}`;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function dropPostgresSchema(name) {
+  const client = new pg.Client({ connectionString: PG });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+  await client.end();
+}
 
 export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH_FLEET_S ?? 10), kill = false } = {}) {
   const dir = path.join(root, '.tmp', `bench-fleet-${kill ? 'kill' : 'steady'}`);
@@ -37,7 +65,8 @@ export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH
   const tokenSha256 = createHash('sha256').update(TOKEN).digest('hex');
   writeFileSync(path.join(dir, 'tenants.json'), JSON.stringify({ tenants: [{ name: 'fleet', tokenSha256, config: 'policy.config.mjs' }] }));
   const prefix = `hookwise-bench-${process.pid}-${Date.now()}:`;
-  const sharedAudit = process.env.HOOKWISE_FLEET_AUDIT;
+  const pgSchema = `bench_fleet_${process.pid}_${kill ? 'kill' : 'steady'}`;
+  const sharedAudit = await freshPostgresSchema(pgSchema);
   const audits = Array.from({ length: REPLICAS }, (_, i) => sharedAudit ?? path.join(dir, `audit-${i}.db`));
 
   const replicas = [];
@@ -59,7 +88,7 @@ export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH
           audits[i],
           '--no-watch',
         ],
-        { cwd: dir, env: { ...process.env } },
+        { cwd: dir, env: { ...process.env, HOOKWISE_AUDIT_KEY: AUDIT_KEY } },
       ),
     );
   }
@@ -135,14 +164,14 @@ export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH
   const codes = await Promise.all(replicas.map((r) => stop(r.child)));
 
   // The trail: every acknowledged record present exactly once, every chain verifies.
-  const { queryAudit, verifyAudit } = await import(path.join(root, 'dist', 'audit', 'index.js'));
+  const { queryAuditTrail, verifyAuditTrail } = await import(path.join(root, 'dist', 'audit', 'index.js'));
   const seen = new Map();
   let chainsOk = true;
   let rows = 0;
   let preRows = 0;
   for (const file of new Set(audits)) {
-    chainsOk &&= verifyAudit(file).ok;
-    for (const row of queryAudit(file)) {
+    chainsOk &&= (await verifyAuditTrail(file, { key: AUDIT_KEY })).ok;
+    for (const row of await queryAuditTrail(file)) {
       rows++;
       if (row.event === 'PreToolUse') preRows++;
       const key = `${row.data.input?.tool_use_id}:${row.event}`;
@@ -172,10 +201,13 @@ export async function benchFleet({ durationS = Number(process.env.HOOKWISE_BENCH
   if (stale.length) await redis.del(...stale);
   await redis.quit();
   rmSync(dir, { recursive: true, force: true });
+  if (sharedAudit) await dropPostgresSchema(pgSchema);
 
   times.sort((a, b) => a - b);
   return {
-    name: kill ? `3 replicas, 200 sessions, replica 2 SIGKILLed at ${(killedAt / 1000).toFixed(1)} s` : '3 replicas, 200 sessions',
+    name:
+      (kill ? `3 replicas, 200 sessions, replica 2 SIGKILLed at ${(killedAt / 1000).toFixed(1)} s` : '3 replicas, 200 sessions') +
+      (sharedAudit ? ', one PostgreSQL trail' : `, one SQLite file per replica (PostgreSQL not reachable at ${PG})`),
     p50: percentile(times, 50),
     p99: percentile(times, 99),
     answered: times.length,
