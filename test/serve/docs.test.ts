@@ -6,12 +6,14 @@ import { startHookServer, type HookServer } from '../../src/serve/index.js';
 import { hashToken, loadTenantsFile } from '../../src/serve/tenants.js';
 import { ATTR, METRIC } from '../../src/telemetry/index.js';
 import { cliPath } from '../cli/run-cli.js';
-import { requireRedis } from '../support/services.js';
+import pg from 'pg';
+import { requirePostgres, requireRedis, uniqueNamespace } from '../support/services.js';
 import { GUARDS_CONFIG, repoRoot, tenant, TOKEN, workspace, writeConfig } from './helpers.js';
 
 // Every example of docs/serve.md and docs/fleet.md, run as written (with `npx hookwise`
 // as this checkout's CLI, and the port the test's server got instead of 8787).
 const redis = await requireRedis();
+const postgres = await requirePostgres();
 const doc = (name: string) => readFileSync(path.join(repoRoot, 'docs', name), 'utf8');
 function example(page: string, name: string): string {
   const m = new RegExp(`<!-- example: ${name} -->\\n(?:\`\`\`\\w+\\n([\\s\\S]*?)\`\`\`|(\\|[\\s\\S]*?)\\n\\n)`).exec(doc(page));
@@ -49,6 +51,16 @@ function sh(script: string, options: { cwd: string; env?: Record<string, string>
 }
 
 /** Run a `npx hookwise serve ...` line of a doc until it listens, then SIGTERM it; resolves with what it printed. */
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 function serveLine(
   line: string,
   cwd: string,
@@ -190,14 +202,33 @@ describe('docs/fleet.md', () => {
     expect(ran.code).toBe(0);
   });
 
-  it.skipIf(!redis.url)('replicas: each line starts a replica on Redis', async () => {
+  it.skipIf(!redis.url || !postgres)('replicas: each line starts a replica on Redis and the one PostgreSQL trail', async () => {
     const dir = path.join(ws.configDir, 'fleet');
     const lines = example('fleet.md', 'replicas').split('\n').filter(Boolean);
     expect(lines).toHaveLength(2);
-    for (const line of lines) {
-      const ran = await serveLine(line.replace('redis://127.0.0.1:6379', redis.url!), dir);
-      expect(ran.listening).toMatch(/\(tenants: acme, ci\)$/);
-      expect(ran.code).toBe(0);
+    const schema = uniqueNamespace('fleet_docs');
+    const trail = `${postgres}${postgres!.includes('?') ? '&' : '?'}schema=${schema}`;
+    try {
+      for (const line of lines) {
+        expect(line).toContain('--audit postgres://hookwise@127.0.0.1:5432/hookwise');
+        const ran = await serveLine(
+          line.replace('redis://127.0.0.1:6379', redis.url!).replace('postgres://hookwise@127.0.0.1:5432/hookwise', `'${trail}'`),
+          dir,
+        );
+        expect(ran.listening).toMatch(/\(tenants: acme, ci\)$/);
+        expect(ran.code).toBe(0);
+      }
+      // Both replicas migrated and opened the same store: one schema, one audit_log.
+      const client = new pg.Client({ connectionString: postgres });
+      await client.connect();
+      try {
+        const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1`, [schema]);
+        expect(tables.rows.map((r) => r.table_name)).toContain('audit_log');
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await dropSchema(postgres!, schema);
     }
   });
 
