@@ -136,9 +136,10 @@ async function openAudit(target: string | undefined): Promise<(AuditSink & { clo
 }
 
 /** Every record says which tenant it came from. */
+/** Each tenant's session is its own chain on PostgreSQL (`stream`), so tenants never share a head. */
 function tenantAudit(audit: AuditSink, tenant: string): AuditSink {
   return {
-    append: (record) => audit.append({ ...record, data: { ...record.data, tenant } }),
+    append: (record) => audit.append({ ...record, stream: `${tenant}/${record.sessionId}`, data: { ...record.data, tenant } }),
     flush: () => audit.flush(),
     close: () => Promise.resolve(),
   };
