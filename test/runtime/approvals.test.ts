@@ -7,6 +7,7 @@ import { openAuditStore, queryAudit, verifyAudit, type AuditStore } from '../../
 import { allow, ask, HookEngine, type HookInput } from '../../src/index.js';
 import { scriptedProvider, type ScriptedProvider, type ScriptTurn } from '../../src/providers/scripted.js';
 import { createAgent, defineTool, type AgentOptions, type RunResult, type RuntimeEvent } from '../../src/runtime/index.js';
+import { approvalWaitText, Timeline } from '../../src/cli/timeline.js';
 import { pgSchema } from '../audit/pg-schema.js';
 import { requirePostgres } from '../support/services.js';
 import { tempDir } from './helpers.js';
@@ -233,6 +234,65 @@ describe('an ask with an approvals store', () => {
     await s.audit.flush();
     const tools = queryAudit(s.db, { kind: 'tool' });
     expect(tools.map((t) => (t.data as { approval_id?: string }).approval_id)).toEqual([run.approvalId, run.approvalId]);
+  });
+
+  it('a long wait tells observers once a second, and the timeline shows it as one progress line', async () => {
+    const s = await setup();
+    const provider = scriptedProvider(DEPLOY);
+    let log = '';
+    const out = {
+      isTTY: false,
+      write(text: string): boolean {
+        log += text;
+        return true;
+      },
+    };
+    const timeline = new Timeline({ out, width: 100 });
+    const waits: Array<Extract<RuntimeEvent, { type: 'approval_wait' }>> = [];
+    let answered: Promise<unknown> | undefined;
+    const result = await createAgent({
+      provider,
+      tools: [deployTool(s.dir)],
+      hooks: s.engine,
+      cwd: s.dir,
+      transcriptDir: s.dir,
+      approvals: s.approvals,
+      onEvent: (event) => {
+        if (event.type !== 'approval_wait') return;
+        waits.push(event);
+        timeline.progress(event.approvalId, approvalWaitText(event));
+        // Answered only once the wait has gone on for a second.
+        if (event.waitedMs >= 1000) answered ??= s.approvals.answer(event.approvalId, { decision: 'approve', by: 'erin' });
+      },
+    }).run('ship it');
+    expect(await answered).toMatchObject({ ok: true });
+    expect(result.stopReason).toBe('end_turn');
+    // One event as the wait begins, then one per second waited (the answer lands within a second or two).
+    const seconds = waits.map((w) => Math.floor(w.waitedMs / 1000));
+    expect(seconds.slice(0, 2)).toEqual([0, 1]);
+    expect(seconds).toEqual(seconds.map((_, i) => i));
+    expect(log).toBe(`    deploy waiting for approval ${waits[0]!.approvalId} (0 s)\n`);
+    timeline.detach();
+  });
+
+  it('aborting the run stops the wait: run() rejects and the approval stays pending for a resume', async () => {
+    const s = await setup();
+    const controller = new AbortController();
+    const agent = createAgent({
+      provider: scriptedProvider(DEPLOY),
+      tools: [deployTool(s.dir)],
+      hooks: s.engine,
+      cwd: s.dir,
+      transcriptDir: s.dir,
+      approvals: s.approvals,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (event.type === 'approval_wait') controller.abort(new Error('shutting down'));
+      },
+    });
+    await expect(agent.run('ship it')).rejects.toThrow('shutting down');
+    expect(ranLog(s.dir)).toBe('');
+    expect((await s.approvals.list()).map((a) => a.state)).toEqual(['pending']);
   });
 
   it('a PermissionRequest hook that answers leaves the store out', async () => {
