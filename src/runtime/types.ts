@@ -40,7 +40,7 @@ export interface AgentOptions {
   /** Model turns per run (subagents count their own). Default 50. */
   maxSteps?: number;
   compaction?: CompactionBudget;
-  /** Decides `ask`. Without it (headless) ask is a denial. */
+  /** Decides `ask` when no `approvals` store is given. Without either (headless) ask is a denial. */
   approve?: (request: ApprovalRequest) => Promise<boolean> | boolean;
   /**
    * Durable human approval (docs/approvals.md): an `ask` no PermissionRequest hook
