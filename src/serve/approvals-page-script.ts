@@ -288,6 +288,7 @@ export const PAGE_SCRIPT = String.raw`
   function refresh() {
     $('count').textContent = cards.size ? '(' + cards.size + ')' : '';
     $('empty').hidden = cards.size > 0;
+    $('answered-title').hidden = $('answered').children.length === 0;
   }
   function span(ms) {
     var s = Math.max(0, Math.round(ms / 1000));

@@ -69,7 +69,7 @@ const BODY = `<header>
 <h2>Waiting for an answer <span id="count"></span></h2>
 <p id="empty" class="hint">Nothing is waiting for an answer.</p>
 <ol id="pending"></ol>
-<h2>Answered</h2>
+<h2 id="answered-title" hidden>Answered</h2>
 <ol id="answered"></ol>
 </section>
 </main>`;

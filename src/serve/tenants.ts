@@ -35,9 +35,12 @@ export interface TenantApprovals extends ApprovalPolicy {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
-/** The policy's approver, with a token: the name is what `answeredBy` records, so it cannot look like `tenant:<name>`. */
+/** The policy's approver, with a token: the name is what `answeredBy` records, so it cannot look like `tenant:<name>` or `expiry`. */
 const approverSchema = approvalPolicySchema.shape.approvers.unwrap().element.extend({
-  name: z.string().regex(/^[\p{L}\p{N} ._@+-]{1,64}$/u, 'a name of 1 to 64 letters, digits, spaces, dots, dashes, underscores, @ or +'),
+  name: z
+    .string()
+    .regex(/^[\p{L}\p{N} ._@+-]{1,64}$/u, 'a name of 1 to 64 letters, digits, spaces, dots, dashes, underscores, @ or +')
+    .refine((name) => name !== 'expiry', '"expiry" is what an expiry answers as; give the approver another name'),
   tokenSha256: z
     .string()
     .regex(HEX64, 'the sha256 of the approver\'s own token as 64 lowercase hex digits (printf %s "$TOKEN" | sha256sum)'),

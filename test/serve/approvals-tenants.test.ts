@@ -81,6 +81,11 @@ describe('tenants file: approvals', () => {
       /tenants\.0\.approvals\.approvers\.0\.name: a name of 1 to 64 letters/,
     ],
     [
+      'the name expiries answer as',
+      [acme({ approvers: [{ name: 'expiry', tokenSha256: H.alice }] })],
+      /tenants\.0\.approvals\.approvers\.0\.name: "expiry" is what an expiry answers as; give the approver another name/,
+    ],
+    [
       'an empty tools list',
       [acme({ approvers: [{ name: 'alice', tokenSha256: H.alice, tools: [] }] })],
       /tenants\.0\.approvals\.approvers\.0\.tools: at least one tool glob; leave tools out/,
