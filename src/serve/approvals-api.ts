@@ -154,7 +154,9 @@ export class ApprovalsApi {
       gone = true;
       feed.unsubscribe(who.tenant.name, listener);
     });
-    const pending = await feed.subscribe(who.tenant.name, listener);
+    const pending = await feed.subscribe(who.tenant.name, listener).catch((error: Error) => {
+      throw new Refusal(503, `hookwise serve: the approvals stream is not available: ${error.message}`);
+    });
     if (gone) return feed.unsubscribe(who.tenant.name, listener);
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
