@@ -53,7 +53,7 @@ export class ApprovalsApi {
     const who = this.authenticate(req);
     const store = this.store;
     if (!store) throw new Refusal(503, NO_STORE);
-    const parts = url.pathname.split('/').slice(3).map(decodeURIComponent);
+    const parts = url.pathname.split('/').slice(3).map(decodePart);
     const method = req.method ?? 'GET';
     if (parts.length === 0) return this.only(method, 'GET', () => this.list(res, who, store, url));
     if (parts.length === 1 && parts[0] === 'events') return this.only(method, 'GET', () => this.events(res, who));
@@ -167,6 +167,14 @@ export class ApprovalsApi {
     });
     const snapshot = { now: new Date().toISOString(), you: you(who), approvals: pending.map((a) => shown(who, a)) };
     write(`event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+  }
+}
+
+function decodePart(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw new Refusal(400, `hookwise serve: ${JSON.stringify(part)} is not a valid path segment`);
   }
 }
 

@@ -111,6 +111,7 @@ describe.each(targets)('approvals API on %s', (_name, fresh) => {
       json: { error: 'hookwise serve: state must be one of pending, approved, denied, expired, got "maybe"' },
     });
     expect((await call(api('/x/y/z'), TOKENS.alice)).status).toBe(404);
+    expect((await call(api('/%E0%A4%A/approve'), TOKENS.alice, { method: 'POST', body: {} })).status).toBe(400);
     expect((await call(api('/some-id/approve'), TOKENS.alice)).status).toBe(405);
     expect((await call(api('/some-id/approve'), TOKENS.alice, { method: 'POST', body: {} })).status).toBe(404);
   });
