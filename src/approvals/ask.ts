@@ -1,4 +1,4 @@
-import type { Approval, ApprovalRequest, ApprovalStore } from '../approvals/types.js';
+import type { Approval, ApprovalRequest, ApprovalStore } from './types.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 
 /** One tool call a host asks a person about, through an approval store (docs/approvals.md). */
@@ -34,7 +34,7 @@ export type ApprovalVerdict =
   | { granted: false; approval: Approval; reason: string };
 
 /**
- * The durable ask, the same for the runtime and the adapters: a standing session
+ * The durable ask, the same for the runtime, the adapters and any other host: a standing session
  * permission answers at once; otherwise the pending record is made (or found again
  * by its key) and waited on until someone answers it or it expires. Store failures
  * reject: the caller refuses the call (fail closed).

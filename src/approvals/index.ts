@@ -29,3 +29,4 @@ export { loadApprovalPolicyFile } from './policy-file.js';
 export { decisionOf, DEFAULT_EXPIRES_IN_MS, DEFAULT_TENANT, EXPIRY } from './record.js';
 export { ApprovalChainError, ApprovalNotFoundError } from './errors.js';
 export { formatApprovalTable, describeApproval } from './format.js';
+export { askApproval, verdictOf, type ApprovalAsk, type ApprovalAskSteps, type ApprovalVerdict } from './ask.js';

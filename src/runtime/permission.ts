@@ -1,6 +1,6 @@
 import type { Outcome } from '../core/outcome.js';
 import type { ToolCall } from '../providers/types.js';
-import { askApproval } from './durable-approval.js';
+import { askApproval } from '../approvals/ask.js';
 import { blockedBy } from './hook-gateway.js';
 import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import type { RuntimeEvent } from './types.js';

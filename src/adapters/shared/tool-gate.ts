@@ -4,7 +4,7 @@ import type { AuditSink } from '../../audit/types.js';
 import type { HookEngine } from '../../core/engine.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
-import { askApproval } from '../../runtime/durable-approval.js';
+import { askApproval } from '../../approvals/ask.js';
 import { AuditCoverage, type CoverageSink, type ToolExecution } from './coverage.js';
 
 /** Options every adapter takes. */
