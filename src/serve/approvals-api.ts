@@ -20,6 +20,8 @@ const answerSchema = z.strictObject({
 });
 /** An idle event stream gets a comment this often, so proxies do not cut it. */
 const KEEPALIVE_MS = 20_000;
+/** What one stream may hold unread before serve drops the reader. */
+const MAX_UNREAD_BYTES = 1024 * 1024;
 const NO_STORE = 'hookwise serve: approvals need a store: start serve with --audit <file.db | postgres://...> (docs/approvals.md)';
 
 /** An approval as the API shows it: the record, and what the caller may do with it. */
@@ -140,6 +142,11 @@ export class ApprovalsApi {
     let last = Date.now();
     const write = (text: string) => {
       last = Date.now();
+      // A reader that stopped reading would make its events pile up here: drop it; it reconnects and gets a snapshot.
+      if (res.writableLength > MAX_UNREAD_BYTES) {
+        res.destroy();
+        return;
+      }
       res.write(text);
     };
     const listener: FeedListener = {
