@@ -45,6 +45,38 @@ CREATE TABLE IF NOT EXISTS audit_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL
 INSERT OR IGNORE INTO audit_meta (key, value) VALUES ('schema_version', '1');`,
   },
   { version: 2, name: 'signed head', sql: 'ALTER TABLE audit_head ADD COLUMN mac TEXT;' },
+  {
+    version: 3,
+    name: 'approvals',
+    // IF NOT EXISTS: a database whose ledger was lost (see migrateSqlite) replays this one over the table.
+    sql: `
+CREATE TABLE IF NOT EXISTS approvals (
+  -- The order requests were made in: newest first is seq DESC, whatever the clocks of the processes.
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  key TEXT UNIQUE,
+  tenant TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  tool TEXT,
+  input TEXT,
+  tool_use_id TEXT,
+  hook TEXT,
+  reason TEXT,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  on_expiry TEXT NOT NULL CHECK (on_expiry IN ('approve', 'deny')),
+  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'expired')),
+  answered_by TEXT,
+  answered_at TEXT,
+  note TEXT,
+  scope TEXT NOT NULL DEFAULT 'once' CHECK (scope IN ('once', 'session')),
+  -- How much of the row the audit chain holds: 0 nothing, 1 the request, 2 the answer too (src/approvals/record.ts).
+  chained INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS approvals_by_state ON approvals (state, expires_at);
+CREATE INDEX IF NOT EXISTS approvals_by_session ON approvals (tenant, session_id, tool);`,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -78,6 +110,37 @@ CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
   FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
   FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();`,
+  },
+  {
+    version: 2,
+    name: 'approvals',
+    sql: `
+CREATE TABLE approvals (
+  -- The order requests were made in: newest first is seq DESC, whatever the clocks of the replicas.
+  seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  id text NOT NULL UNIQUE,
+  key text UNIQUE,
+  tenant text NOT NULL,
+  session_id text NOT NULL,
+  event text NOT NULL,
+  tool text,
+  input text,
+  tool_use_id text,
+  hook text,
+  reason text,
+  created_at text NOT NULL,
+  expires_at text NOT NULL,
+  on_expiry text NOT NULL CHECK (on_expiry IN ('approve', 'deny')),
+  state text NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'expired')),
+  answered_by text,
+  answered_at text,
+  note text,
+  scope text NOT NULL DEFAULT 'once' CHECK (scope IN ('once', 'session')),
+  -- How much of the row the audit chain holds: 0 nothing, 1 the request, 2 the answer too (src/approvals/record.ts).
+  chained integer NOT NULL DEFAULT 0
+);
+CREATE INDEX approvals_by_state ON approvals (state, expires_at);
+CREATE INDEX approvals_by_session ON approvals (tenant, session_id, tool);`,
   },
 ];
 

@@ -5,7 +5,7 @@ import type { ModelProvider } from '../providers/types.js';
 import type { ApprovalRequest, RunResult, RuntimeEvent } from '../runtime/index.js';
 import { UserError } from './errors.js';
 import { loadEngine } from './load-engine.js';
-import { Timeline } from './timeline.js';
+import { approvalWaitText, Timeline } from './timeline.js';
 
 /**
  * What `hookwise demo` and `hookwise run` share: load a policy, run an agent
@@ -24,6 +24,8 @@ export interface AgentSessionOptions {
   requirePolicy?: boolean;
   /** Ask the person at the terminal when a hook says ask (TTY only). */
   interactive?: boolean;
+  /** An ask becomes a durable approval in the audit database, answered from any channel (docs/approvals.md). */
+  approvals?: boolean;
 }
 
 export interface AgentSessionResult {
@@ -47,9 +49,19 @@ function describeRuntimeEvent(event: RuntimeEvent): string | undefined {
       return pc.cyan(`subagent ${event.agentId} started`);
     case 'system_message':
       return pc.yellow(`system: ${event.text}`);
+    case 'approval':
+      return event.by === 'store' || event.by === 'standing' ? describeApproval(event) : undefined;
     default:
       return undefined;
   }
+}
+
+function describeApproval(event: Extract<RuntimeEvent, { type: 'approval' }>): string {
+  const who = event.answeredBy ? ` by ${event.answeredBy}` : '';
+  const note = event.note ? `: ${oneLine(event.note)}` : '';
+  const standing = event.by === 'standing' ? ' (standing permission for this session)' : '';
+  const line = `${event.tool} ${event.approved ? 'approved' : 'denied'}${who}${standing}, approval ${event.approvalId}${note}`;
+  return event.approved ? pc.green(`✓ ${line}`) : pc.red(`✗ ${line}`);
 }
 
 function oneLine(text: string): string {
@@ -72,6 +84,10 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
   printSources(config);
   const store = audit.openAuditStore({ path: options.auditPath });
   const disposeShutdown = audit.installShutdownFlush(store);
+  // The approvals live in the same database and chain their records into the same trail.
+  const approvals = options.approvals
+    ? await (await import('../approvals/index.js')).openApprovals(options.auditPath, { audit: store })
+    : undefined;
   const timeline = new Timeline({ quiet: true });
   const agent = createAgent({
     provider: options.provider,
@@ -83,7 +99,9 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     maxSteps: options.maxSteps,
     compaction: options.compaction,
     approve: options.interactive && process.stdin.isTTY ? askAtTerminal : undefined,
+    approvals,
     onEvent: (event) => {
+      if (event.type === 'approval_wait') return timeline.progress(event.approvalId, approvalWaitText(event));
       const line = describeRuntimeEvent(event);
       if (line) timeline.note(line);
     },
@@ -95,6 +113,7 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     result = await agent.run(options.prompt);
   } finally {
     timeline.detach();
+    await approvals?.close();
     await store.close();
     disposeShutdown();
   }

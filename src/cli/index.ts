@@ -4,6 +4,7 @@ import { defineFire } from './commands/fire.js';
 import { defineCheck } from './commands/check.js';
 import { defineClaudeCode } from './commands/claude-code.js';
 import { defineAudit } from './commands/audit.js';
+import { defineApprovals } from './commands/approvals.js';
 import { defineGuard } from './commands/guard.js';
 import { defineDemo } from './commands/demo.js';
 import { defineRun } from './commands/run.js';
@@ -33,6 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     defineFire,
     defineCheck,
     defineAudit,
+    defineApprovals,
     defineClaudeCode,
     defineGuard,
     defineServe,

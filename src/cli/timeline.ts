@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import type { HookEngine } from '../core/engine.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
+import type { RuntimeEvent } from '../runtime/types.js';
 
 /**
  * The live view of what the hooks did: one line per fired event with the hooks
@@ -141,6 +142,8 @@ export class Timeline {
   private readonly out: NonNullable<TimelineOptions['out']>;
   private readonly spinnerAfterMs: number;
   private spinner: { timer: NodeJS.Timeout | undefined; frame: number; label: string; shown: boolean } | undefined;
+  /** The progress line: on a TTY it is redrawn in place; elsewhere printed once per key. */
+  private progressLine: { key: string; shown: boolean } | undefined;
   private readonly offs: Array<() => void> = [];
 
   constructor(private readonly options: TimelineOptions = {}) {
@@ -165,6 +168,23 @@ export class Timeline {
   note(text: string): void {
     this.stopSpinner();
     this.out.write(pc.dim(flow([text], this.width)));
+  }
+
+  /**
+   * A line that follows something long (a tool call waiting for an approval): on a
+   * TTY it is redrawn in place until the next line; elsewhere only its first text
+   * per `key` is printed, so a log gets one line, not one per second.
+   */
+  progress(key: string, text: string): void {
+    this.stopSpinner();
+    if (this.out.isTTY) {
+      this.out.write(`\r\x1b[2K${pc.yellow('…')} ${truncate(text, this.width - 3)}`);
+      this.progressLine = { key, shown: true };
+      return;
+    }
+    if (this.progressLine?.key === key) return;
+    this.progressLine = { key, shown: false };
+    this.out.write(pc.yellow(flow([text], this.width)));
   }
 
   private onOutcome(outcome: Outcome, input: HookInput): void {
@@ -219,6 +239,10 @@ export class Timeline {
   }
 
   private stopSpinner(): void {
+    if (this.progressLine?.shown) {
+      this.out.write('\r\x1b[2K');
+      this.progressLine.shown = false;
+    }
     if (!this.spinner) return;
     clearTimeout(this.spinner.timer);
     clearInterval(this.spinner.timer);
@@ -250,6 +274,12 @@ export class Timeline {
     );
     return [line, ...body, line].join('\n');
   }
+}
+
+/** The progress line of a tool call waiting for a durable approval (docs/approvals.md). */
+export function approvalWaitText(event: Extract<RuntimeEvent, { type: 'approval_wait' }>): string {
+  const who = event.agentId ? `[${event.agentId}] ` : '';
+  return `${who}${event.tool} waiting for approval ${event.approvalId} (${Math.round(event.waitedMs / 1000)} s)`;
 }
 
 /** Cut `text` into pieces of at most `width` characters, at spaces where there are some. */

@@ -1,22 +1,31 @@
 import type { Outcome } from '../core/outcome.js';
 import type { ToolCall } from '../providers/types.js';
+import { askApproval } from '../approvals/ask.js';
 import { blockedBy } from './hook-gateway.js';
 import { stopHalt, type Halt, type RunContext } from './run-context.js';
+import type { RuntimeEvent } from './types.js';
 
 export type Permission =
-  | { granted: true; input: Record<string, unknown>; rewritten: boolean }
+  /** `approvalId`: the durable approval that granted it; `context`: what the model is told beside the result. */
+  | { granted: true; input: Record<string, unknown>; rewritten: boolean; approvalId?: string; context?: string }
   | { granted: false; reason: string; halt?: Halt };
+
+export interface PermissionSteps {
+  /** Before a durable approval is requested: the executor saves the step so far, so a killed run resumes into this ask. */
+  beforeWait?(): Promise<void>;
+}
 
 /**
  * A PreToolUse hook answered ask (or defer): PermissionRequest hooks may answer
- * for the human; otherwise the approval callback decides, and without one
- * (headless) the answer is no.
+ * for the human; otherwise an approval store (durable, docs/approvals.md) or the
+ * approval callback decides, and without either (headless) the answer is no.
  */
 export async function requestPermission(
   run: RunContext,
   call: ToolCall,
   input: Record<string, unknown>,
   pre: Outcome,
+  steps: PermissionSteps = {},
 ): Promise<Permission> {
   const asked = pre.reason;
   const answer = await run.hooks.fire('PermissionRequest', {
@@ -41,6 +50,7 @@ export async function requestPermission(
       : { granted: true, input, rewritten: false };
   }
 
+  if (run.session.options.approvals) return askStore(run, call, input, pre, steps);
   const approve = run.session.options.approve;
   const why = asked ? ` (${asked})` : '';
   if (!approve) {
@@ -70,6 +80,91 @@ export async function requestPermission(
   return { granted: false, reason: `the user denied permission to use ${call.name}${why}` };
 }
 
-function emitApproval(run: RunContext, call: ToolCall, approved: boolean, by: 'hook' | 'callback' | 'headless'): void {
-  run.session.observer.emit({ type: 'approval', tool: call.name, toolUseId: call.id, approved, by, ...run.tag });
+/**
+ * The durable ask: a standing session permission, or a pending record that any
+ * channel answers while the run waits (Notification first, progress to observers).
+ * A store that fails refuses the call; only the caller's abort rejects.
+ */
+async function askStore(
+  run: RunContext,
+  call: ToolCall,
+  input: Record<string, unknown>,
+  pre: Outcome,
+  steps: PermissionSteps,
+): Promise<Permission> {
+  const session = run.session;
+  const options = session.options;
+  const expiry = options.approvalExpiry ?? {};
+  const why = pre.reason ? ` (${pre.reason})` : '';
+  let shownSeconds = 0;
+  let verdict: Awaited<ReturnType<typeof askApproval>>;
+  try {
+    verdict = await askApproval(
+      options.approvals!,
+      {
+        ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
+        sessionId: session.sessionId,
+        tool: call.name,
+        input,
+        toolUseId: call.id,
+        key: `${session.sessionId}:${call.id}`,
+        hook: askingHook(pre),
+        reason: pre.reason,
+        ...(expiry.afterMs === undefined ? {} : { expiresInMs: expiry.afterMs }),
+        ...(expiry.onExpiry === undefined ? {} : { onExpiry: expiry.onExpiry }),
+      },
+      {
+        signal: session.signal,
+        beforeRequest: steps.beforeWait,
+        onPending: async (approval) => {
+          await run.hooks.fire('Notification', {
+            notification_type: 'permission_prompt',
+            title: 'Permission needed',
+            message: `hookwise needs your permission to use ${call.name}${why}: approval ${approval.id}, answer with \`hookwise approvals approve ${approval.id}\` or \`hookwise approvals deny ${approval.id}\``,
+            tool_name: call.name,
+            tool_use_id: call.id,
+            approval_id: approval.id,
+          });
+          emitWaiting(run, call, approval.id, 0, approval.expiresAt);
+        },
+        // The store reads often; observers hear of the wait once a second.
+        onWaiting: (approval, waitedMs) => {
+          if (Math.floor(waitedMs / 1000) <= shownSeconds) return;
+          shownSeconds = Math.floor(waitedMs / 1000);
+          emitWaiting(run, call, approval.id, waitedMs, approval.expiresAt);
+        },
+      },
+    );
+  } catch (error) {
+    if (session.signal.aborted) throw error;
+    emitApproval(run, call, false, 'store');
+    const message = error instanceof Error ? error.message : String(error);
+    return { granted: false, reason: `permission needed to use ${call.name}${why}, and the approval store failed (${message})` };
+  }
+  const a = verdict.approval;
+  const by = verdict.granted && verdict.standing ? 'standing' : 'store';
+  emitApproval(run, call, verdict.granted, by, { approvalId: a.id, answeredBy: a.answeredBy, note: a.note });
+  if (!verdict.granted) return { granted: false, reason: verdict.reason };
+  return { granted: true, input, rewritten: false, approvalId: a.id, ...(verdict.context ? { context: verdict.context } : {}) };
+}
+
+/** The hook that answered ask (the first one whose result was ask or defer). */
+function askingHook(pre: Outcome): string | null {
+  return pre.hooks.find((h) => h.result === 'ask' || h.result === 'defer')?.name ?? null;
+}
+
+function emitWaiting(run: RunContext, call: ToolCall, approvalId: string, waitedMs: number, expiresAt: string): void {
+  run.session.observer.emit({ type: 'approval_wait', approvalId, tool: call.name, toolUseId: call.id, waitedMs, expiresAt, ...run.tag });
+}
+
+type ApprovalEvent = Extract<RuntimeEvent, { type: 'approval' }>;
+
+function emitApproval(
+  run: RunContext,
+  call: ToolCall,
+  approved: boolean,
+  by: ApprovalEvent['by'],
+  record: Pick<ApprovalEvent, 'approvalId' | 'answeredBy' | 'note'> = {},
+): void {
+  run.session.observer.emit({ type: 'approval', tool: call.name, toolUseId: call.id, approved, by, ...record, ...run.tag });
 }

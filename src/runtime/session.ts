@@ -5,11 +5,12 @@ import type { AuditRecord } from '../audit/types.js';
 import type { HookEngine } from '../core/engine.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
-import type { CheckpointData } from './checkpoint.js';
+import { unfinishedBatch, type CheckpointData } from './checkpoint.js';
 import { blockedBy } from './hook-gateway.js';
 import { reportFailure, runAgentLoop } from './loop.js';
 import type { Observer } from './observer.js';
 import { RunContext, type Halt, type SessionScope, stopHalt } from './run-context.js';
+import { finishStep } from './step-processor.js';
 import { spawnSubagent } from './subagent.js';
 import { Transcript } from './transcript.js';
 import type { AgentOptions, RunResult } from './types.js';
@@ -56,6 +57,12 @@ export async function runSession(
   let halt: Halt | undefined;
   try {
     halt = await startSession(run, checkpoint ? 'resume' : 'startup');
+    // A checkpoint written while a call waited for an approval: the model gets every result of that turn first.
+    const unfinished = checkpoint ? unfinishedBatch(checkpoint) : null;
+    if (!halt && unfinished) {
+      const step = await finishStep(run, unfinished);
+      if (step.kind === 'halt') halt = step.halt;
+    }
     if (!halt && request.prompt !== undefined) halt = await submitPrompt(run, request.prompt);
     if (!halt) halt = await runAgentLoop(run);
   } catch (error) {

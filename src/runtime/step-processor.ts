@@ -1,4 +1,4 @@
-import { checkpointStep } from './checkpoint.js';
+import { checkpointStep, type UnfinishedBatch } from './checkpoint.js';
 import { compactIfNeeded } from './compaction.js';
 import { blockedBy } from './hook-gateway.js';
 import { callModel } from './model-call.js';
@@ -31,9 +31,28 @@ export async function processStep(run: RunContext): Promise<StepResult> {
 
   const t0 = performance.now();
   const result = await performStep(run);
-
-  run.stepIndex++;
   run.stepsTaken++;
+  return endStep(run, index, t0, result);
+}
+
+/**
+ * A resumed run whose checkpoint was written inside a step (a call was waiting for
+ * an approval): run the calls that have no result yet, then end that step as
+ * processStep does. StepStart and the model call happened before; the step does not
+ * count against this run's maxSteps (it made no model call here).
+ */
+export async function finishStep(run: RunContext, batch: UnfinishedBatch): Promise<StepResult> {
+  const index = run.stepIndex;
+  run.enterStep(index, 'tools');
+  run.session.observer.emit({ type: 'step_start', step: index, ...run.tag });
+  const t0 = performance.now();
+  const done = await new HookedToolExecutor(run).executeBatch(batch.calls, batch.done);
+  for (const message of done.messages) run.addMessage(message);
+  return endStep(run, index, t0, done.halt ? { kind: 'halt', halt: done.halt } : { kind: 'tools' });
+}
+
+async function endStep(run: RunContext, index: number, t0: number, result: StepResult): Promise<StepResult> {
+  run.stepIndex++;
   await run.hooks.fire('StepEnd', {
     status: result.kind === 'halt' ? (result.halt.stopReason === 'error' ? 'failed' : 'halted') : 'completed',
     final: result.kind === 'final',

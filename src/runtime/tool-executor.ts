@@ -1,15 +1,17 @@
 import type { AuditRecord } from '../audit/types.js';
 import type { Outcome } from '../core/outcome.js';
 import type { ChatMessage, ToolCall } from '../providers/types.js';
+import { checkpointWaiting } from './checkpoint.js';
 import { blockedBy, decidingHook, rewritingHook } from './hook-gateway.js';
-import { requestPermission } from './permission.js';
+import { requestPermission, type Permission } from './permission.js';
 import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import { outputText, validateToolInput, type Tool } from './tool.js';
 import { runTool, toolContext } from './tool-runner.js';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
-interface CallResult {
+/** A call of the batch that has its result. */
+export interface CallResult {
   message: ToolMessage;
   /** What PostToolBatch reports for the call. */
   status: 'ok' | 'error' | 'denied' | 'not_run';
@@ -19,7 +21,7 @@ interface CallResult {
 }
 
 export interface BatchResult {
-  /** One tool result per call, in call order: the model always gets an answer. */
+  /** One tool result per call run now, in call order: the model always gets an answer. */
   messages: ToolMessage[];
   halt?: Halt;
 }
@@ -30,10 +32,19 @@ export interface BatchResult {
  * PostToolUseFailure per executed call, and PostToolBatch after the turn's calls.
  */
 export class HookedToolExecutor {
+  /** Results of this batch so far, for a checkpoint written while a call waits for an approval. */
+  private results: CallResult[] = [];
+
   constructor(private readonly run: RunContext) {}
 
-  async executeBatch(calls: ToolCall[]): Promise<BatchResult> {
-    const results: CallResult[] = [];
+  /**
+   * Runs `calls` in order. `done`: the calls of the same batch that already have
+   * their results (in the conversation), when a resumed run finishes a batch a
+   * killed process began; PostToolBatch still reports the whole batch.
+   */
+  async executeBatch(calls: ToolCall[], done: Array<CallResult & { call: ToolCall }> = []): Promise<BatchResult> {
+    const results: CallResult[] = done.slice();
+    this.results = results;
     let halt: Halt | undefined;
     for (const call of calls) {
       if (halt) {
@@ -44,14 +55,15 @@ export class HookedToolExecutor {
       results.push(result);
       halt = result.halt ?? this.run.session.halt ?? undefined;
     }
-    const messages = results.map((r) => r.message);
+    const messages = results.slice(done.length).map((r) => r.message);
     if (halt) return { messages, halt };
 
+    const all = [...done.map((d) => d.call), ...calls];
     const batch = await this.run.hooks.fire('PostToolBatch', {
       tool_calls: results.map((r, i) => ({
-        tool_name: calls[i]!.name,
+        tool_name: all[i]!.name,
         tool_input: r.input,
-        tool_use_id: calls[i]!.id,
+        tool_use_id: all[i]!.id,
         status: r.status,
         tool_response: r.response ?? r.message.content,
       })),
@@ -104,8 +116,11 @@ export class HookedToolExecutor {
       input = rewritten.value;
     }
 
+    let permission: Permission | undefined;
     if (pre.decision === 'ask' || pre.decision === 'defer') {
-      const permission = await requestPermission(run, call, input, pre);
+      permission = await requestPermission(run, call, input, pre, {
+        beforeWait: () => checkpointWaiting(run, call, this.results),
+      });
       if (!permission.granted) return this.denied(call, input, `Error: ${permission.reason}. The tool was not run.`, permission.halt);
       if (permission.rewritten) {
         const rewritten = validateToolInput(tool, permission.input);
@@ -119,12 +134,18 @@ export class HookedToolExecutor {
         input = rewritten.value;
       }
     }
-    const ran = await this.runHooked(tool, call, input, pre);
+    const ran = await this.runHooked(tool, call, input, pre, permission?.granted ? permission : undefined);
     if (pre.stop && !ran.halt) ran.halt = stopHalt(pre);
     return ran;
   }
 
-  private async runHooked(tool: Tool, call: ToolCall, input: Record<string, unknown>, pre: Outcome): Promise<CallResult> {
+  private async runHooked(
+    tool: Tool,
+    call: ToolCall,
+    input: Record<string, unknown>,
+    pre: Outcome,
+    approval?: { approvalId?: string; context?: string },
+  ): Promise<CallResult> {
     const run = this.run;
     const session = run.session;
     const record: AuditRecord = {
@@ -137,6 +158,8 @@ export class HookedToolExecutor {
         tool_input: input,
         tool_use_id: call.id,
         ...(run.identity.agentId ? { agent_id: run.identity.agentId } : {}),
+        // The durable approval that let it run: `hookwise approvals show <id>` tells who and why.
+        ...(approval?.approvalId ? { approval_id: approval.approvalId } : {}),
       },
     };
     // The record is on disk before the tool runs; a tool the audit cannot record does not run.
@@ -156,7 +179,7 @@ export class HookedToolExecutor {
     const ran = await runTool(tool, input, ctx);
     const durationMs = performance.now() - t0;
     run.ranTool(call.name);
-    const extra = pre.additionalContext ? [pre.additionalContext] : [];
+    const extra = [pre.additionalContext, approval?.context].filter((text): text is string => typeof text === 'string' && text !== '');
     // Claude Code's `duration_ms`, and the A3S-style `result` summary beside it.
     const duration_ms = Math.round(durationMs);
     const result = (success: boolean, output: string) => ({ success, output, ...ctx.annotations, duration_ms });

@@ -1,3 +1,4 @@
+import type { ApprovalStore } from '../approvals/types.js';
 import type { AuditSink } from '../audit/types.js';
 import type { HookwiseConfig } from '../config/define.js';
 import type { HookEngine } from '../core/engine.js';
@@ -39,8 +40,18 @@ export interface AgentOptions {
   /** Model turns per run (subagents count their own). Default 50. */
   maxSteps?: number;
   compaction?: CompactionBudget;
-  /** Decides `ask`. Without it (headless) ask is a denial. */
+  /** Decides `ask` when no `approvals` store is given. Without either (headless) ask is a denial. */
   approve?: (request: ApprovalRequest) => Promise<boolean> | boolean;
+  /**
+   * Durable human approval (docs/approvals.md): an `ask` no PermissionRequest hook
+   * answered becomes a pending record in this store, answered from any channel; the
+   * run waits for it, and a resumed run finds it again. Takes precedence over `approve`.
+   */
+  approvals?: ApprovalStore;
+  /** The tenant the approval records belong to. Default `default`. */
+  tenant?: string;
+  /** How long an approval waits for an answer (default 10 minutes), and what its expiry answers (default `deny`). */
+  approvalExpiry?: { afterMs?: number; onExpiry?: 'approve' | 'deny' };
   /** Working directory of the agent and its hooks. Default: process.cwd(). */
   cwd?: string;
   /** Default: a random UUID per run. */
@@ -130,10 +141,25 @@ export type RuntimeEvent =
   | { type: 'tool_start'; tool: string; input: Record<string, unknown>; toolUseId: string; agentId?: string }
   | { type: 'tool_end'; tool: string; toolUseId: string; ok: boolean; output: string; durationMs: number; agentId?: string }
   | { type: 'tool_denied'; tool: string; toolUseId: string; reason: string; agentId?: string }
-  | { type: 'approval'; tool: string; toolUseId: string; approved: boolean; by: 'hook' | 'callback' | 'headless'; agentId?: string }
+  | {
+      type: 'approval';
+      tool: string;
+      toolUseId: string;
+      approved: boolean;
+      /** `store`: an answer to a durable approval; `standing`: a session-wide approval given earlier. */
+      by: 'hook' | 'callback' | 'headless' | 'store' | 'standing';
+      /** With `store` and `standing`: the approval record, who answered it and their note. */
+      approvalId?: string;
+      answeredBy?: string | null;
+      note?: string | null;
+      agentId?: string;
+    }
+  /** A tool call waits for a durable approval: once when the wait begins (`waitedMs` 0), then as it goes on. */
+  | { type: 'approval_wait'; approvalId: string; tool: string; toolUseId: string; waitedMs: number; expiresAt: string; agentId?: string }
   | { type: 'system_message'; text: string; event: string }
   | { type: 'compaction'; before: number; after: number; agentId?: string }
-  | { type: 'checkpoint'; path: string; step: number }
+  /** `waiting`: written inside the step, as a tool call began to wait for an approval. */
+  | { type: 'checkpoint'; path: string; step: number; waiting?: boolean }
   | { type: 'subagent_start'; agentId: string; agentType: string }
   | { type: 'subagent_end'; agentId: string; agentType: string; stopReason: StopReason }
   | { type: 'session_end'; result: RunResult };

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { ServeFlags } from '../cli/commands/serve.js';
 import { UserError } from '../cli/errors.js';
 import { findConfigModule } from '../config/discover.js';
+import type { ApprovalStore } from '../approvals/types.js';
+import type { AnyAuditStore } from '../audit/open.js';
 import type { AuditSink } from '../audit/types.js';
 import type { HookEngine } from '../core/engine.js';
 import type { CounterStore } from '../counters/types.js';
@@ -27,6 +29,8 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     stack.push(() => counters.close());
     const audit = await openAudit(flags.audit);
     if (audit) stack.push(() => audit.close());
+    const approvals = audit && (await openApprovalStore(flags.audit!, audit, tenants));
+    if (approvals) stack.push(() => approvals.close());
     const otlp = flags.otlp ? await (await import('../telemetry/otlp.js')).startOtlpExport(flags.otlp) : undefined;
     if (otlp) stack.push(() => otlp.shutdown());
     const { auditEngine } = await import('../audit/engine.js');
@@ -47,6 +51,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
       watch: flags.watch,
       ...(ping && { ready: ping }),
       ...(audit && { acknowledge: () => audit.flush() }),
+      ...(approvals && { approvals }),
     }).catch((error: Error) => {
       throw new UserError(error.message);
     });
@@ -124,8 +129,23 @@ async function openCounters(flags: ServeFlags): Promise<CounterStore> {
   }
 }
 
+/**
+ * The approvals beside the audit trail (docs/approvals.md): same database, same chain
+ * (its records go through the audit store already open), each tenant's policy from the
+ * tenants file.
+ */
+async function openApprovalStore(target: string, audit: AnyAuditStore, tenants: Tenant[]): Promise<ApprovalStore> {
+  const { openApprovals } = await import('../approvals/open.js');
+  const policies = new Map(tenants.map((t) => [t.name, t.approvals]));
+  try {
+    return await openApprovals(target, { audit, policy: (tenant) => policies.get(tenant) });
+  } catch (error) {
+    throw new UserError(`--audit ${target}: cannot open the approvals store: ${(error as Error).message}`);
+  }
+}
+
 /** The audit sink for `--audit`: a SQLite file, or a postgres:// URL shared by replicas (docs/fleet.md). */
-async function openAudit(target: string | undefined): Promise<(AuditSink & { close(): Promise<void> }) | undefined> {
+async function openAudit(target: string | undefined): Promise<AnyAuditStore | undefined> {
   if (!target) return undefined;
   const { openAuditStore } = await import('../audit/open.js');
   try {

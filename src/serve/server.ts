@@ -9,9 +9,13 @@ import type { Outcome } from '../core/outcome.js';
 import { MemoryCounterStore } from '../counters/memory.js';
 import { withCounters } from '../counters/shared.js';
 import type { CounterStore } from '../counters/types.js';
+import type { ApprovalStore } from '../approvals/types.js';
 import { failureOutcome, sniffEvent } from './answers.js';
+import { ApprovalsApi } from './approvals-api.js';
+import { sendApprovalsPage } from './approvals-page.js';
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http.js';
 import { TenantPolicy, type EngineAttach } from './policy.js';
+import { Refusal } from './refusal.js';
 import { hashToken, insideRoots, type Tenant } from './tenants.js';
 
 export interface ServeOptions {
@@ -37,6 +41,13 @@ export interface ServeOptions {
   ready?: () => Promise<boolean>;
   /** One line for the operator. Default: stderr. */
   log?: (line: string) => void;
+  /**
+   * Pending approvals (docs/approvals.md): the API under /v1/approvals and the page at
+   * /approvals answer them. The caller opens and closes it. Without it, the API answers 503.
+   */
+  approvals?: ApprovalStore;
+  /** How often the event stream reads a watched tenant's pending approvals. Default 1000 ms. */
+  approvalsPollMs?: number;
 }
 
 export interface HookServer {
@@ -51,16 +62,6 @@ export interface HookServer {
 export const PROJECT_DIR_HEADER = 'x-hookwise-project-dir';
 /** On /v1/claude-code, a refusal answered as a 200 block carries its real status here. */
 export const ERROR_HEADER = 'x-hookwise-error';
-
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly event?: string,
-  ) {
-    super(message);
-  }
-}
 
 interface Request {
   policy: TenantPolicy;
@@ -88,6 +89,10 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     byToken.set(tenant.tokenSha256, { policy, counters: counters.scoped(`tenant:${tenant.name}:`) });
   }
   if (options.watch !== false) for (const policy of policies.values()) policy.watch();
+  const approvals = new ApprovalsApi(options.approvals, options.tenants, {
+    log,
+    ...(options.approvalsPollMs && { pollMs: options.approvalsPollMs }),
+  });
 
   let draining = false;
   let inflight = 0;
@@ -195,7 +200,7 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     if (claude && refusal.event && eventInfo(refusal.event).blockable) {
       sendJson(res, 200, toClaudeCodeOutput(failureOutcome(refusal.event, refusal.message)), { [ERROR_HEADER]: String(refusal.status) });
     } else {
-      sendJson(res, refusal.status, { error: refusal.message });
+      sendJson(res, refusal.status, { error: refusal.message, ...refusal.extra });
     }
   };
 
@@ -206,10 +211,13 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     try {
       if (draining) res.setHeader('connection', 'close');
       if (req.method === 'POST' && claude) return await claudeCode(req, res, seen);
+      const parsed = new URL(url, 'http://serve');
+      if (ApprovalsApi.owns(parsed.pathname)) return await approvals.route(req, res, parsed);
+      if (req.method === 'GET' && parsed.pathname === '/approvals') return sendApprovalsPage(res);
       if (req.method === 'POST' && url.startsWith('/v1/fire/')) return await fireApi(req, res, decodeURIComponent(url.slice(9)), seen);
       if (req.method === 'GET' && url === '/healthz') return sendJson(res, 200, { ok: true });
       if (req.method === 'GET' && url === '/readyz') return await readyz(res);
-      const known = claude || url.startsWith('/v1/fire/') || url === '/healthz' || url === '/readyz';
+      const known = claude || url.startsWith('/v1/fire/') || url === '/healthz' || url === '/readyz' || parsed.pathname === '/approvals';
       sendJson(res, known ? 405 : 404, {
         error: known ? `hookwise serve: ${req.method} is not allowed on ${url}` : `hookwise serve: no route ${url}`,
       });
@@ -252,6 +260,8 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
       closing ??= (async () => {
         draining = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Event streams never finish on their own: they end here, or the drain would wait for them.
+        approvals.close();
         server.closeIdleConnections();
         if (inflight > 0) await new Promise<void>((resolve) => (idle = resolve));
         server.closeAllConnections();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { approvalPolicySchema, type ApprovalApprover, type ApprovalPolicy } from '../approvals/policy.js';
 
 /** One tenant: who it is, how it proves it, which policy it runs under. */
 export interface Tenant {
@@ -14,9 +15,37 @@ export interface Tenant {
   rateLimit?: { requests: number; windowMs: number };
   /** When set, the project directory a request names must be inside one of these. */
   projectRoots?: string[];
+  /** The tenant's approval policy, with a token for each approver (docs/approvals.md). */
+  approvals?: TenantApprovals;
+}
+
+/** A person who answers a tenant's approvals through serve: a policy approver with a token of their own. */
+export interface Approver extends ApprovalApprover {
+  /** sha256 of the approver's bearer token, lowercase hex. */
+  tokenSha256: string;
+}
+
+/**
+ * The approval policy the store enforces (who may approve which tools, what may stand for
+ * a session, expiry), where each approver proves who they are with a token.
+ */
+export interface TenantApprovals extends ApprovalPolicy {
+  approvers?: Approver[];
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
+
+/** The policy's approver, with a token: the name is what `answeredBy` records, so it cannot look like `tenant:<name>` or `expiry`. */
+const approverSchema = approvalPolicySchema.shape.approvers.unwrap().element.extend({
+  name: z
+    .string()
+    .regex(/^[\p{L}\p{N} ._@+-]{1,64}$/u, 'a name of 1 to 64 letters, digits, spaces, dots, dashes, underscores, @ or +')
+    .refine((name) => name !== 'expiry', '"expiry" is what an expiry answers as; give the approver another name'),
+  tokenSha256: z
+    .string()
+    .regex(HEX64, 'the sha256 of the approver\'s own token as 64 lowercase hex digits (printf %s "$TOKEN" | sha256sum)'),
+});
+const approvalsSchema = approvalPolicySchema.extend({ approvers: z.array(approverSchema).optional() });
 
 const tenantSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'a name of 1 to 64 letters, digits, dots, dashes or underscores'),
@@ -24,6 +53,7 @@ const tenantSchema = z.strictObject({
   config: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
   rateLimit: z.strictObject({ requests: z.number().int().positive(), windowMs: z.number().int().positive().default(60_000) }).optional(),
   projectRoots: z.array(z.string().min(1)).min(1).optional(),
+  approvals: approvalsSchema.optional(),
 });
 
 const fileSchema = z.strictObject({ tenants: z.array(tenantSchema).min(1) });
@@ -65,6 +95,7 @@ export async function loadTenantsFile(file: string): Promise<Tenant[]> {
     config: (Array.isArray(t.config) ? t.config : [t.config]).map((c) => path.resolve(dir, c)),
     ...(t.rateLimit && { rateLimit: t.rateLimit }),
     ...(t.projectRoots && { projectRoots: t.projectRoots.map((r) => path.resolve(dir, r)) }),
+    ...(t.approvals && { approvals: t.approvals }),
   }));
   const seen = new Map<string, string>();
   for (const [i, t] of tenants.entries()) {
@@ -73,6 +104,22 @@ export async function loadTenantsFile(file: string): Promise<Tenant[]> {
       throw new TenantsError(`${abs}: tenants.${i}.tokenSha256: the same token is given to "${seen.get(`token:${t.tokenSha256}`)}"`);
     seen.set(`name:${t.name}`, t.name);
     seen.set(`token:${t.tokenSha256}`, t.name);
+  }
+  // One token is one identity: an approver's token cannot also be a tenant's or another approver's.
+  const holders = new Map(tenants.map((t) => [t.tokenSha256, `tenant "${t.name}"`]));
+  for (const [i, t] of tenants.entries()) {
+    const names = new Set<string>();
+    for (const [j, a] of (t.approvals?.approvers ?? []).entries()) {
+      const field = `tenants.${i}.approvals.approvers.${j}`;
+      if (names.has(a.name)) throw new TenantsError(`${abs}: ${field}.name: "${a.name}" is listed twice in tenant "${t.name}"`);
+      names.add(a.name);
+      const holder = holders.get(a.tokenSha256);
+      if (holder)
+        throw new TenantsError(
+          `${abs}: ${field}.tokenSha256: the same token is given to ${holder}; give each approver a token of their own`,
+        );
+      holders.set(a.tokenSha256, `approver "${a.name}" of tenant "${t.name}"`);
+    }
   }
   return tenants;
 }

@@ -58,7 +58,10 @@ describe.skipIf(base === undefined)('PostgreSQL audit store', () => {
     await client.connect();
     try {
       const ledger = await client.query('SELECT version, name FROM schema_migrations ORDER BY version');
-      expect(ledger.rows).toEqual([{ version: 1, name: 'audit log and heads, one chain per stream' }]);
+      expect(ledger.rows).toEqual([
+        { version: 1, name: 'audit log and heads, one chain per stream' },
+        { version: 2, name: 'approvals' },
+      ]);
       // The append-only triggers refuse edits made through SQL.
       await expect(client.query('DELETE FROM audit_log')).rejects.toThrow(/append-only: DELETE refused/);
       await expect(client.query('TRUNCATE audit_log')).rejects.toThrow(/append-only: TRUNCATE refused/);

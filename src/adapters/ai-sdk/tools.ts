@@ -84,7 +84,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
       stoppedSteps.add(opts.messages);
       throw new HookwiseStopError(plan.message, 'PreToolUse');
     }
-    if (plan.action === 'ask' && gate.options.approve) plan = await gate.resolveAsk(call, plan);
+    if (plan.action === 'ask' && gate.answersAsks) plan = await gate.resolveAsk(call, plan);
     if (plan.action === 'ask') {
       pending.set(call.id, { action: 'approved-by-sdk', plan });
       return true;

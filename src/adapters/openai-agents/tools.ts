@@ -37,7 +37,7 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
     const call: ToolCallInfo = { name: tool.name, input: asObject(input), id };
     let plan = await gate.before(call, undefined, fields());
     if (plan.action === 'stop') throw new HookwiseStopError(plan.message, 'PreToolUse');
-    if (plan.action === 'ask' && gate.options.approve) plan = await gate.resolveAsk(call, plan);
+    if (plan.action === 'ask' && gate.answersAsks) plan = await gate.resolveAsk(call, plan);
     if (plan.action === 'ask' || (plan.action === 'run' && (await own(runContext, plan.input as never, callId)))) {
       pending.set(id, { action: 'approved-by-sdk', plan });
       return true;

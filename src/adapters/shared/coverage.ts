@@ -19,8 +19,10 @@ export interface ToolExecution {
   toolInput: Record<string, unknown>;
   /** The PreToolUse outcome that allowed this execution (after any PermissionRequest or approval). */
   allowedBy: Outcome | null;
-  /** How the call got permission: the policy, a PermissionRequest hook, or an approver (human). */
-  approvedBy: 'policy' | 'hook' | 'approver';
+  /** How the call got permission: the policy, a PermissionRequest hook, an approver (human), or a durable approval (docs/approvals.md). */
+  approvedBy: 'policy' | 'hook' | 'approver' | 'approval';
+  /** With `approval`: the approval record that let it run. */
+  approvalId?: string;
 }
 
 /** Where adapters report tool executions. */
@@ -65,6 +67,8 @@ export class AuditCoverage implements CoverageSink {
       host: e.host,
       ts: e.ts,
     });
+    // The durable approval that let it run, as the runtime records it.
+    if (e.approvalId !== undefined) record.data.approval_id = e.approvalId;
     if (this.audit.appendDurable) await this.audit.appendDurable(record);
     else this.audit.append(record);
   }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { ApprovalStore } from '../../approvals/types.js';
 import type { AuditSink } from '../../audit/types.js';
 import type { HookEngine } from '../../core/engine.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
+import { askApproval } from '../../approvals/ask.js';
 import { AuditCoverage, type CoverageSink, type ToolExecution } from './coverage.js';
 
 /** Options every adapter takes. */
@@ -20,6 +22,16 @@ export interface AdapterOptions {
    * own approval is used where it has one; where it has none, the tool does not run.
    */
   approve?: Approver;
+  /**
+   * Durable human approval (docs/approvals.md): an `ask` becomes a pending record in
+   * this store and the call waits until a person answers it (CLI, serve's page, a
+   * program) or it expires. Takes precedence over `approve` and the framework's own approval.
+   */
+  approvals?: ApprovalStore;
+  /** The tenant approval records belong to. Default `default`. */
+  tenant?: string;
+  /** How long an approval waits for an answer (default 10 minutes), and what its expiry answers (default `deny`). */
+  approvalExpiry?: { afterMs?: number; onExpiry?: 'approve' | 'deny' };
 }
 
 export interface ApprovalRequest {
@@ -43,7 +55,8 @@ export type InputValidator = (input: Record<string, unknown>) => Checked | Promi
 
 /** What to do with one tool call, read from the whole PreToolUse outcome. */
 export type Plan =
-  | { action: 'run'; input: Record<string, unknown>; pre: Outcome; approvedBy: ToolExecution['approvedBy'] }
+  /** `approvalId`: the durable approval that let it run. */
+  | { action: 'run'; input: Record<string, unknown>; pre: Outcome; approvedBy: ToolExecution['approvedBy']; approvalId?: string }
   | { action: 'deny'; message: string; pre: Outcome }
   | { action: 'ask'; input: Record<string, unknown>; pre: Outcome; reason: string | null }
   | { action: 'stop'; message: string; pre: Outcome };
@@ -70,6 +83,8 @@ export class ToolGate {
   private readonly sinks: CoverageSink[];
   /** Calls a PreToolUse stop let run (Claude Code's `continue: false`): the run ends after them. */
   private readonly stopAfter = new Map<string, string>();
+  /** What an approver's note tells the model about a call, added beside its result. */
+  private readonly approvalNotes = new Map<string, string>();
 
   constructor(
     readonly engine: HookEngine,
@@ -135,8 +150,14 @@ export class ToolGate {
     return { action: 'ask', input, pre, reason: pre.reason };
   }
 
-  /** An ask answered by the approver option; with nobody to ask, the tool does not run. */
+  /** Whether this gate answers an ask itself (an approvals store or an approver), rather than the framework's own approval. */
+  get answersAsks(): boolean {
+    return this.options.approvals !== undefined || this.options.approve !== undefined;
+  }
+
+  /** An ask answered by the approvals store, else the approver option; with nobody to ask, the tool does not run. */
   async resolveAsk(call: ToolCallInfo, plan: Plan & { action: 'ask' }, approver = this.options.approve): Promise<Plan> {
+    if (this.options.approvals) return this.askDurably(this.options.approvals, call, plan);
     const why = plan.reason ? ` (${plan.reason})` : '';
     if (!approver) {
       return {
@@ -157,6 +178,58 @@ export class ToolGate {
   }
 
   /**
+   * The durable ask: a standing session permission, or a pending record answered
+   * from any channel while the call waits (Notification first). The approver's note
+   * reaches the model: beside the result, or as the refusal's reason. A store that
+   * fails refuses the call.
+   */
+  private async askDurably(store: ApprovalStore, call: ToolCallInfo, plan: Plan & { action: 'ask' }): Promise<Plan> {
+    const why = plan.reason ? ` (${plan.reason})` : '';
+    const expiry = this.options.approvalExpiry ?? {};
+    let verdict: Awaited<ReturnType<typeof askApproval>>;
+    try {
+      verdict = await askApproval(
+        store,
+        {
+          ...(this.options.tenant === undefined ? {} : { tenant: this.options.tenant }),
+          sessionId: this.sessionId,
+          tool: call.name,
+          input: plan.input,
+          toolUseId: call.id,
+          // A call without an id (a handoff) cannot be found again: its own key.
+          key: `${this.sessionId}:${call.id || randomUUID()}`,
+          hook: plan.pre.hooks.find((h) => h.result === 'ask' || h.result === 'defer')?.name ?? null,
+          reason: plan.reason,
+          ...(expiry.afterMs === undefined ? {} : { expiresInMs: expiry.afterMs }),
+          ...(expiry.onExpiry === undefined ? {} : { onExpiry: expiry.onExpiry }),
+        },
+        {
+          onPending: async (approval) => {
+            await this.fire('Notification', {
+              notification_type: 'permission_prompt',
+              title: 'Permission needed',
+              message: `hookwise needs your permission to use ${call.name}${why}: approval ${approval.id}`,
+              tool_name: call.name,
+              tool_use_id: call.id,
+              approval_id: approval.id,
+            });
+          },
+        },
+      );
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        action: 'deny',
+        message: `Permission needed to use ${call.name}${why}, and the approval store failed (${message}). The tool was not run.`,
+        pre: plan.pre,
+      };
+    }
+    if (!verdict.granted) return { action: 'deny', message: `Permission denied: ${verdict.reason}. The tool was not run.`, pre: plan.pre };
+    if (verdict.context && call.id) this.approvalNotes.set(call.id, verdict.context);
+    return { action: 'run', input: plan.input, pre: plan.pre, approvedBy: 'approval', approvalId: verdict.approval.id };
+  }
+
+  /**
    * Records the execution about to happen. Returns why not when it cannot be
    * recorded: an unrecordable tool call does not run.
    */
@@ -171,6 +244,7 @@ export class ToolGate {
       toolInput: plan.input,
       allowedBy: plan.pre,
       approvedBy: plan.approvedBy,
+      ...(plan.approvalId === undefined ? {} : { approvalId: plan.approvalId }),
     };
     try {
       for (const sink of this.sinks) await sink.toolExecuted(execution);
@@ -190,7 +264,7 @@ export class ToolGate {
       tool_response: output,
     });
     const replaced = post.updatedOutput !== null && post.updatedOutput !== undefined;
-    const extra: string[] = [];
+    const extra = this.takeApprovalNote(call);
     if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
     if (post.additionalContext) extra.push(post.additionalContext);
     return { output: replaced ? post.updatedOutput : output, replaced, extra, stop: post.stop ? stopText(post) : this.pendingStop(call) };
@@ -211,10 +285,15 @@ export class ToolGate {
       error: error instanceof Error ? error.message : String(error),
       is_interrupt: false,
     });
-    return {
-      stop: failure.stop ? stopText(failure) : this.pendingStop(call),
-      extra: failure.additionalContext ? [failure.additionalContext] : [],
-    };
+    const extra = this.takeApprovalNote(call);
+    if (failure.additionalContext) extra.push(failure.additionalContext);
+    return { stop: failure.stop ? stopText(failure) : this.pendingStop(call), extra };
+  }
+
+  private takeApprovalNote(call: ToolCallInfo): string[] {
+    const note = this.approvalNotes.get(call.id);
+    this.approvalNotes.delete(call.id);
+    return note === undefined ? [] : [note];
   }
 
   private pendingStop(call: ToolCallInfo): string | null {

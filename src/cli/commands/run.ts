@@ -11,6 +11,7 @@ interface RunFlags {
   maxSteps?: string;
   /** false with --no-policy */
   policy: boolean;
+  approvals?: boolean;
 }
 
 const KEY_OF: Record<string, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -41,6 +42,10 @@ export function defineRun(program: Command, setExit: SetExit): void {
     .option('--db <path>', 'audit database (default: $HOOKWISE_AUDIT_DB, else .hookwise/audit.db under the current folder)')
     .option('--max-steps <n>', "model turns at most (default: the runtime's, 50)")
     .option('--no-policy', 'run even when no policy is found: every tool call the model asks for runs')
+    .option(
+      '--approvals',
+      "a hook that answers ask makes a durable approval in the audit database; the run waits until `hookwise approvals approve|deny` (or serve's page) answers it (docs/approvals.md)",
+    )
     .action(async (prompt: string, flags: RunFlags) => {
       const [path, { statSync }] = await Promise.all([import('node:path'), import('node:fs')]);
       const [{ createProvider }, { defaultAuditPath }, { runAgentSession }, { UserError }, { DEFAULT_MAX_STEPS }] = await Promise.all([
@@ -74,6 +79,7 @@ export function defineRun(program: Command, setExit: SetExit): void {
         auditPath: path.resolve(flags.db ?? defaultAuditPath(process.cwd())),
         maxSteps,
         interactive: true,
+        approvals: flags.approvals === true,
       });
       setExit(result.stopReason === 'error' ? 1 : 0);
     });

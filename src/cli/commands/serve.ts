@@ -35,7 +35,10 @@ export function defineServe(program: Command, setExit: SetExit): void {
     .option('--tenants <file>', 'many tenants: a JSON or YAML file mapping sha256(token) to a tenant and its config (docs/fleet.md)')
     .option('--counters <url>', 'where budgets and rate limits count: redis://host:port[/db] shared by replicas, or memory: (default)')
     .option('--counters-prefix <prefix>', 'prefix of every Redis key', 'hookwise:')
-    .option('--audit <file>', 'append every outcome to this audit database (SQLite file)')
+    .option(
+      '--audit <file|url>',
+      'append every outcome to this audit store (an SQLite file or a postgres:// URL); it also holds the durable approvals the /approvals page and API answer',
+    )
     .option('--otlp <url>', 'export spans and metrics over OTLP/HTTP to this collector, e.g. http://127.0.0.1:4318')
     .option('--max-body <bytes>', 'largest request body accepted', String(4 * 1024 * 1024))
     .option('--rate-limit <n>', 'one tenant: requests per minute at most, across replicas sharing --counters')

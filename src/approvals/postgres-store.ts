@@ -1,0 +1,174 @@
+import type pg from 'pg';
+import {
+  PostgresAuditStore,
+  connectError,
+  newPool,
+  postgresTarget,
+  type PostgresAuditStoreOptions,
+  type PostgresTarget,
+} from '../audit/postgres-store.js';
+import { ChainedApprovalStore, type ApprovalStoreOptions } from './chained-store.js';
+import type { AnswerFields, ApprovalRow } from './record.js';
+import type { ApprovalChain, ApprovalTable } from './table.js';
+import type { ApprovalFilter } from './types.js';
+
+export interface PostgresApprovalStoreOptions
+  extends ApprovalStoreOptions,
+    Omit<PostgresAuditStoreOptions, 'batchSize' | 'flushIntervalMs'> {
+  /**
+   * The audit store already open on that URL and schema (serve's): approval records
+   * go into its chains, and closing the approvals store leaves it open. Default:
+   * the approvals store opens its own.
+   */
+  audit?: PostgresAuditStore;
+}
+
+/**
+ * Approvals in the PostgreSQL audit store's schema: the `approvals` table
+ * (migration 2 of src/audit/migrations.ts) and `approval` records appended durably
+ * to the session's chain through a PostgresAuditStore. A conditional UPDATE takes
+ * the row's lock, so of two replicas answering at once the second sees the first's
+ * answer and changes nothing.
+ */
+export class PostgresApprovalStore extends ChainedApprovalStore {
+  readonly schema: string;
+
+  private constructor(target: PostgresTarget, table: ApprovalTable, chain: ApprovalChain, options: ApprovalStoreOptions) {
+    super(target.shown, table, chain, options);
+    this.schema = target.schema;
+  }
+
+  /** Connects, migrates the schema (through the audit store), catches up the chain, and returns the store. */
+  static async open(options: PostgresApprovalStoreOptions): Promise<PostgresApprovalStore> {
+    const target = postgresTarget(options.url, options.schema);
+    if (options.audit && options.audit.schema !== target.schema)
+      throw new TypeError(
+        `approvals store: schema ${target.schema} and the audit store's ${options.audit.schema} differ; approvals live beside the audit trail`,
+      );
+    const audit = options.audit ?? (await PostgresAuditStore.open({ ...options, poolSize: 1 }));
+    const pool = newPool(target, options.poolSize ?? 2);
+    const chain: ApprovalChain = {
+      append: (record) => audit.appendDurable(record),
+      close: async () => {
+        if (!options.audit) await audit.close();
+      },
+    };
+    const store = new PostgresApprovalStore(target, new PostgresApprovalTable(pool, target.shown), chain, options);
+    try {
+      await store.reconcile();
+    } catch (error) {
+      await store.close();
+      throw connectError(error, target.shown);
+    }
+    return store;
+  }
+}
+
+const COLUMNS =
+  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained';
+
+class PostgresApprovalTable implements ApprovalTable {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly shown: string,
+  ) {}
+
+  async insert(row: ApprovalRow): Promise<boolean> {
+    const inserted = await this.query(
+      `INSERT INTO approvals (${COLUMNS}) SELECT ${COLUMNS} FROM json_populate_record(NULL::approvals, $1::json) ON CONFLICT (key) DO NOTHING`,
+      [JSON.stringify(row)],
+    );
+    return inserted.rowCount === 1;
+  }
+
+  async byId(id: string): Promise<ApprovalRow | undefined> {
+    return (await this.query(`SELECT ${COLUMNS} FROM approvals WHERE id = $1`, [id])).rows[0];
+  }
+
+  async byKey(key: string): Promise<ApprovalRow | undefined> {
+    return (await this.query(`SELECT ${COLUMNS} FROM approvals WHERE key = $1`, [key])).rows[0];
+  }
+
+  async list(filter: ApprovalFilter): Promise<ApprovalRow[]> {
+    const conditions = [
+      ['state', filter.state],
+      ['tenant', filter.tenant],
+      ['session_id', filter.sessionId],
+    ].filter(([, value]) => value !== undefined);
+    const where = conditions.map(([column], i) => `${column} = $${i + 1}`);
+    const sql = `SELECT ${COLUMNS} FROM approvals${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${
+      filter.limit !== undefined ? ` LIMIT ${filter.limit}` : ''
+    }`;
+    return (
+      await this.query(
+        sql,
+        conditions.map(([, value]) => value),
+      )
+    ).rows;
+  }
+
+  async due(now: string): Promise<ApprovalRow[]> {
+    return (await this.query(`SELECT ${COLUMNS} FROM approvals WHERE state = 'pending' AND expires_at <= $1 ORDER BY expires_at`, [now]))
+      .rows;
+  }
+
+  async answer(id: string, fields: AnswerFields, deadline: string | null): Promise<boolean> {
+    const updated = await this.query(
+      `UPDATE approvals SET state = $2, answered_by = $3, answered_at = $4, note = $5, scope = $6
+       WHERE id = $1 AND state = 'pending' AND ($7::text IS NULL OR expires_at > $7::text)`,
+      [id, fields.state, fields.answered_by, fields.answered_at, fields.note, fields.scope, deadline],
+    );
+    return updated.rowCount === 1;
+  }
+
+  async withdraw(id: string): Promise<void> {
+    await this.query(`DELETE FROM approvals WHERE id = $1 AND state = 'pending' AND chained = 0`, [id]);
+  }
+
+  async setChained(id: string, level: number): Promise<void> {
+    await this.query('UPDATE approvals SET chained = $2 WHERE id = $1 AND chained < $2', [id, level]);
+  }
+
+  async unchained(before: string): Promise<ApprovalRow[]> {
+    return (
+      await this.query(
+        `SELECT ${COLUMNS} FROM approvals
+         WHERE (chained < 1 AND created_at <= $1) OR (state <> 'pending' AND chained < 2 AND answered_at <= $1)
+         ORDER BY seq`,
+        [before],
+      )
+    ).rows;
+  }
+
+  async standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow | undefined> {
+    return (
+      await this.query(
+        `SELECT ${COLUMNS} FROM approvals
+         WHERE tenant = $1 AND session_id = $2 AND tool = $3 AND input = $4 AND state = 'approved' AND scope = 'session'
+         ORDER BY answered_at DESC LIMIT 1`,
+        [tenant, sessionId, tool, input],
+      )
+    ).rows[0];
+  }
+
+  /** Only ever run to catch up after a crash: a scan of the session's chain. */
+  async inChain(row: ApprovalRow, action: 'request' | 'answer'): Promise<boolean> {
+    const found = await this.query(
+      `SELECT 1 FROM audit_log WHERE stream = $1 AND kind = 'approval' AND data::json ->> 'id' = $2 AND data::json ->> 'action' = $3 LIMIT 1`,
+      [row.session_id, row.id, action],
+    );
+    return (found.rowCount ?? 0) > 0;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async query(sql: string, params: unknown[]): Promise<pg.QueryResult<ApprovalRow>> {
+    try {
+      return await this.pool.query<ApprovalRow>(sql, params);
+    } catch (error) {
+      throw connectError(error, this.shown);
+    }
+  }
+}

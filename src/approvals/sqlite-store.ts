@@ -1,0 +1,181 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { sqliteCode } from '../audit/errors.js';
+import { defaultAuditPath } from '../audit/paths.js';
+import { AuditStore, type AuditStoreOptions } from '../audit/store.js';
+import { ChainedApprovalStore, type ApprovalStoreOptions } from './chained-store.js';
+import type { AnswerFields, ApprovalRow } from './record.js';
+import type { ApprovalChain, ApprovalTable } from './table.js';
+import type { ApprovalFilter } from './types.js';
+
+export interface SqliteApprovalStoreOptions
+  extends ApprovalStoreOptions,
+    Omit<AuditStoreOptions, 'path' | 'batchSize' | 'flushIntervalMs'> {
+  /** The audit database. Default: `defaultAuditPath()` (`$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db`). */
+  path?: string;
+  /**
+   * The audit store already open on that database (the runtime's): approval records
+   * go into its chain, in order with its own records, and closing the approvals
+   * store leaves it open. Default: the approvals store opens its own.
+   */
+  audit?: AuditStore;
+}
+
+/**
+ * Approvals in the SQLite audit database, beside the chain: the `approvals`
+ * table (migration 3 of src/audit/migrations.ts) on a connection of its own, and
+ * the `approval` records appended durably through an AuditStore on the same file.
+ * SQLite's write lock makes each conditional UPDATE atomic across processes.
+ */
+export class SqliteApprovalStore extends ChainedApprovalStore {
+  static async open(options: SqliteApprovalStoreOptions = {}): Promise<SqliteApprovalStore> {
+    const file = path.resolve(options.audit?.path ?? options.path ?? defaultAuditPath());
+    if (options.audit && options.path !== undefined && path.resolve(options.path) !== file)
+      throw new TypeError(
+        `approvals store: path ${options.path} and the audit store's ${file} differ; approvals live in the audit database`,
+      );
+    // Opened first: it creates and migrates the database, the approvals table included.
+    const audit = options.audit ?? new AuditStore({ ...options, path: file });
+    let db: Database.Database;
+    try {
+      db = new Database(file, { timeout: Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000)) });
+    } catch (error) {
+      if (!options.audit) await audit.close();
+      throw error;
+    }
+    const chain: ApprovalChain = {
+      append: async (record) => audit.appendDurable(record),
+      close: async () => {
+        if (!options.audit) await audit.close();
+      },
+    };
+    const store = new SqliteApprovalStore(file, new SqliteApprovalTable(db, file), chain, options);
+    try {
+      await store.reconcile();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
+  }
+}
+
+const COLUMNS =
+  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained';
+
+class SqliteApprovalTable implements ApprovalTable {
+  private readonly insertRow: Database.Statement;
+  private readonly selectById: Database.Statement;
+  private readonly selectByKey: Database.Statement;
+  private readonly selectDue: Database.Statement;
+  private readonly updateAnswer: Database.Statement;
+  private readonly deleteWithdrawn: Database.Statement;
+  private readonly updateChained: Database.Statement;
+  private readonly selectUnchained: Database.Statement;
+  private readonly selectStanding: Database.Statement;
+  private readonly selectInChain: Database.Statement;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+  ) {
+    this.insertRow = db.prepare(
+      `INSERT INTO approvals (${COLUMNS}) VALUES (@id, @key, @tenant, @session_id, @event, @tool, @input, @tool_use_id, @hook, @reason, @created_at, @expires_at, @on_expiry, @state, @answered_by, @answered_at, @note, @scope, @chained) ON CONFLICT (key) DO NOTHING`,
+    );
+    this.selectById = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE id = ?`);
+    this.selectByKey = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE key = ?`);
+    this.selectDue = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY expires_at`);
+    this.updateAnswer = db.prepare(
+      `UPDATE approvals SET state = @state, answered_by = @answered_by, answered_at = @answered_at, note = @note, scope = @scope
+       WHERE id = @id AND state = 'pending' AND (@deadline IS NULL OR expires_at > @deadline)`,
+    );
+    this.deleteWithdrawn = db.prepare(`DELETE FROM approvals WHERE id = ? AND state = 'pending' AND chained = 0`);
+    this.updateChained = db.prepare('UPDATE approvals SET chained = ? WHERE id = ? AND chained < ?');
+    this.selectUnchained = db.prepare(
+      `SELECT ${COLUMNS} FROM approvals
+       WHERE (chained < 1 AND created_at <= @before) OR (state <> 'pending' AND chained < 2 AND answered_at <= @before)
+       ORDER BY seq`,
+    );
+    this.selectStanding = db.prepare(
+      `SELECT ${COLUMNS} FROM approvals
+       WHERE tenant = ? AND session_id = ? AND tool = ? AND input = ? AND state = 'approved' AND scope = 'session'
+       ORDER BY answered_at DESC LIMIT 1`,
+    );
+    // A scan of the session's approval records, only ever run to catch up after a crash.
+    this.selectInChain = db.prepare(
+      `SELECT 1 FROM audit_log WHERE kind = 'approval' AND session_id = ? AND json_extract(data, '$.id') = ? AND json_extract(data, '$.action') = ? LIMIT 1`,
+    );
+  }
+
+  async insert(row: ApprovalRow): Promise<boolean> {
+    return this.run(() => this.insertRow.run(row).changes === 1);
+  }
+
+  async byId(id: string): Promise<ApprovalRow | undefined> {
+    return this.run(() => this.selectById.get(id) as ApprovalRow | undefined);
+  }
+
+  async byKey(key: string): Promise<ApprovalRow | undefined> {
+    return this.run(() => this.selectByKey.get(key) as ApprovalRow | undefined);
+  }
+
+  async list(filter: ApprovalFilter): Promise<ApprovalRow[]> {
+    const conditions = [
+      ['state', filter.state],
+      ['tenant', filter.tenant],
+      ['session_id', filter.sessionId],
+    ].filter(([, value]) => value !== undefined);
+    const where = conditions.map(([column]) => `${column} = ?`);
+    const params = conditions.map(([, value]) => value);
+    const sql = `SELECT ${COLUMNS} FROM approvals${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${
+      filter.limit !== undefined ? ` LIMIT ${filter.limit}` : ''
+    }`;
+    return this.run(() => this.db.prepare(sql).all(...params) as ApprovalRow[]);
+  }
+
+  async due(now: string): Promise<ApprovalRow[]> {
+    return this.run(() => this.selectDue.all(now) as ApprovalRow[]);
+  }
+
+  async answer(id: string, fields: AnswerFields, deadline: string | null): Promise<boolean> {
+    return this.run(() => this.updateAnswer.run({ ...fields, id, deadline }).changes === 1);
+  }
+
+  async withdraw(id: string): Promise<void> {
+    this.run(() => this.deleteWithdrawn.run(id));
+  }
+
+  async setChained(id: string, level: number): Promise<void> {
+    this.run(() => this.updateChained.run(level, id, level));
+  }
+
+  async unchained(before: string): Promise<ApprovalRow[]> {
+    return this.run(() => this.selectUnchained.all({ before }) as ApprovalRow[]);
+  }
+
+  async standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow | undefined> {
+    return this.run(() => this.selectStanding.get(tenant, sessionId, tool, input) as ApprovalRow | undefined);
+  }
+
+  async inChain(row: ApprovalRow, action: 'request' | 'answer'): Promise<boolean> {
+    return this.run(() => this.selectInChain.get(row.session_id, row.id, action) !== undefined);
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+
+  /** SQLite's busy error said as the problem to fix. */
+  private run<T>(statement: () => T): T {
+    try {
+      return statement();
+    } catch (error) {
+      const code = sqliteCode(error);
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+        throw new Error(`approvals: the audit database ${this.file} is locked by another process; try again when it has finished writing`, {
+          cause: error,
+        });
+      throw error;
+    }
+  }
+}

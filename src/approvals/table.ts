@@ -1,0 +1,41 @@
+import type { AuditRecord } from '../audit/types.js';
+import type { AnswerFields, ApprovalRow } from './record.js';
+import type { ApprovalFilter } from './types.js';
+
+/**
+ * What the store needs of the `approvals` table, on SQLite or PostgreSQL. Every
+ * change is one conditional statement, so processes and replicas sharing the
+ * table agree on it without a lock of their own.
+ */
+export interface ApprovalTable {
+  /** Inserts the row; false when its key is taken (the row is then not written). */
+  insert(row: ApprovalRow): Promise<boolean>;
+  byId(id: string): Promise<ApprovalRow | undefined>;
+  byKey(key: string): Promise<ApprovalRow | undefined>;
+  /** Newest first. */
+  list(filter: ApprovalFilter): Promise<ApprovalRow[]>;
+  /** Pending rows whose deadline is at or before `now` (ISO 8601). */
+  due(now: string): Promise<ApprovalRow[]>;
+  /**
+   * Writes the answer only over a pending row (and, when `deadline` is given, one
+   * whose `expires_at` is after it): true for the one caller that wins.
+   */
+  answer(id: string, fields: AnswerFields, deadline: string | null): Promise<boolean>;
+  /** Deletes a pending row none of which is chained yet (its request failed to reach the chain). */
+  withdraw(id: string): Promise<void>;
+  /** Raises `chained` to `level` (never lowers it). */
+  setChained(id: string, level: number): Promise<void>;
+  /** Rows behind the chain: a request created, or an answer given, at or before `before`. */
+  unchained(before: string): Promise<ApprovalRow[]>;
+  /** The newest approved, session-scoped row for exactly this tool and (canonical JSON) input. */
+  standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow | undefined>;
+  /** Whether the chain already holds this step of this approval (a crashed writer may have appended it). */
+  inChain(row: ApprovalRow, action: 'request' | 'answer'): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The audit store's durable append, and its close when the approvals store opened it. */
+export interface ApprovalChain {
+  append(record: AuditRecord): Promise<void>;
+  close(): Promise<void>;
+}
