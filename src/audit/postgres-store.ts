@@ -234,10 +234,13 @@ export class PostgresAuditStore implements AuditSink {
     const known = streams.every((s) => this.tips.has(s));
     const expected = known ? streams.map((s) => ({ stream: s, ...this.tips.get(s)! })) : undefined;
     const rows = expected ? this.chain(batch, this.tips) : undefined;
+    // This batch's own tips, taken now: by the time it has a connection, the next batch
+    // may have been chained and moved `this.tips` further (the head must stop at ours).
+    const targets = new Map(streams.map((s) => [s, this.tips.get(s)!]));
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      if (expected && rows && (await this.moveHeads(client, expected))) {
+      if (expected && rows && (await this.moveHeads(client, expected, targets))) {
         await this.insertRows(client, rows);
       } else {
         await this.writeLocked(client, batch, streams);
@@ -278,11 +281,15 @@ export class PostgresAuditStore implements AuditSink {
     return rows;
   }
 
-  /** Moves every head from where this store left it to its new tip; false if any was moved by someone else. */
-  private async moveHeads(client: pg.PoolClient, from: Array<{ stream: string; seq: number; hash: string }>): Promise<boolean> {
+  /** Moves every head from where this store left it to this batch's tip; false if any was moved by someone else. */
+  private async moveHeads(
+    client: pg.PoolClient,
+    from: Array<{ stream: string; seq: number; hash: string }>,
+    targets: Map<string, Tip>,
+  ): Promise<boolean> {
     const key = this.key?.key;
     const heads = from.map((f) => {
-      const to = this.tips.get(f.stream)!;
+      const to = targets.get(f.stream)!;
       return {
         stream: f.stream,
         old_seq: f.seq,

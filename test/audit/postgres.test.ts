@@ -70,6 +70,25 @@ describe.skipIf(base === undefined)('PostgreSQL audit store', () => {
     }
   });
 
+  it('a batch waiting for a connection moves the heads to its own tips, not to those of the batch chained after it', async () => {
+    // One connection: the second batch in flight waits for it while the first commits,
+    // and the third is chained meanwhile. Each head must stop where its batch ends.
+    const tight = pgSchema(base!, 'tight');
+    try {
+      const store = await openAuditStore(tight.url, { key: KEY, poolSize: 1, batchSize: 7 });
+      // Known heads first, so every later batch is chained optimistically from them.
+      for (let i = 0; i < 3; i++) store.append(sampleRecord(i, { sessionId: `s${i}` }));
+      await store.flush();
+      for (let i = 3; i < 700; i++) store.append(sampleRecord(i, { sessionId: `s${i % 3}` }));
+      await store.close();
+      const result = await verifyAuditTrail(tight.url, { key: KEY });
+      expect(result.problems).toEqual([]);
+      expect(result).toMatchObject({ ok: true, streams: 3, rows: 700 });
+    } finally {
+      await tight.drop();
+    }
+  });
+
   it('a writer SIGKILLed mid-batch loses nothing it acknowledged and leaves chains that verify', async () => {
     const killed = pgSchema(base!, 'killed');
     try {
