@@ -5,3 +5,16 @@ export class UserError extends Error {
     this.name = 'UserError';
   }
 }
+
+/**
+ * Runs `run`; an error whose name is in `names` (a store that is locked, a key that
+ * is wrong: what the user has to fix) becomes a UserError, anything else stays a bug.
+ */
+export async function asUserErrors<T>(names: ReadonlySet<string>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof Error && names.has(error.name)) throw new UserError(error.message);
+    throw error;
+  }
+}

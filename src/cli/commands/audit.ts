@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
-import { UserError } from '../errors.js';
+import { asUserErrors, UserError } from '../errors.js';
 
 interface TargetFlags {
   db?: string;
@@ -203,11 +203,4 @@ const USER_ERRORS = new Set([
   'RangeError',
 ]);
 
-async function userErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof Error && USER_ERRORS.has(error.name)) throw new UserError(error.message);
-    throw error;
-  }
-}
+const userErrors = <T>(run: () => Promise<T>): Promise<T> => asUserErrors(USER_ERRORS, run);
