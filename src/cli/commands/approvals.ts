@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
+import { auditTargetOf } from '../audit-target.js';
 import { asUserErrors, UserError } from '../errors.js';
 import type { AnyApprovalStore, Approval, ApprovalState } from '../../approvals/index.js';
 
@@ -114,7 +115,7 @@ function withStore(command: Command): Command {
 /** Opens the store, runs `use`, closes it; the store's user-facing errors become one line. */
 async function usingStore<T>(flags: StoreFlags, use: (store: AnyApprovalStore) => Promise<T>): Promise<T> {
   const { openApprovals, loadApprovalPolicyFile } = await import('../../approvals/index.js');
-  const target = await targetOf(flags);
+  const target = await auditTargetOf(flags);
   const { isPostgresUrl, AuditDatabaseMissingError } = await import('../../audit/index.js');
   const { existsSync } = await import('node:fs');
   // Answering or listing never creates a database: a wrong path says so.
@@ -143,18 +144,6 @@ async function userName(): Promise<string> {
     if (fromEnv) return fromEnv;
     throw new UserError('cannot tell who you are: pass --as NAME');
   }
-}
-
-/** `--audit` or `--db`, else the default every writer uses: `$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db` here. */
-async function targetOf(flags: StoreFlags): Promise<string> {
-  const path = await import('node:path');
-  if (flags.audit !== undefined && flags.db !== undefined && flags.audit !== flags.db)
-    throw new UserError('--audit and --db name the same thing: give one of them');
-  const given = flags.audit ?? flags.db;
-  const { isPostgresUrl } = await import('../../audit/postgres-url.js');
-  if (given !== undefined) return isPostgresUrl(given) ? given : path.resolve(given);
-  const { defaultAuditPath } = await import('../../audit/paths.js');
-  return defaultAuditPath(process.cwd());
 }
 
 /** Errors the user has to fix (locked, read-only or unreachable stores, bad keys or policies, a closed trail): one line, exit 1. */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
+import { auditTargetOf } from '../audit-target.js';
 import { asUserErrors, UserError } from '../errors.js';
 
 interface TargetFlags {
@@ -31,7 +32,7 @@ export function defineAudit(program: Command, setExit: SetExit): void {
     .action(async (flags: FilterFlags & { json?: boolean }) => {
       const pc = (await import('picocolors')).default;
       const { queryAuditTrail, formatAuditTable } = await auditModule();
-      const rows = await userErrors(async () => queryAuditTrail(await targetOf(flags), await filtersOf(flags)));
+      const rows = await userErrors(async () => queryAuditTrail(await auditTargetOf(flags), await filtersOf(flags)));
       if (flags.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
       else {
         const lines = rows.length > 0 ? formatAuditTable(rows, pc) : [];
@@ -46,7 +47,7 @@ export function defineAudit(program: Command, setExit: SetExit): void {
     .action(async (flags: FilterFlags & { out?: string }) => {
       const { exportAuditTrail, isPostgresUrl, AuditDatabaseMissingError } = await auditModule();
       const { existsSync, openSync, writeSync, closeSync } = await import('node:fs');
-      const target = await targetOf(flags);
+      const target = await auditTargetOf(flags);
       const filters = await filtersOf(flags);
       // Checked before --out is created, so a wrong path leaves no empty file behind.
       if (!isPostgresUrl(target) && !existsSync(target)) throw new UserError(new AuditDatabaseMissingError(target).message);
@@ -86,7 +87,7 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       const pc = (await import('picocolors')).default;
       const { verifyAuditTrail } = await auditModule();
       const result = await userErrors(async () =>
-        verifyAuditTrail(await targetOf(flags), { keyFile: flags.keyFile, anchor: flags.anchor }),
+        verifyAuditTrail(await auditTargetOf(flags), { keyFile: flags.keyFile, anchor: flags.anchor }),
       );
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else if (result.ok) {
@@ -113,7 +114,7 @@ export function defineAudit(program: Command, setExit: SetExit): void {
     .action(async (flags: TargetFlags & { json?: boolean }) => {
       const pc = (await import('picocolors')).default;
       const { auditCoverage } = await auditModule();
-      const result = await userErrors(async () => auditCoverage(await targetOf(flags)));
+      const result = await userErrors(async () => auditCoverage(await auditTargetOf(flags)));
       if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       else {
         for (const u of result.uncovered) {
@@ -147,18 +148,6 @@ function withFilters(command: Command): Command {
 
 function auditModule() {
   return import('../../audit/index.js');
-}
-
-/** `--audit` or `--db`, else the default every writer uses: `$HOOKWISE_AUDIT_DB`, else `.hookwise/audit.db` here. */
-async function targetOf(flags: TargetFlags): Promise<string> {
-  const path = await import('node:path');
-  if (flags.audit !== undefined && flags.db !== undefined && flags.audit !== flags.db)
-    throw new UserError('--audit and --db name the same thing: give one of them');
-  const given = flags.audit ?? flags.db;
-  const { isPostgresUrl } = await import('../../audit/postgres-url.js');
-  if (given !== undefined) return isPostgresUrl(given) ? given : path.resolve(given);
-  const { defaultAuditPath } = await import('../../audit/paths.js');
-  return defaultAuditPath(process.cwd());
 }
 
 async function filtersOf(flags: FilterFlags) {
