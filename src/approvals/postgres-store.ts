@@ -9,7 +9,7 @@ import {
 } from '../audit/postgres-store.js';
 import { ChainedApprovalStore, type ApprovalStoreOptions } from './chained-store.js';
 import type { AnswerFields, ApprovalRow } from './record.js';
-import type { ApprovalChain, ApprovalTable } from './table.js';
+import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
 
 export interface PostgresApprovalStoreOptions
@@ -90,21 +90,8 @@ class PostgresApprovalTable implements ApprovalTable {
   }
 
   async list(filter: ApprovalFilter): Promise<ApprovalRow[]> {
-    const conditions = [
-      ['state', filter.state],
-      ['tenant', filter.tenant],
-      ['session_id', filter.sessionId],
-    ].filter(([, value]) => value !== undefined);
-    const where = conditions.map(([column], i) => `${column} = $${i + 1}`);
-    const sql = `SELECT ${COLUMNS} FROM approvals${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${
-      filter.limit !== undefined ? ` LIMIT ${filter.limit}` : ''
-    }`;
-    return (
-      await this.query(
-        sql,
-        conditions.map(([, value]) => value),
-      )
-    ).rows;
+    const { sql, params } = listQuery(COLUMNS, filter, (i) => `$${i}`);
+    return (await this.query(sql, params)).rows;
   }
 
   async due(now: string): Promise<ApprovalRow[]> {

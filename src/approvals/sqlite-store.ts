@@ -5,7 +5,7 @@ import { defaultAuditPath } from '../audit/paths.js';
 import { AuditStore, type AuditStoreOptions } from '../audit/store.js';
 import { ChainedApprovalStore, type ApprovalStoreOptions } from './chained-store.js';
 import type { AnswerFields, ApprovalRow } from './record.js';
-import type { ApprovalChain, ApprovalTable } from './table.js';
+import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
 
 export interface SqliteApprovalStoreOptions
@@ -120,16 +120,7 @@ class SqliteApprovalTable implements ApprovalTable {
   }
 
   async list(filter: ApprovalFilter): Promise<ApprovalRow[]> {
-    const conditions = [
-      ['state', filter.state],
-      ['tenant', filter.tenant],
-      ['session_id', filter.sessionId],
-    ].filter(([, value]) => value !== undefined);
-    const where = conditions.map(([column]) => `${column} = ?`);
-    const params = conditions.map(([, value]) => value);
-    const sql = `SELECT ${COLUMNS} FROM approvals${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${
-      filter.limit !== undefined ? ` LIMIT ${filter.limit}` : ''
-    }`;
+    const { sql, params } = listQuery(COLUMNS, filter, () => '?');
     return this.run(() => this.db.prepare(sql).all(...params) as ApprovalRow[]);
   }
 

@@ -39,3 +39,20 @@ export interface ApprovalChain {
   append(record: AuditRecord): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The WHERE and LIMIT of a list, for both dialects: `placeholder(i)` writes the i-th
+ * parameter (`?` or `$1`). Column names are fixed here; only values are parameters.
+ */
+export function listQuery(columns: string, filter: ApprovalFilter, placeholder: (i: number) => string): { sql: string; params: string[] } {
+  const conditions: Array<[string, string]> = [];
+  if (filter.state !== undefined) conditions.push(['state', filter.state]);
+  if (filter.tenant !== undefined) conditions.push(['tenant', filter.tenant]);
+  if (filter.sessionId !== undefined) conditions.push(['session_id', filter.sessionId]);
+  const where = conditions.map(([column], i) => `${column} = ${placeholder(i + 1)}`);
+  const limit = filter.limit !== undefined ? ` LIMIT ${Number(filter.limit)}` : '';
+  return {
+    sql: `SELECT ${columns} FROM approvals${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC${limit}`,
+    params: conditions.map(([, value]) => value),
+  };
+}
