@@ -4,21 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, WireServer } from '../providers/wire-server.js';
+import { completion, toolCall } from './chat-completion.js';
 import { cliPath, runCli } from './run-cli.js';
 
-const completion = (message: Record<string, unknown>, finish: string) => ({
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  created: 1_700_000_000,
-  model: 'local-model',
-  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
-  usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 },
-});
-const writeCall = (id: string, file: string) => ({
-  id,
-  type: 'function',
-  function: { name: 'Write', arguments: JSON.stringify({ file_path: file, content: 'shipped\n' }) },
-});
+const writeCall = (id: string, file: string) => toolCall(id, 'Write', { file_path: file, content: 'shipped\n' });
 
 const server = new WireServer(json(200, completion({ content: 'Done.' }, 'stop')));
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'hookwise-run-approvals-'));

@@ -3,22 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, WireServer } from '../providers/wire-server.js';
+import { completion, toolCall } from './chat-completion.js';
 import { runCli } from './run-cli.js';
-
-/** A chat.completion as an OpenAI-compatible server returns it. */
-const completion = (message: Record<string, unknown>, finish: string) => ({
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  created: 1_700_000_000,
-  model: 'local-model',
-  choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }],
-  usage: { prompt_tokens: 20, completion_tokens: 8, total_tokens: 28 },
-});
-const toolCall = (id: string, name: string, args: unknown) => ({
-  id,
-  type: 'function',
-  function: { name, arguments: JSON.stringify(args) },
-});
 
 const server = new WireServer(json(200, completion({ content: 'Done.' }, 'stop')));
 const workspace = mkdtempSync(path.join(os.tmpdir(), 'hookwise-run-'));
