@@ -1,3 +1,4 @@
+import type { Outcome } from '../core/outcome.js';
 import type { Approval, ApprovalRequest, ApprovalStore } from './types.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 
@@ -10,11 +11,10 @@ export interface ApprovalAsk {
   toolUseId: string;
   /** Makes the ask idempotent: asking again (a resumed run) finds the same record. */
   key: string;
-  /** The hook that answered ask, and its reason. */
-  hook: string | null;
-  reason: string | null;
-  expiresInMs?: number;
-  onExpiry?: 'approve' | 'deny';
+  /** The PreToolUse outcome that asked: the record names its asking hook and keeps its reason. */
+  pre: Outcome;
+  /** How long the request waits (default: the tenant policy's, else 10 minutes) and what its expiry answers (default deny). */
+  expiry?: { afterMs?: number; onExpiry?: 'approve' | 'deny' };
 }
 
 export interface ApprovalAskSteps {
@@ -51,12 +51,12 @@ export async function askApproval(store: ApprovalStore, ask: ApprovalAsk, steps:
     tool: ask.tool,
     input: ask.input,
     toolUseId: ask.toolUseId,
-    hook: ask.hook,
-    reason: ask.reason,
+    hook: askingHook(ask.pre),
+    reason: ask.pre.reason,
     key: ask.key,
   };
-  if (ask.expiresInMs !== undefined) request.expiresInMs = ask.expiresInMs;
-  if (ask.onExpiry !== undefined) request.onExpiry = ask.onExpiry;
+  if (ask.expiry?.afterMs !== undefined) request.expiresInMs = ask.expiry.afterMs;
+  if (ask.expiry?.onExpiry !== undefined) request.onExpiry = ask.expiry.onExpiry;
   let approval = await store.request(request);
   const other = otherCall(approval, ask);
   if (other) return { granted: false, approval, reason: other };
@@ -68,6 +68,25 @@ export async function askApproval(store: ApprovalStore, ask: ApprovalAsk, steps:
     });
   }
   return verdictOf(approval);
+}
+
+/** The hook that answered ask: the first whose result was ask or defer. */
+function askingHook(pre: Outcome): string | null {
+  return pre.hooks.find((h) => h.result === 'ask' || h.result === 'defer')?.name ?? null;
+}
+
+/** The Notification (`permission_prompt`) a host fires as a call starts waiting on `approval`, the same from every host. */
+export function permissionPrompt(call: { name: string; id: string }, reason: string | null, approval: Approval): Record<string, unknown> {
+  const { name: tool, id: toolUseId } = call;
+  const id = approval.id;
+  return {
+    notification_type: 'permission_prompt',
+    title: 'Permission needed',
+    message: `hookwise needs your permission to use ${tool}${reason ? ` (${reason})` : ''}: approval ${id}, answer with \`hookwise approvals approve ${id}\` or \`hookwise approvals deny ${id}\``,
+    tool_name: tool,
+    tool_use_id: toolUseId,
+    approval_id: id,
+  };
 }
 
 /** What an answered (or expired) record means for the call. A record still pending is a refusal: never a silent allow. */

@@ -1,6 +1,6 @@
 import type { Outcome } from '../core/outcome.js';
 import type { ToolCall } from '../providers/types.js';
-import { askApproval } from '../approvals/ask.js';
+import { askApproval, permissionPrompt } from '../approvals/ask.js';
 import { blockedBy } from './hook-gateway.js';
 import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import type { RuntimeEvent } from './types.js';
@@ -94,7 +94,6 @@ async function askStore(
 ): Promise<Permission> {
   const session = run.session;
   const options = session.options;
-  const expiry = options.approvalExpiry ?? {};
   const why = pre.reason ? ` (${pre.reason})` : '';
   let shownSeconds = 0;
   let verdict: Awaited<ReturnType<typeof askApproval>>;
@@ -108,23 +107,14 @@ async function askStore(
         input,
         toolUseId: call.id,
         key: `${session.sessionId}:${call.id}`,
-        hook: askingHook(pre),
-        reason: pre.reason,
-        ...(expiry.afterMs === undefined ? {} : { expiresInMs: expiry.afterMs }),
-        ...(expiry.onExpiry === undefined ? {} : { onExpiry: expiry.onExpiry }),
+        pre,
+        ...(options.approvalExpiry === undefined ? {} : { expiry: options.approvalExpiry }),
       },
       {
         signal: session.signal,
         beforeRequest: steps.beforeWait,
         onPending: async (approval) => {
-          await run.hooks.fire('Notification', {
-            notification_type: 'permission_prompt',
-            title: 'Permission needed',
-            message: `hookwise needs your permission to use ${call.name}${why}: approval ${approval.id}, answer with \`hookwise approvals approve ${approval.id}\` or \`hookwise approvals deny ${approval.id}\``,
-            tool_name: call.name,
-            tool_use_id: call.id,
-            approval_id: approval.id,
-          });
+          await run.hooks.fire('Notification', permissionPrompt(call, pre.reason, approval));
           emitWaiting(run, call, approval.id, 0, approval.expiresAt);
         },
         // The store reads often; observers hear of the wait once a second.
@@ -146,11 +136,6 @@ async function askStore(
   emitApproval(run, call, verdict.granted, by, { approvalId: a.id, answeredBy: a.answeredBy, note: a.note });
   if (!verdict.granted) return { granted: false, reason: verdict.reason };
   return { granted: true, input, rewritten: false, approvalId: a.id, ...(verdict.context ? { context: verdict.context } : {}) };
-}
-
-/** The hook that answered ask (the first one whose result was ask or defer). */
-function askingHook(pre: Outcome): string | null {
-  return pre.hooks.find((h) => h.result === 'ask' || h.result === 'defer')?.name ?? null;
 }
 
 function emitWaiting(run: RunContext, call: ToolCall, approvalId: string, waitedMs: number, expiresAt: string): void {

@@ -4,7 +4,7 @@ import type { AuditSink } from '../../audit/types.js';
 import type { HookEngine } from '../../core/engine.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
-import { askApproval } from '../../approvals/ask.js';
+import { askApproval, permissionPrompt } from '../../approvals/ask.js';
 import { AuditCoverage, type CoverageSink, type ToolExecution } from './coverage.js';
 
 /** Options every adapter takes. */
@@ -185,7 +185,6 @@ export class ToolGate {
    */
   private async askDurably(store: ApprovalStore, call: ToolCallInfo, plan: Plan & { action: 'ask' }): Promise<Plan> {
     const why = plan.reason ? ` (${plan.reason})` : '';
-    const expiry = this.options.approvalExpiry ?? {};
     let verdict: Awaited<ReturnType<typeof askApproval>>;
     try {
       verdict = await askApproval(
@@ -198,21 +197,12 @@ export class ToolGate {
           toolUseId: call.id,
           // A call without an id (a handoff) cannot be found again: its own key.
           key: `${this.sessionId}:${call.id || randomUUID()}`,
-          hook: plan.pre.hooks.find((h) => h.result === 'ask' || h.result === 'defer')?.name ?? null,
-          reason: plan.reason,
-          ...(expiry.afterMs === undefined ? {} : { expiresInMs: expiry.afterMs }),
-          ...(expiry.onExpiry === undefined ? {} : { onExpiry: expiry.onExpiry }),
+          pre: plan.pre,
+          ...(this.options.approvalExpiry === undefined ? {} : { expiry: this.options.approvalExpiry }),
         },
         {
           onPending: async (approval) => {
-            await this.fire('Notification', {
-              notification_type: 'permission_prompt',
-              title: 'Permission needed',
-              message: `hookwise needs your permission to use ${call.name}${why}: approval ${approval.id}`,
-              tool_name: call.name,
-              tool_use_id: call.id,
-              approval_id: approval.id,
-            });
+            await this.fire('Notification', permissionPrompt(call, plan.reason, approval));
           },
         },
       );
