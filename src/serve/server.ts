@@ -211,12 +211,13 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     try {
       if (draining) res.setHeader('connection', 'close');
       if (req.method === 'POST' && claude) return await claudeCode(req, res, seen);
-      const parsed = new URL(url, 'http://serve');
-      if (ApprovalsApi.owns(parsed.pathname)) return await approvals.route(req, res, parsed);
-      if (req.method === 'GET' && parsed.pathname === '/approvals') return sendApprovalsPage(res);
       if (req.method === 'POST' && url.startsWith('/v1/fire/')) return await fireApi(req, res, decodeURIComponent(url.slice(9)), seen);
       if (req.method === 'GET' && url === '/healthz') return sendJson(res, 200, { ok: true });
       if (req.method === 'GET' && url === '/readyz') return await readyz(res);
+      // Parsed only off the hook routes: those answer on every tool call.
+      const parsed = new URL(url, 'http://serve');
+      if (ApprovalsApi.owns(parsed.pathname)) return await approvals.route(req, res, parsed);
+      if (req.method === 'GET' && parsed.pathname === '/approvals') return sendApprovalsPage(res);
       const known = claude || url.startsWith('/v1/fire/') || url === '/healthz' || url === '/readyz' || parsed.pathname === '/approvals';
       sendJson(res, known ? 405 : 404, {
         error: known ? `hookwise serve: ${req.method} is not allowed on ${url}` : `hookwise serve: no route ${url}`,
