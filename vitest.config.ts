@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The launcher's CommonJS modules are TypeScript too (src/cli/**/*.cts).
+  oxc: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup/env.ts', 'test/setup/no-leaks.ts'],

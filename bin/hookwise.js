@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `hookwise claude-code` runs on every tool call of Claude Code: it skips the
-// command-line parser and the other commands' modules to start as fast as it can.
+// CommonJS (bin/package.json): `hookwise claude-code` runs on every tool call, and
+// Node starts a CommonJS entry faster than an ES module. That command skips the
+// command-line parser and the other commands' modules, and is answered by a
+// resident hookwise when one serves it (docs/claude-code.md#the-resident).
 const [, , command, ...rest] = process.argv;
 const fastPath = command === 'claude-code' && !rest.some((a) => a === '-h' || a === '--help');
 
 const run = fastPath
-  ? import('../dist/cli/commands/claude-code.js').then((m) => m.runClaudeCode(rest))
+  ? Promise.resolve().then(() => require('../dist/cli/resident/client.cjs').runClaudeCodeCommand(rest))
   : import('../dist/cli/index.js').then((m) => m.main(process.argv));
 
 run.then(

@@ -1,12 +1,11 @@
 import type * as Fs from 'node:fs';
 import type * as V8 from 'node:v8';
-import type * as WorkerThreads from 'node:worker_threads';
+import { startWatchdog } from './watchdog.js';
 
 // From the loaded built-ins, not `import ... from 'node:fs'`: ES-module facades cost
 // start-up on every tool call. getBuiltinModule is Node 20.16+.
 const fs = (process.getBuiltinModule?.('node:fs') ?? (await import('node:fs'))) as typeof Fs;
 const v8 = (process.getBuiltinModule?.('node:v8') ?? (await import('node:v8'))) as typeof V8;
-const workerThreads = (process.getBuiltinModule?.('node:worker_threads') ?? (await import('node:worker_threads'))) as typeof WorkerThreads;
 
 /**
  * The fail-closed envelope of a command that answers a host (`hookwise claude-code`,
@@ -42,8 +41,6 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 30_000;
 export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
 /** The longest reason written to stderr; a longer one is cut and marked. */
 const MAX_REASON_CHARS = 1000;
-const STALLED = Symbol.for('hookwise.envelope.stalled');
-const HEARTBEAT_MS = 100;
 
 type State = 'running' | 'answered' | 'exiting';
 
@@ -141,14 +138,10 @@ export class Envelope {
   }
 
   private startWatchdog(): void {
-    const { Worker } = workerThreads;
-    const beat = new Int32Array(new SharedArrayBuffer(4));
-    (globalThis as Record<symbol, unknown>)[STALLED] = (ms: number) => {
+    startWatchdog(this.options.stallTimeoutMs, (ms) => {
       // The inspector prints "Waiting for the debugger to disconnect..." at exit; the answer has one line.
-      const failure =
-        this.state === 'running' ? `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped` : undefined;
-      if (failure) {
-        const answer = this.options.failure(failure);
+      if (this.state === 'running') {
+        const answer = this.options.failure(`a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`);
         if (answer.stdout) writeAll(1, answer.stdout);
         writeAll(2, `${answer.stderr}\n`);
         this.answerCode = answer.code;
@@ -156,57 +149,11 @@ export class Envelope {
       this.state = 'exiting';
       fs.closeSync(2);
       this.reallyExit(this.answerCode);
-    };
-    const heartbeat = setInterval(() => Atomics.add(beat, 0, 1), HEARTBEAT_MS);
-    heartbeat.unref();
-    // execArgv: [] so that a parent started with --input-type=module does not make the CommonJS source an ES module.
-    const worker = new Worker(WATCHDOG, {
-      eval: true,
-      execArgv: [],
-      workerData: { beat, stallMs: this.options.stallTimeoutMs, pid: process.pid },
     });
-    // Without a watchdog the answer is still right; only a stuck hook could not be stopped. Say so, go on.
-    worker.on('error', (error) => writeAll(2, `hookwise: warning: the watchdog thread failed: ${oneLine(describe(error))}\n`));
-    worker.unref();
   }
 }
 
 class EnvelopeTimeout extends Error {}
-
-/**
- * The watchdog thread (CommonJS source: the cheapest worker to start). It only reads
- * the heartbeat; it runs no hookwise code. Without an inspector in this Node build it
- * can only kill the process (exit by signal: hosts read that as a non-blocking error).
- */
-const WATCHDOG = `
-const { workerData } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
-const { beat, stallMs, pid } = workerData;
-// The main thread's own CPU time (Linux): a stuck loop burns it, a process the machine
-// starves does not, so a loaded machine is never mistaken for a stuck hook. Else wall time.
-const cpuMs = () => {
-  try {
-    const fields = readFileSync('/proc/' + pid + '/task/' + pid + '/stat', 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch { return Date.now(); }
-};
-let last = Atomics.load(beat, 0), since = cpuMs(), quiet = 0;
-const timer = setInterval(() => {
-  const now = Atomics.load(beat, 0);
-  if (now !== last) { last = now; since = cpuMs(); quiet = 0; return; }
-  if (++quiet < 3 || cpuMs() - since < stallMs) return;
-  clearInterval(timer);
-  try {
-    const { Session } = require('node:inspector');
-    const session = new Session();
-    session.connectToMainThread();
-    session.post('Runtime.evaluate', { expression: "globalThis[Symbol.for('hookwise.envelope.stalled')](" + stallMs + ")" });
-  } catch (error) {
-    require('node:fs').writeSync(2, 'hookwise: a hook or the config ran synchronously for ' + stallMs + ' ms; killed\\n');
-    process.kill(process.pid, 'SIGKILL');
-  }
-}, Math.max(10, Math.min(250, Math.floor(stallMs / 4))));
-`;
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

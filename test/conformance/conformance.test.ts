@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aiSdkHost, claudeCodeHost, langChainHost, mcpProxyHost, openAIAgentsHost, runtimeHost, type Host } from './hosts.js';
+import {
+  aiSdkHost,
+  claudeCodeHost,
+  claudeCodeResidentHost,
+  langChainHost,
+  mcpProxyHost,
+  openAIAgentsHost,
+  runtimeHost,
+  type Host,
+} from './hosts.js';
 import { TABLE } from './table.js';
 
 /**
@@ -10,6 +19,7 @@ import { TABLE } from './table.js';
 const HOSTS: Array<[string, () => Promise<Host>]> = [
   ['runtime', runtimeHost],
   ['claude-code', claudeCodeHost],
+  ['claude-code (resident)', claudeCodeResidentHost],
   ['ai-sdk', aiSdkHost],
   ['openai-agents', openAIAgentsHost],
   ['langchain', langChainHost],

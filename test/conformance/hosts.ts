@@ -25,6 +25,7 @@ const schema = z.object({ text: z.string(), mode: z.string() });
 type Input = Row['input'];
 
 export interface Host {
+  /** The host whose row of expectations applies (TABLE's `except`). */
   name: string;
   call(input: Input): Promise<Observed>;
   close(): Promise<void>;
@@ -127,8 +128,32 @@ export async function langChainHost(): Promise<Host> {
 
 /** Spawns `hookwise claude-code` per event and acts on its JSON output the way Claude Code does (headless: an ask is not granted). */
 export async function claudeCodeHost(): Promise<Host> {
+  return claudeCodeHostWith({ HOOKWISE_RESIDENT: '0' });
+}
+
+/**
+ * The same, answered by a resident hookwise (docs/claude-code.md#the-resident) in a
+ * folder of its own. The first call starts it; closing checks that it answered the
+ * calls after that one, then stops it.
+ */
+export async function claudeCodeResidentHost(): Promise<Host> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-conf-res-'));
+  const env = { HOOKWISE_RESIDENT: '1', HOOKWISE_RESIDENT_DIR: path.join(dir, 'residents') };
+  const host = await claudeCodeHostWith(env);
+  return {
+    ...host,
+    close: async () => {
+      const listed = await spawnCollect(process.execPath, [cliPath, 'residents', '--stop', '--json'], '', env);
+      rmSync(dir, { recursive: true, force: true });
+      const answered = (JSON.parse(listed.stdout) as Array<{ answered: number }>).reduce((n, r) => n + r.answered, 0);
+      if (answered === 0) throw new Error(`no call was answered by a resident: ${listed.stdout}`);
+    },
+  };
+}
+
+async function claudeCodeHostWith(env: Record<string, string>): Promise<Host> {
   const fire = async (input: Record<string, unknown>): Promise<Record<string, any>> => {
-    const { code, stdout } = await spawnCollect(process.execPath, [cliPath, 'claude-code', '--config', POLICY], JSON.stringify(input));
+    const { code, stdout } = await spawnCollect(process.execPath, [cliPath, 'claude-code', '--config', POLICY], JSON.stringify(input), env);
     if (code !== 0) throw new Error(`hookwise claude-code exited ${code}`);
     return stdout.trim() ? JSON.parse(stdout) : {};
   };
@@ -200,9 +225,14 @@ export async function mcpProxyHost(): Promise<Host> {
   };
 }
 
-function spawnCollect(command: string, args: string[], stdin: string): Promise<{ code: number | null; stdout: string }> {
+function spawnCollect(
+  command: string,
+  args: string[],
+  stdin: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(command, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...env } });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     child.stderr.resume();

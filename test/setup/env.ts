@@ -5,3 +5,11 @@
  */
 process.env.NO_COLOR = '1';
 delete process.env.FORCE_COLOR;
+
+/**
+ * `hookwise claude-code` starts a resident hookwise after answering
+ * (docs/claude-code.md#the-resident): tests that spawn it would leave residents
+ * behind. They are off here; test/cli/resident.test.ts and the conformance suite's
+ * resident host turn them on, in folders of their own, and stop them.
+ */
+process.env.HOOKWISE_RESIDENT = '0';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
+import type { HookEngine } from '../../core/engine.js';
 import { canonicalEvent, isKnownEvent, nearMissOf } from '../../core/events.js';
 import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
@@ -16,15 +17,18 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * Code's output format. It runs on every tool call, so everything heavy loads lazily.
  * Everything runs inside the fail-closed envelope (../envelope.ts, docs/claude-code.md#failures).
  */
-const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
+/** Set in the environment of everything hookwise runs: a hook that calls `hookwise claude-code` again is ignored. */
+export const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
 
 /** The largest answer written; a larger one is a failure (a host reading a capped pipe would get cut, invalid JSON). */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-interface ClaudeCodeFlags {
+export interface ClaudeCodeFlags {
   config?: string[];
   failOpen?: boolean;
+  /** false: answer in this process, never through a resident (`--no-resident`). */
+  resident?: boolean;
   loadTimeout?: string;
   stallTimeout?: string;
 }
@@ -43,6 +47,10 @@ export function defineClaudeCode(program: Command, setExit: SetExit): void {
       "hookwise's own failures answer exit 1 (Claude Code goes on) instead of exit 2 on events that can block (also HOOKWISE_FAIL_OPEN=1)",
     )
     .option(
+      '--no-resident',
+      'answer in this process; never through (or by starting) a resident hookwise (also HOOKWISE_RESIDENT=0; docs/claude-code.md#the-resident)',
+    )
+    .option(
       '--load-timeout <ms>',
       `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`,
     )
@@ -58,19 +66,34 @@ export function defineClaudeCode(program: Command, setExit: SetExit): void {
  * `bin/hookwise.js` calls this directly when argv[2] is `claude-code`. It ends the
  * process itself (see ../envelope.ts); the returned code is for callers that stub the exit.
  */
-export async function runClaudeCode(args: string[]): Promise<number> {
-  const flags: ClaudeCodeFlags = { config: [] };
-  let badArgument: string | undefined;
+export async function runClaudeCode(args: string[], started: Started = {}): Promise<number> {
+  const flags = parseClaudeCodeArgs(args);
+  return claudeCode(flags, flags.badArgument, started);
+}
+
+/** The command's flags, parsed by hand (the resident parses its own the same way). */
+export function parseClaudeCodeArgs(args: string[]): ClaudeCodeFlags & { badArgument?: string } {
+  const flags: ClaudeCodeFlags & { badArgument?: string } = { config: [] };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = (name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : args[++i]);
     if (arg === '-c' || arg === '--config' || arg.startsWith('--config=')) flags.config!.push(value('--config') ?? '');
     else if (arg === '--fail-open') flags.failOpen = true;
+    else if (arg === '--no-resident') flags.resident = false;
     else if (arg === '--load-timeout' || arg.startsWith('--load-timeout=')) flags.loadTimeout = value('--load-timeout') ?? '';
     else if (arg === '--stall-timeout' || arg.startsWith('--stall-timeout=')) flags.stallTimeout = value('--stall-timeout') ?? '';
-    else badArgument ??= arg;
+    else flags.badArgument ??= arg;
   }
-  return claudeCode(flags, badArgument);
+  return flags;
+}
+
+/**
+ * What the launcher (../resident/client.cts) already did: stdin read while looking
+ * for a resident, and the resident to start once this process has answered.
+ */
+export interface Started {
+  input?: string;
+  afterAnswer?: () => void;
 }
 
 /** What Claude Code gets when hookwise itself fails: exit 2 (block) where exit 2 blocks, else exit 1. */
@@ -80,37 +103,38 @@ export function claudeCodeFailure(event: string | undefined, reason: string, fai
   return { stderr: `hookwise: ${reason}`, code: 1 };
 }
 
-async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string): Promise<number> {
+async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string, started: Started = {}): Promise<number> {
   const failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
   let event: string | undefined;
   let envelope: Envelope | undefined;
   try {
     const stallTimeoutMs = millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
     envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen), stallTimeoutMs });
-    const loadTimeoutMs = millis(flags.loadTimeout ?? process.env.HOOKWISE_LOAD_TIMEOUT_MS, '--load-timeout', DEFAULT_LOAD_TIMEOUT_MS);
+    const loadTimeoutMs = loadTimeoutOf(flags);
     if (badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${badArgument}`);
     if (process.env[RECURSION_GUARD]) {
       process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
       await envelope.answer(undefined, 0);
       return envelope.finish();
     }
-    const input = await readInputObject();
+    const input = await readInputObject(started.input);
     event = eventOf(input.hook_event_name);
-    const projectDir = process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
+    const projectDir = projectDirOf(input);
     const files = await configFiles(flags.config, projectDir);
     if (files.length === 0) {
-      process.stderr.write(`hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`);
+      process.stderr.write(noConfig(projectDir));
       await envelope.answer(undefined, 0);
+      started.afterAnswer?.();
       return envelope.finish();
     }
     const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
     const audit = await auditTo(engine, projectDir);
     process.env[RECURSION_GUARD] = '1';
-    const outcome = await engine.fire(event, input);
-    const answer = serialise(toClaudeCodeOutput(outcome, input.tool_name));
+    const answer = await answerWith(engine, event, input);
     // The record is written before the answer: an answer that cannot be recorded is a failure.
     audit?.closeSync();
     await envelope.answer(answer, 0);
+    started.afterAnswer?.();
     // Async hooks finish before the process ends; what they return has no later outcome to reach.
     await engine.drain();
     return envelope.finish();
@@ -124,8 +148,27 @@ async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string): Promise
   }
 }
 
+export function loadTimeoutOf(flags: ClaudeCodeFlags): number {
+  return millis(flags.loadTimeout ?? process.env.HOOKWISE_LOAD_TIMEOUT_MS, '--load-timeout', DEFAULT_LOAD_TIMEOUT_MS);
+}
+
+/** The project: Claude Code's CLAUDE_PROJECT_DIR, else the input's cwd, else ours. */
+export function projectDirOf(input: Record<string, unknown>): string {
+  return process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
+}
+
+export function noConfig(projectDir: string): string {
+  return `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`;
+}
+
+/** Fire the event and write the Outcome as Claude Code reads it. */
+export async function answerWith(engine: HookEngine, event: string, input: Record<string, unknown>): Promise<string | undefined> {
+  const outcome = await engine.fire(event, input);
+  return serialise(toClaudeCodeOutput(outcome, input.tool_name));
+}
+
 /** The event Claude Code named; a missing, empty or unknown name (`pretooluse`) is a failure. */
-function eventOf(name: unknown): string {
+export function eventOf(name: unknown): string {
   if (typeof name !== 'string' || name === '')
     throw new UserError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
   if (isKnownEvent(name)) return name;
@@ -133,7 +176,7 @@ function eventOf(name: unknown): string {
   throw new UserError(`stdin: unknown hook_event_name "${name}"${close ? ` (did you mean "${close}"?)` : ''}`);
 }
 
-async function loadFor(files: string[], projectDir: string) {
+export async function loadFor(files: string[], projectDir: string): Promise<HookEngine> {
   // Started together, not each once the module before it has loaded: load-engine
   // imports the loader, which imports the TypeScript cache.
   const [{ loadEngine }] = await Promise.all([
@@ -145,7 +188,7 @@ async function loadFor(files: string[], projectDir: string) {
 }
 
 /** With `HOOKWISE_AUDIT_DB` set (relative to the project), every fire's Outcome goes to that audit database. */
-async function auditTo(engine: Awaited<ReturnType<typeof loadFor>>, projectDir: string) {
+export async function auditTo(engine: HookEngine, projectDir: string) {
   const file = process.env.HOOKWISE_AUDIT_DB;
   if (!file) return undefined;
   const { auditEngine, openAuditStore } = await import('../../audit/index.js');
@@ -163,7 +206,7 @@ function serialise(answer: Record<string, unknown> | undefined): string | undefi
   return text;
 }
 
-async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
+export async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
   if (named?.length) return named.map((f) => path.resolve(f));
   const { findConfigModule } = await import('../../config/discover.js');
   const found = findConfigModule(projectDir);

@@ -1,0 +1,352 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import type { HookEngine } from '../../core/engine.js';
+import {
+  answerWith,
+  auditTo,
+  claudeCodeFailure,
+  configFiles,
+  eventOf,
+  loadFor,
+  loadTimeoutOf,
+  noConfig,
+  parseClaudeCodeArgs,
+  projectDirOf,
+  RECURSION_GUARD,
+  type ClaudeCodeFlags,
+} from '../commands/claude-code.js';
+import { DEFAULT_STALL_TIMEOUT_MS, millis, oneLine } from '../envelope.js';
+import { parseInputObject } from '../stdin.js';
+import { startWatchdog } from '../watchdog.js';
+import { identityOf, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
+import { LoadedFiles } from './track.js';
+
+/**
+ * The resident hookwise (docs/claude-code.md#the-resident): one process per identity
+ * (./address.cts) that answers `hookwise claude-code` calls over a Unix socket, with
+ * the config loaded once. Every call is answered exactly as the process itself would
+ * answer it (the same functions of ../commands/claude-code.ts); what differs is only
+ * what a process cannot keep: the loaded config, the bash parser, the audit file.
+ *
+ * It serves one config. When a file the config was loaded from changes, or the call
+ * names other config files, it declines (the caller answers itself, nothing ran here)
+ * and goes; the next call starts a fresh one. It also goes after an idle time, at the
+ * end of the Claude Code session it serves, on SIGTERM, and on `hookwise residents --stop`.
+ * A failure it cannot pin on one call (a stuck hook, an uncaught error) ends it at
+ * once: callers it had taken answer with the failure answer (client.cts).
+ */
+const IDLE_ENV = 'HOOKWISE_RESIDENT_IDLE_MS';
+const DEFAULT_IDLE_MS = 10 * 60_000;
+/** How often the resident checks that it is idle or that its socket is still its own. */
+const CHECK_MS = 30_000;
+const MAX_REQUEST_CHARS = 512 * 1024 * 1024;
+
+interface Loaded {
+  engine: HookEngine;
+  audit: { flushSync(): void; closeSync(): void } | undefined;
+}
+
+const log = (line: string) => process.stderr.write(`${new Date().toISOString()} hookwise resident ${process.pid}: ${line}\n`);
+
+/** Runs until the resident goes; resolves with the exit code. */
+export async function runResident(args: string[]): Promise<number> {
+  const identity = identityOf(args, process.env, process.cwd());
+  const dir = residentDir();
+  const socket = socketPath(dir, identity);
+  const why = untrusted(dir) ?? (socket ? undefined : 'the socket path would be too long');
+  const flags = parseClaudeCodeArgs(args);
+  if (why || !socket || flags.badArgument !== undefined) {
+    log(`not starting: ${why ?? `unknown argument ${flags.badArgument}`}`);
+    return 1;
+  }
+  return new Resident(identity, flags, socket).run();
+}
+
+class Resident {
+  private readonly files = new LoadedFiles();
+  private readonly server = net.createServer({ allowHalfOpen: true }, (c) => this.connection(c));
+  private readonly startedAt = new Date().toISOString();
+  private readonly failOpen: boolean;
+  private readonly loadTimeoutMs: number;
+  private readonly idleMs: number;
+  /** The config this resident serves (the first call's), and its load; no load when there is no config. */
+  private served: { key: string; loaded?: Promise<Loaded> } | undefined;
+  private inFlight = 0;
+  private answered = 0;
+  private lastCall = Date.now();
+  private socketIno: number | undefined;
+  private closing: Promise<void> | undefined;
+  private done!: (code: number) => void;
+
+  constructor(
+    private readonly identity: string,
+    private readonly flags: ClaudeCodeFlags,
+    private readonly socket: string,
+  ) {
+    this.failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
+    this.loadTimeoutMs = loadTimeoutOf(flags);
+    this.idleMs = millis(process.env[IDLE_ENV], IDLE_ENV, DEFAULT_IDLE_MS);
+  }
+
+  async run(): Promise<number> {
+    const finished = new Promise<number>((resolve) => {
+      this.done = resolve;
+    });
+    this.guard();
+    this.files.install();
+    if (!(await this.listen())) return 0;
+    process.env[RECURSION_GUARD] = '1';
+    fs.rmSync(this.socket.replace(/\.sock$/, '.starting'), { force: true });
+    log(`serving ${this.socket} for ${process.cwd()}`);
+    this.preload();
+    const check = setInterval(() => this.check(), Math.min(CHECK_MS, this.idleMs));
+    check.unref();
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => void this.shutdown(signal));
+    const code = await finished;
+    clearInterval(check);
+    return code;
+  }
+
+  /** What ends the process at once: callers it took then fail closed (client.cts), none is answered wrongly. */
+  private guard(): void {
+    const reallyExit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit.bind(process);
+    const fatal = (reason: string) => {
+      log(`${reason}; ending (calls in flight answer with the failure answer)`);
+      reallyExit(70);
+    };
+    const stallMs = millis(this.flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
+    startWatchdog(stallMs, (ms) => fatal(`a hook or the config ran synchronously for ${ms} ms of CPU time without yielding`));
+    process.on('uncaughtException', (error) => fatal(`uncaught error: ${oneLine(String(error?.stack ?? error))}`));
+    process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));
+  }
+
+  /** Listen on the socket; false when another resident already serves it. */
+  private async listen(): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          this.server.once('error', reject);
+          this.server.listen(this.socket, () => {
+            this.server.off('error', reject);
+            resolve();
+          });
+        });
+        fs.chmodSync(this.socket, 0o600);
+        this.socketIno = fs.statSync(this.socket).ino;
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt > 0 || (await answers(this.socket))) {
+          log(`not serving: ${(error as Error).message}`);
+          return false;
+        }
+        // A socket file nobody listens on: a resident that was killed left it.
+        fs.rmSync(this.socket, { force: true });
+      }
+    }
+  }
+
+  /** Claude Code names the project: load its config now, so that the first call finds it ready. */
+  private preload(): void {
+    const projectDir = process.env.CLAUDE_PROJECT_DIR;
+    if (!projectDir) return;
+    void configFiles(this.flags.config, projectDir)
+      .then((files) => {
+        if (files.length > 0 && !this.served) this.serve(files, projectDir);
+      })
+      .catch(() => {});
+  }
+
+  private serve(files: string[], projectDir: string): Promise<Loaded> {
+    const loaded = this.load(files, projectDir);
+    // A failed load is every call's failure answer, each in its turn; not an unhandled rejection.
+    loaded.catch(() => {});
+    this.served = { key: keyOf(files, projectDir), loaded };
+    return loaded;
+  }
+
+  private async load(files: string[], projectDir: string): Promise<Loaded> {
+    this.files.add(files);
+    const engine = await this.files.during(() => loadFor(files, projectDir));
+    const audit = await auditTo(engine, projectDir);
+    // The shell guard's parser is loaded on first use: load it now, not in a call someone waits for.
+    void import('../../shell/parser.js').then((m) => m.loadBashParser()).catch(() => {});
+    return { engine, audit };
+  }
+
+  private connection(c: net.Socket): void {
+    let text = '';
+    c.setEncoding('utf8');
+    c.on('error', () => {});
+    const onData = (chunk: string) => {
+      text += chunk;
+      const end = text.indexOf('\n');
+      if (end < 0 && text.length < MAX_REQUEST_CHARS) return;
+      c.off('data', onData);
+      if (end < 0) return void c.destroy();
+      void this.request(c, text.slice(0, end));
+    };
+    c.on('data', onData);
+  }
+
+  private async request(c: net.Socket, line: string): Promise<void> {
+    let request: ResidentRequest;
+    try {
+      request = JSON.parse(line) as ResidentRequest;
+    } catch {
+      return void c.destroy();
+    }
+    const reply = (r: ResidentReply): void => void c.end(`${JSON.stringify(r)}\n`);
+    if (request.op === 'status') return reply(this.status());
+    if (request.op === 'stop') {
+      reply({ kind: 'stopping' });
+      return void this.shutdown('asked to stop');
+    }
+    if (request.op !== 'hook') return void c.destroy();
+    if (request.identity !== this.identity) return reply({ kind: 'decline', why: 'identity' });
+    if (this.closing) return reply({ kind: 'decline', why: 'closing' });
+    this.inFlight++;
+    this.lastCall = Date.now();
+    try {
+      const call = await this.prepare(request.input);
+      if (call === 'stale') return reply({ kind: 'decline', why: 'stale' });
+      // Taken: from here on, this resident's end is the caller's failure answer, never a second run.
+      c.write('+');
+      reply(await this.answer(call));
+      this.answered++;
+      if (call.event === 'SessionEnd') void this.shutdown('the Claude Code session ended');
+    } finally {
+      this.inFlight--;
+      this.lastCall = Date.now();
+      if (this.inFlight === 0) this.idle?.();
+    }
+  }
+
+  /** The call as the process would begin it; `stale` when this resident's config no longer serves it. */
+  private async prepare(raw: string): Promise<Call | 'stale'> {
+    let event: string | undefined;
+    try {
+      const input = parseInputObject(raw);
+      event = eventOf(input.hook_event_name);
+      const projectDir = projectDirOf(input);
+      const files = await configFiles(this.flags.config, projectDir);
+      const key = keyOf(files, projectDir);
+      const changed = this.files.changed();
+      if ((this.served && this.served.key !== key) || changed) {
+        void this.shutdown(changed ? `${changed} changed` : `the call names another config (${files.join(', ') || 'none'})`);
+        return 'stale';
+      }
+      return { event, input, projectDir, files };
+    } catch (error) {
+      return { event, failure: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private async answer(call: Call): Promise<ResidentReply> {
+    try {
+      if (call.failure !== undefined) throw new Error(call.failure);
+      const { event, input, projectDir, files } = call as Required<Call> & { event: string };
+      if (files.length === 0) {
+        this.served ??= { key: keyOf(files, projectDir) };
+        return { kind: 'answer', stderr: noConfig(projectDir), code: 0 };
+      }
+      const { engine, audit } = await within(
+        this.loadTimeoutMs,
+        'loading the config',
+        this.served?.loaded ?? this.serve(files, projectDir),
+      );
+      const stdout = await answerWith(engine, event, input);
+      // The record is written before the answer: an answer that cannot be recorded is a failure.
+      audit?.flushSync();
+      return { kind: 'answer', ...(stdout && { stdout }), code: 0 };
+    } catch (error) {
+      const failure = claudeCodeFailure(call.event, oneLine(error instanceof Error ? error.message : String(error)), this.failOpen);
+      return { kind: 'answer', stderr: `${failure.stderr}\n`, code: failure.code };
+    }
+  }
+
+  private status(): ResidentReply {
+    return {
+      kind: 'status',
+      pid: process.pid,
+      cwd: process.cwd(),
+      args: process.argv.slice(3),
+      startedAt: this.startedAt,
+      answered: this.answered,
+      config: this.files.files,
+    };
+  }
+
+  private idle: (() => void) | undefined;
+
+  private check(): void {
+    if (this.inFlight === 0 && Date.now() - this.lastCall >= this.idleMs) return void this.shutdown(`idle for ${this.idleMs} ms`);
+    let ino: number | undefined;
+    try {
+      ino = fs.statSync(this.socket).ino;
+    } catch {}
+    if (ino !== this.socketIno) void this.shutdown('its socket was removed or replaced');
+  }
+
+  /** Take no new call, finish the ones taken, let async hooks finish, flush the audit, end. */
+  private shutdown(why: string): Promise<void> {
+    this.closing ??= (async () => {
+      log(`going: ${why}`);
+      if (this.ownsSocket()) fs.rmSync(this.socket, { force: true });
+      await new Promise<void>((resolve) => this.server.close(() => resolve()));
+      if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
+      const loaded = await this.served?.loaded?.catch(() => undefined);
+      if (loaded) {
+        await loaded.engine.drain();
+        loaded.audit?.closeSync();
+      }
+      log('gone');
+      this.done(0);
+    })();
+    return this.closing;
+  }
+
+  private ownsSocket(): boolean {
+    try {
+      return fs.statSync(this.socket).ino === this.socketIno;
+    } catch {
+      return false;
+    }
+  }
+}
+
+interface Call {
+  event: string | undefined;
+  input?: Record<string, unknown>;
+  projectDir?: string;
+  files?: string[];
+  /** The call failed before anything ran (bad input): its failure answer. */
+  failure?: string;
+}
+
+const keyOf = (files: string[], projectDir: string) => JSON.stringify([files, projectDir]);
+
+/** Does someone listen on this socket? */
+function answers(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createConnection(socket);
+    probe.on('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on('error', () => resolve(false));
+  });
+}
+
+async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

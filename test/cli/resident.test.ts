@@ -1,0 +1,283 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { queryAudit } from '../../src/audit/index.js';
+import { repoRoot, runCli } from './run-cli.js';
+
+/**
+ * The resident (docs/claude-code.md#the-resident), through the real, spawned CLI:
+ * the first call answers in its own process and starts a resident; later calls of
+ * the same identity are answered by it, with the same answers; it goes when its
+ * config changes, and a resident that dies with a call fails that call closed.
+ */
+const DIST = JSON.stringify(path.join(repoRoot, 'dist', 'index.js'));
+const GUARDS = JSON.stringify(path.join(repoRoot, 'dist', 'guards', 'index.js'));
+const root = mkdtempSync(path.join(tmpdir(), 'hookwise-resident-'));
+const residentsDir = path.join(root, 'residents');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterEach(async () => {
+  await runCli(['residents', '--stop'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+});
+
+const ON = { HOOKWISE_RESIDENT: '1', HOOKWISE_RESIDENT_DIR: residentsDir, HOOKWISE_CLAUDE_CODE: '', HOOKWISE_FAIL_OPEN: '' };
+
+function project(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(root, 'p-'));
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+const bash = (command: string, extra: Record<string, unknown> = {}) => ({
+  hook_event_name: 'PreToolUse',
+  session_id: 's1',
+  tool_name: 'Bash',
+  tool_input: { command },
+  ...extra,
+});
+
+function call(dir: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
+  return runCli(['claude-code'], {
+    cwd: dir,
+    stdin: JSON.stringify({ cwd: dir, ...input }),
+    env: { ...ON, CLAUDE_PROJECT_DIR: dir, ...env },
+  });
+}
+
+interface Listed {
+  pid: number;
+  answered: number;
+  cwd: string;
+  config: string[];
+}
+
+async function residents(env: Record<string, string> = {}): Promise<Listed[]> {
+  const r = await runCli(['residents', '--json'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir, ...env } });
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as Listed[];
+}
+
+/** Polls until `ready` gives a value (residents start in the background). */
+async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await ready();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const residentFor = (dir: string) => until(`a resident for ${dir}`, async () => (await residents()).find((r) => r.cwd === dir));
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const GUARD_CONFIG = `import { shellGuard, pathGuard } from ${GUARDS};\nexport default { hooks: [shellGuard(), pathGuard()] };\n`;
+
+describe('a resident answers the calls after the first', () => {
+  it('gives the same answers as the process itself, and counts them', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    const first = await call(dir, bash('rm -rf /'));
+    expect(first.code).toBe(0);
+    const started = await residentFor(dir);
+    expect(started.answered).toBe(0);
+    const alone = await call(dir, bash('rm -rf /'), { HOOKWISE_RESIDENT: '0' });
+    for (const command of ['rm -rf /', 'git status', 'cat ~/.ssh/id_rsa']) {
+      const inProcess = await call(dir, bash(command), { HOOKWISE_RESIDENT: '0' });
+      const resident = await call(dir, bash(command));
+      expect({ code: resident.code, stdout: resident.stdout }).toEqual({ code: inProcess.code, stdout: inProcess.stdout });
+    }
+    expect(JSON.parse(first.stdout)).toEqual(JSON.parse(alone.stdout));
+    expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const after = await residents();
+    expect(after.find((r) => r.pid === started.pid)?.answered).toBe(3);
+    expect(after.find((r) => r.pid === started.pid)?.config).toContain(path.join(dir, 'hookwise.config.mjs'));
+  });
+
+  it('serves one identity: a call with another environment goes to another resident', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    await call(dir, bash('ls'));
+    const one = await residentFor(dir);
+    await call(dir, bash('ls'), { CLAUDE_CODE_SESSION_ID: 'other' });
+    await until('a second resident', async () => ((await residents()).length === 2 ? true : undefined));
+    await call(dir, bash('ls'));
+    const listed = await residents();
+    expect(listed.find((r) => r.pid === one.pid)?.answered).toBe(1);
+    expect(listed.find((r) => r.pid !== one.pid)?.answered).toBe(0);
+  });
+
+  it('records each call in the audit trail before it answers', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    const audit = { HOOKWISE_AUDIT_DB: 'audit.db' };
+    await call(dir, bash('ls'), audit);
+    await residentFor(dir);
+    for (let i = 0; i < 3; i++) {
+      const r = await call(dir, bash(`echo ${i}`), audit);
+      expect(r.code).toBe(0);
+      const rows = queryAudit(path.join(dir, 'audit.db'), {}).filter((row) => row.kind === 'outcome');
+      expect(rows).toHaveLength(i + 2);
+    }
+    expect((await residents())[0]?.answered).toBe(3);
+  });
+});
+
+describe('a resident goes when its config changes', () => {
+  const deny = (word: string) =>
+    `import { deny } from ${DIST};\nimport { word } from './words.mjs';\nexport default { hooks: [{ name: 'w', events: 'PreToolUse', handler: (i) => String(i.tool_input.command).includes(word) ? deny('has ' + word) : undefined }] };\n// ${word}\n`;
+
+  it.each([
+    [
+      'the config itself',
+      'hookwise.config.mjs',
+      (dir: string) =>
+        writeFileSync(
+          path.join(dir, 'hookwise.config.mjs'),
+          deny('x').replace("import { word } from './words.mjs';", "const word = 'second';"),
+        ),
+    ],
+    [
+      'a module the config imports',
+      'words.mjs',
+      (dir: string) => writeFileSync(path.join(dir, 'words.mjs'), `export const word = 'second';\n`),
+    ],
+  ])('%s', async (_what, _file, edit) => {
+    const dir = project({ 'hookwise.config.mjs': deny('first'), 'words.mjs': `export const word = 'first';\n` });
+    await call(dir, bash('echo first'));
+    const old = await residentFor(dir);
+    expect(JSON.parse((await call(dir, bash('echo second second'))).stdout || '{}').hookSpecificOutput).toBeUndefined();
+    edit(dir);
+    const changed = await call(dir, bash('echo second'));
+    expect(JSON.parse(changed.stdout).hookSpecificOutput.permissionDecisionReason).toBe('has second');
+    await until('the old resident to go', async () => (alive(old.pid) ? undefined : true));
+    const fresh = await residentFor(dir);
+    expect(fresh.pid).not.toBe(old.pid);
+    expect(JSON.parse((await call(dir, bash('echo second'))).stdout).hookSpecificOutput.permissionDecisionReason).toBe('has second');
+    expect((await residents()).find((r) => r.pid === fresh.pid)?.answered).toBe(1);
+  });
+
+  it('a TypeScript config, through a module that module imports', async () => {
+    const dir = project({
+      'hookwise.config.ts': `import { deny } from ${DIST};\nimport { isBad } from './policy/rules.ts';\nexport default { hooks: [{ name: 'w', events: 'PreToolUse', handler: (i: any) => isBad(String(i.tool_input.command)) ? deny('bad') : undefined }] };\n`,
+      'policy/rules.ts': `import { WORD } from './words.ts';\nexport const isBad = (c: string): boolean => c.includes(WORD);\n`,
+      'policy/words.ts': `export const WORD: string = 'first';\n`,
+    });
+    await call(dir, bash('ls'));
+    await residentFor(dir);
+    expect((await call(dir, bash('echo first'))).stdout).toContain('"deny"');
+    const words = path.join(dir, 'policy', 'words.ts');
+    writeFileSync(words, `export const WORD: string = 'second';\n`);
+    const later = new Date(Date.now() + 2000);
+    utimesSync(words, later, later);
+    expect((await call(dir, bash('echo first'))).stdout).toBe('');
+    expect((await call(dir, bash('echo second'))).stdout).toContain('"deny"');
+  });
+});
+
+describe('a resident that fails fails the call closed', () => {
+  it('killed while it runs a call: that call is blocked, the next one is answered', async () => {
+    const dir = project({
+      'hookwise.config.mjs': `import { writeFileSync } from 'node:fs';\nexport default { hooks: [{ name: 'slow', events: 'PreToolUse', handler: async (i) => { if (i.tool_input.command === 'slow') { writeFileSync(${JSON.stringify(path.join(root, 'marker'))} + process.pid, ''); await new Promise((r) => setTimeout(r, 60_000)); } } }] };\n`,
+    });
+    await call(dir, bash('ls'));
+    const resident = await residentFor(dir);
+    const pending = call(dir, bash('slow'));
+    await until('the call to reach the resident', async () => (existsSync(path.join(root, `marker${resident.pid}`)) ? true : undefined));
+    process.kill(resident.pid, 'SIGKILL');
+    const r = await pending;
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('hookwise failed closed: the resident hookwise ended before it answered\n');
+    const next = await call(dir, bash('ls'));
+    expect(next.code).toBe(0);
+  });
+
+  it.each([
+    ['a hook that calls process.exit', `() => { process.exit(0); }`],
+    ['a hook that loops forever', `() => { for (;;) {} }`],
+    [
+      'a hook whose promise rejection nobody handles',
+      `() => { Promise.reject(new Error('late')); return new Promise((r) => setTimeout(r, 200)); }`,
+    ],
+  ])('%s', async (_what, handler) => {
+    const dir = project({
+      'hookwise.config.mjs': `export default { hooks: [{ name: 'h', events: 'PreToolUse', matcher: 'Bash', handler: (i) => i.tool_input.command === 'bad' ? (${handler})() : undefined }] };\n`,
+    });
+    await call(dir, bash('ls'), { HOOKWISE_STALL_TIMEOUT_MS: '1000' });
+    const resident = await residentFor(dir);
+    const r = await call(dir, bash('bad'), { HOOKWISE_STALL_TIMEOUT_MS: '1000' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hookwise failed closed: /);
+    await until('the resident to end', async () => (alive(resident.pid) ? undefined : true));
+  });
+
+  it('a config that does not load: the same failure answer as without a resident', async () => {
+    const dir = project({ 'hookwise.config.mjs': `export default { hooks: [] };\n` });
+    await call(dir, bash('ls'));
+    await residentFor(dir);
+    writeFileSync(path.join(dir, 'hookwise.config.mjs'), `throw new Error('boom at load');\n`);
+    const r = await call(dir, bash('ls'));
+    const alone = await call(dir, bash('ls'), { HOOKWISE_RESIDENT: '0' });
+    expect(r).toEqual(alone);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/boom at load/);
+  });
+});
+
+describe('where a resident is not used', () => {
+  it('a residents folder other users can write to', async () => {
+    const open = path.join(root, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    const env = { HOOKWISE_RESIDENT_DIR: open };
+    for (let i = 0; i < 2; i++) {
+      const r = await call(dir, bash('rm -rf /'), env);
+      expect(r.stderr).toContain(`not using a resident: ${open} is open to other users (mode 777)`);
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+    expect(await residents(env)).toEqual([]);
+  });
+
+  it('--no-resident and HOOKWISE_RESIDENT=0', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    await call(dir, bash('ls'), { HOOKWISE_RESIDENT: '0' });
+    await runCli(['claude-code', '--no-resident'], {
+      cwd: dir,
+      stdin: JSON.stringify(bash('ls', { cwd: dir })),
+      env: { ...ON, CLAUDE_PROJECT_DIR: dir },
+    });
+    // Residents start after the answer, in the background: give one the time it would take.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await residents()).toEqual([]);
+  });
+});
+
+describe('a resident goes', () => {
+  it('at the end of the Claude Code session it serves', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    await call(dir, bash('ls'));
+    const resident = await residentFor(dir);
+    const r = await call(dir, { hook_event_name: 'SessionEnd', session_id: 's1', reason: 'other' });
+    expect(r.code).toBe(0);
+    await until('the resident to end', async () => (alive(resident.pid) ? undefined : true));
+    expect(await residents()).toEqual([]);
+  });
+
+  it('after its idle time, removing its socket', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    await call(dir, bash('ls'), { HOOKWISE_RESIDENT_IDLE_MS: '3000' });
+    const resident = await residentFor(dir);
+    await until('the resident to end', async () => (alive(resident.pid) ? undefined : true));
+    expect(await residents()).toEqual([]);
+  });
+});
