@@ -2,7 +2,9 @@
 // on every tool call. A bare `node -e 0` is measured in the same rounds: it is the floor
 // on this machine, and the target is a ratio to it (docs/benchmarks.md): the guard
 // config (shellGuard() and pathGuard(), PreToolUse for `git status`) within 1.25x,
-// median of 20 interleaved runs.
+// median of 20 interleaved runs. Calls are answered by a resident hookwise after the
+// first of an identity (docs/claude-code.md#the-resident), as a user's are; the rows
+// marked "no resident" are what a first call, or HOOKWISE_RESIDENT=0, costs.
 // Run: npm run build && node bench/claude-code.mjs
 // HOOKWISE_BENCH_NODE=/path/to/node measures another Node (the floor and start-up costs differ a lot by version).
 import { spawnSync } from 'node:child_process';
@@ -92,7 +94,11 @@ function ratioRow(name, a, floor) {
 }
 
 export async function benchClaudeCode() {
-  const dirs = [];
+  const residents = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-residents-'));
+  const dirs = [residents];
+  const previous = { on: process.env.HOOKWISE_RESIDENT, dir: process.env.HOOKWISE_RESIDENT_DIR };
+  process.env.HOOKWISE_RESIDENT = '1';
+  process.env.HOOKWISE_RESIDENT_DIR = path.join(residents, 'r');
   try {
     const empty = project(null);
     const mjs = project('hookwise.config.mjs');
@@ -113,6 +119,13 @@ export async function benchClaudeCode() {
         input: GIT_STATUS(guards),
         env: { CLAUDE_PROJECT_DIR: guards },
       },
+      {
+        name: 'the same, no resident (a first call; HOOKWISE_RESIDENT=0)',
+        args: [bin, 'claude-code'],
+        cwd: guards,
+        input: GIT_STATUS(guards),
+        env: { CLAUDE_PROJECT_DIR: guards, HOOKWISE_RESIDENT: '0' },
+      },
       { name: 'hookwise --version', args: [bin, '--version'] },
       { name: 'claude-code, no config in the project', args: [bin, 'claude-code'], ...hook(empty) },
       { name: 'claude-code, hookwise.config.mjs (deny)', args: [bin, 'claude-code'], ...hook(mjs) },
@@ -123,9 +136,9 @@ export async function benchClaudeCode() {
         ...hook(ts),
       },
       {
-        name: 'claude-code, hookwise.config.ts, no cache (jiti every run)',
+        name: 'claude-code, hookwise.config.ts, no cache (jiti every run), no resident',
         args: [bin, 'claude-code'],
-        ...hook(ts, { HOOKWISE_NO_CACHE: '1' }),
+        ...hook(ts, { HOOKWISE_NO_CACHE: '1', HOOKWISE_RESIDENT: '0' }),
       },
     ]);
     const [floor, guarded] = rows;
@@ -134,6 +147,10 @@ export async function benchClaudeCode() {
       ratioRow('guard config vs node -e 0 (target: 1.25x)', guarded, floor),
     ];
   } finally {
+    spawnSync(NODE, [bin, 'residents', '--stop'], { env: process.env });
+    for (const [name, value] of [['HOOKWISE_RESIDENT', previous.on], ['HOOKWISE_RESIDENT_DIR', previous.dir]])
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergeClaudeSettings, SERVE_URL } from '../../src/cli/init/claude-settings.js';
-import { repoRoot, runCli } from './run-cli.js';
+import { DIRECT_COMMAND, mergeClaudeSettings, NPX_COMMAND, SERVE_URL } from '../../src/cli/init/claude-settings.js';
+import { repoRoot, runCli, runNode } from './run-cli.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -60,13 +60,49 @@ describe('hookwise init', () => {
     expect(after.model).toBe('sonnet');
     expect(after.permissions).toEqual(before.permissions);
     expect(after.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
-    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: 'npx hookwise claude-code' }] });
+    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: DIRECT_COMMAND }] });
     expect(Object.keys(after.hooks)).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop']);
 
     // A second run changes nothing.
     const again = await runCli(['init', 'claude-code'], { cwd: dir });
     expect(again.stdout).toContain('already answers every event');
     expect(JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(after);
+  });
+
+  it('claude-code: the command it writes answers Claude Code, as Claude Code runs it (sh, CLAUDE_PROJECT_DIR)', async () => {
+    const dir = project();
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
+    const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
+    const run = (shellCommand: string) =>
+      runNode(['-e', `require('node:child_process').spawnSync('sh', ['-c', ${JSON.stringify(shellCommand)}], { stdio: 'inherit' }).status === 2 && process.exit(2)`], {
+        cwd: dir,
+        stdin: bash('rm -rf ~', dir),
+        env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '' },
+      });
+    const denied = await run(command);
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it('claude-code: without hookwise installed it writes npx and says what that costs; once installed, init switches to it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
+    roots.push(dir);
+    const before = await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(before.stdout).toContain('about a second per call');
+    const file = path.join(dir, '.claude', 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    settings.hooks.Stop[0].hooks[0].command = `${NPX_COMMAND} --fail-open`;
+    writeFileSync(file, JSON.stringify(settings));
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(NPX_COMMAND);
+    mkdirSync(path.join(dir, 'node_modules'));
+    symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
+    const after = await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(after.stdout).toContain('the installed hookwise instead of npx on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop');
+    const upgraded = JSON.parse(readFileSync(file, 'utf8'));
+    expect(upgraded.hooks.PreToolUse[0].hooks[0].command).toBe(DIRECT_COMMAND);
+    expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(`${DIRECT_COMMAND} --fail-open`);
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).stdout).toContain('already answers every event');
   });
 
   it('claude-code --serve --print writes nothing and prints the HTTP entries', async () => {
@@ -95,6 +131,14 @@ describe('hookwise init', () => {
     const init = await runCli(['init', 'cursor'], { cwd: project() });
     expect(init.code).toBe(1);
     expect(init.stderr).toContain('claude-code');
+  });
+});
+
+describe('docs/claude-code.md', () => {
+  it('shows the settings init writes in a project that installs hookwise', () => {
+    const doc = readFileSync(path.join(repoRoot, 'docs', 'claude-code.md'), 'utf8');
+    const block = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('PermissionRequest'));
+    expect(JSON.parse(block!)).toEqual(mergeClaudeSettings({}, 'command', true).settings);
   });
 });
 

@@ -103,6 +103,8 @@ export async function runClaudeCode(c) {
           IS_SANDBOX: '1',
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           DISABLE_AUTOUPDATER: '1',
+          // The drop-in's residents (docs/claude-code.md#the-resident) live with the case and are stopped after it.
+          HOOKWISE_RESIDENT_DIR: path.join(dir, 'residents'),
           ...c.env,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,6 +150,9 @@ export async function runClaudeCode(c) {
     };
   } finally {
     await mock.close();
+    spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), 'residents', '--stop'], {
+      env: { ...process.env, HOOKWISE_RESIDENT_DIR: path.join(dir, 'residents') },
+    });
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,8 +9,16 @@ export const CLAUDE_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 
 
 export const SERVE_URL = 'http://127.0.0.1:8787/v1/claude-code';
 
-export function hookEntry(mode: ClaudeMode): Record<string, unknown> {
-  if (mode === 'command') return { type: 'command', command: 'npx hookwise claude-code' };
+/**
+ * The command Claude Code runs on every hook: Node on the project's own hookwise when
+ * the project installs it; npx only when it does not, since npx costs about a second
+ * of every call (docs/benchmarks.md).
+ */
+export const DIRECT_COMMAND = 'node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code';
+export const NPX_COMMAND = 'npx hookwise claude-code';
+
+export function hookEntry(mode: ClaudeMode, installed = false): Record<string, unknown> {
+  if (mode === 'command') return { type: 'command', command: installed ? DIRECT_COMMAND : NPX_COMMAND };
   return {
     type: 'http',
     url: SERVE_URL,
@@ -24,32 +32,59 @@ export interface MergeResult {
   settings: Record<string, unknown>;
   /** Events that got an entry; the others already had one of hookwise's. */
   added: string[];
+  /** Events whose `npx hookwise claude-code` now runs the project's installed hookwise directly. */
+  upgraded: string[];
 }
 
 /**
  * Add one hookwise entry per event, keeping every other key, group and hook as
  * it was. An event that already runs hookwise (either mode) is left alone, so
- * running init twice changes nothing.
+ * running init twice changes nothing, except that an `npx hookwise claude-code`
+ * entry (flags kept) runs the installed hookwise once the project installs it.
  */
-export function mergeClaudeSettings(existing: Record<string, unknown>, mode: ClaudeMode): MergeResult {
+export function mergeClaudeSettings(existing: Record<string, unknown>, mode: ClaudeMode, installed = false): MergeResult {
   const hooks = asObject(existing.hooks, 'hooks');
   const added: string[] = [];
+  const upgraded: string[] = [];
   const merged: Record<string, unknown> = { ...hooks };
   for (const event of CLAUDE_EVENTS) {
     const groups = merged[event] === undefined ? [] : asArray(merged[event], `hooks.${event}`);
-    if (groups.some(runsHookwise)) continue;
-    merged[event] = [...groups, { hooks: [hookEntry(mode)] }];
+    if (groups.some(runsHookwise)) {
+      if (!installed) continue;
+      const direct = groups.map(runningInstalled);
+      if (direct.some((g, i) => g !== groups[i])) {
+        merged[event] = direct;
+        upgraded.push(event);
+      }
+      continue;
+    }
+    merged[event] = [...groups, { hooks: [hookEntry(mode, installed)] }];
     added.push(event);
   }
-  return { settings: { ...existing, hooks: merged }, added };
+  return { settings: { ...existing, hooks: merged }, added, upgraded };
 }
+
+const RUNS_HOOKWISE = /\bhookwise(\.js")?\s+claude-code\b/;
 
 function runsHookwise(group: unknown): boolean {
   const hooks = (group as { hooks?: unknown })?.hooks;
   if (!Array.isArray(hooks)) return false;
   return hooks.some((h: { command?: unknown; url?: unknown }) => {
-    return (typeof h?.command === 'string' && /\bhookwise\s+claude-code\b/.test(h.command)) || h?.url === SERVE_URL;
+    return (typeof h?.command === 'string' && RUNS_HOOKWISE.test(h.command)) || h?.url === SERVE_URL;
   });
+}
+
+/** The group with its `npx hookwise claude-code` commands running the installed hookwise; the same group when it has none. */
+function runningInstalled(group: unknown): unknown {
+  const hooks = (group as { hooks?: unknown })?.hooks;
+  if (!Array.isArray(hooks)) return group;
+  const isNpx = (h: { command?: unknown }) =>
+    typeof h?.command === 'string' && (h.command === NPX_COMMAND || h.command.startsWith(`${NPX_COMMAND} `));
+  if (!hooks.some(isNpx)) return group;
+  return {
+    ...(group as object),
+    hooks: hooks.map((h: { command?: string }) => (isNpx(h) ? { ...h, command: DIRECT_COMMAND + h.command!.slice(NPX_COMMAND.length) } : h)),
+  };
 }
 
 function asObject(value: unknown, where: string): Record<string, unknown> {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -40,7 +41,7 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
   const current = await readSettings(file);
   let merged: ReturnType<typeof mergeClaudeSettings>;
   try {
-    merged = mergeClaudeSettings(current ?? {}, options.serve ? 'serve' : 'command');
+    merged = mergeClaudeSettings(current ?? {}, options.serve ? 'serve' : 'command', installsHookwise(dir));
   } catch (error) {
     throw new UserError(`${file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
   }
@@ -49,13 +50,25 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
     say(`--- .claude/settings.json\n${text}`);
     return;
   }
-  if (merged.added.length === 0) {
+  if (merged.added.length === 0 && merged.upgraded.length === 0) {
     say(`${pc.dim('kept')}     .claude/settings.json (hookwise already answers every event)`);
     return;
   }
   await mkdir(path.dirname(file), { recursive: true });
   await writeAtomically(file, text);
-  say(`${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: hookwise on ${merged.added.join(', ')}`);
+  if (merged.added.length > 0)
+    say(`${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: hookwise on ${merged.added.join(', ')}`);
+  if (merged.upgraded.length > 0)
+    say(`${pc.green('updated')}  .claude/settings.json: the installed hookwise instead of npx on ${merged.upgraded.join(', ')}`);
+  if (!options.serve && !installsHookwise(dir))
+    say(
+      `${pc.yellow('note')}     hookwise is not installed in this project, so Claude Code runs it through npx (about a second per call): \`npm install --save-dev hookwise\`, then \`npx hookwise init claude-code\` again`,
+    );
+}
+
+/** The project installs hookwise (npm, pnpm and yarn's node_modules linker all put it here). */
+function installsHookwise(dir: string): boolean {
+  return existsSync(path.join(dir, 'node_modules', 'hookwise', 'bin', 'hookwise.js'));
 }
 
 async function readSettings(file: string): Promise<Record<string, unknown> | undefined> {
