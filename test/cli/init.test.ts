@@ -75,11 +75,17 @@ describe('hookwise init', () => {
     const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
     const command: string = settings.hooks.PreToolUse[0].hooks[0].command;
     const run = (shellCommand: string) =>
-      runNode(['-e', `require('node:child_process').spawnSync('sh', ['-c', ${JSON.stringify(shellCommand)}], { stdio: 'inherit' }).status === 2 && process.exit(2)`], {
-        cwd: dir,
-        stdin: bash('rm -rf ~', dir),
-        env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '' },
-      });
+      runNode(
+        [
+          '-e',
+          `require('node:child_process').spawnSync('sh', ['-c', ${JSON.stringify(shellCommand)}], { stdio: 'inherit' }).status === 2 && process.exit(2)`,
+        ],
+        {
+          cwd: dir,
+          stdin: bash('rm -rf ~', dir),
+          env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '' },
+        },
+      );
     const denied = await run(command);
     expect(denied.code, denied.stderr).toBe(0);
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
@@ -98,7 +104,9 @@ describe('hookwise init', () => {
     mkdirSync(path.join(dir, 'node_modules'));
     symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
     const after = await runCli(['init', 'claude-code'], { cwd: dir });
-    expect(after.stdout).toContain('the installed hookwise instead of npx on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop');
+    expect(after.stdout).toContain(
+      'the installed hookwise instead of npx on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop',
+    );
     const upgraded = JSON.parse(readFileSync(file, 'utf8'));
     expect(upgraded.hooks.PreToolUse[0].hooks[0].command).toBe(DIRECT_COMMAND);
     expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(`${DIRECT_COMMAND} --fail-open`);

@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
-import { repoRoot, runCli } from './run-cli.js';
+import { cliPath, repoRoot, runCli } from './run-cli.js';
 
 /**
  * The resident (docs/claude-code.md#the-resident), through the real, spawned CLI:
@@ -199,6 +200,30 @@ describe('a resident that fails fails the call closed', () => {
     expect(r.stderr).toBe('hookwise failed closed: the resident hookwise ended before it answered\n');
     const next = await call(dir, bash('ls'));
     expect(next.code).toBe(0);
+  });
+
+  it("a caller that is killed (Claude Code's hook timeout) aborts its hooks in the resident, which goes on serving", async () => {
+    const started = path.join(root, 'abandon-started');
+    const aborted = path.join(root, 'abandon-aborted');
+    const dir = project({
+      'hookwise.config.mjs': `import { writeFileSync } from 'node:fs';\nexport default { hooks: [{ name: 'wait', events: 'PreToolUse', handler: async (i, ctx) => { if (i.tool_input.command !== 'wait') return; writeFileSync(${JSON.stringify(started)}, ''); await new Promise((r) => ctx.signal.addEventListener('abort', r)); writeFileSync(${JSON.stringify(aborted)}, String(ctx.signal.reason)); } }] };\n`,
+    });
+    await call(dir, bash('ls'));
+    const resident = await residentFor(dir);
+    const caller = spawn(process.execPath, [cliPath, 'claude-code'], {
+      cwd: dir,
+      env: { ...process.env, ...ON, CLAUDE_PROJECT_DIR: dir },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const exited = new Promise((r) => caller.once('exit', r));
+    caller.stdin.end(JSON.stringify({ cwd: dir, ...bash('wait') }));
+    await until('the call to reach the resident', async () => (existsSync(started) ? true : undefined));
+    caller.kill('SIGKILL');
+    await exited;
+    await until('the hook to be aborted', async () => (existsSync(aborted) ? true : undefined));
+    expect(readFileSync(aborted, 'utf8')).toContain('the caller went away before the answer');
+    expect((await call(dir, bash('ls'))).code).toBe(0);
+    expect((await residents()).find((r) => r.pid === resident.pid)?.answered).toBe(1);
   });
 
   it.each([

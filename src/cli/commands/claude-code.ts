@@ -162,8 +162,13 @@ export function noConfig(projectDir: string): string {
 }
 
 /** Fire the event and write the Outcome as Claude Code reads it. */
-export async function answerWith(engine: HookEngine, event: string, input: Record<string, unknown>): Promise<string | undefined> {
-  const outcome = await engine.fire(event, input);
+export async function answerWith(
+  engine: HookEngine,
+  event: string,
+  input: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const outcome = await engine.fire(event, input, signal ? { signal } : undefined);
   return serialise(toClaudeCodeOutput(outcome, input.tool_name));
 }
 

@@ -83,7 +83,9 @@ function runningInstalled(group: unknown): unknown {
   if (!hooks.some(isNpx)) return group;
   return {
     ...(group as object),
-    hooks: hooks.map((h: { command?: string }) => (isNpx(h) ? { ...h, command: DIRECT_COMMAND + h.command!.slice(NPX_COMMAND.length) } : h)),
+    hooks: hooks.map((h: { command?: string }) =>
+      isNpx(h) ? { ...h, command: DIRECT_COMMAND + h.command!.slice(NPX_COMMAND.length) } : h,
+    ),
   };
 }
 

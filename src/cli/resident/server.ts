@@ -211,8 +211,14 @@ class Resident {
       if (call === 'stale') return reply({ kind: 'decline', why: 'stale' });
       // Taken: from here on, this resident's end is the caller's failure answer, never a second run.
       c.write('+');
-      reply(await this.answer(call));
-      this.answered++;
+      // A caller that goes (Claude Code's own hook timeout killed it) takes its hooks with it, as a process would.
+      const gone = new AbortController();
+      const abandon = () => gone.abort(new Error('the caller went away before the answer'));
+      c.once('end', abandon).once('close', abandon);
+      const answer = await this.answer(call, gone.signal);
+      c.off('end', abandon).off('close', abandon);
+      reply(answer);
+      if (!gone.signal.aborted) this.answered++;
       if (call.event === 'SessionEnd') void this.shutdown('the Claude Code session ended');
     } finally {
       this.inFlight--;
@@ -241,7 +247,7 @@ class Resident {
     }
   }
 
-  private async answer(call: Call): Promise<ResidentReply> {
+  private async answer(call: Call, signal: AbortSignal): Promise<ResidentReply> {
     try {
       if (call.failure !== undefined) throw new Error(call.failure);
       const { event, input, projectDir, files } = call as Required<Call> & { event: string };
@@ -254,7 +260,7 @@ class Resident {
         'loading the config',
         this.served?.loaded ?? this.serve(files, projectDir),
       );
-      const stdout = await answerWith(engine, event, input);
+      const stdout = await answerWith(engine, event, input, signal);
       // The record is written before the answer: an answer that cannot be recorded is a failure.
       audit?.flushSync();
       return { kind: 'answer', ...(stdout && { stdout }), code: 0 };
