@@ -148,7 +148,10 @@ export async function benchClaudeCode() {
     ];
   } finally {
     spawnSync(NODE, [bin, 'residents', '--stop'], { env: process.env });
-    for (const [name, value] of [['HOOKWISE_RESIDENT', previous.on], ['HOOKWISE_RESIDENT_DIR', previous.dir]])
+    for (const [name, value] of [
+      ['HOOKWISE_RESIDENT', previous.on],
+      ['HOOKWISE_RESIDENT_DIR', previous.dir],
+    ])
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
