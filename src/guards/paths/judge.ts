@@ -73,13 +73,23 @@ function anchorOf(pattern: string): string | undefined {
   return best?.toLowerCase();
 }
 
+/**
+ * Globs compile on first use, the exceptions once for all rules: compiling them all up
+ * front (each rule with its own copy of the exceptions) was a third of a
+ * `hookwise claude-code` call's CPU, and most paths never reach most rules (anchors).
+ */
 function compileRules(rules: PathRule[], exceptions: string[]): Matcher {
-  const opts = { dot: true, nocase: true, ignore: exceptions };
-  const compiled = rules.map((r) => ({ rule: r, anchor: anchorOf(r.pattern), match: picomatch()(r.pattern.replace(/^\/+/, ''), opts) }));
+  const opts = { dot: true, nocase: true };
+  let excepted: ((rel: string) => boolean) | undefined;
+  const isException = (rel: string) => (excepted ??= picomatch()(exceptions, opts))(rel);
+  const compiled = rules.map((r) => {
+    let match: ((rel: string) => boolean) | undefined;
+    return { rule: r, anchor: anchorOf(r.pattern), match: (rel: string) => (match ??= picomatch()(r.pattern.replace(/^\/+/, ''), opts))(rel) };
+  });
   return {
     test(rel) {
       const lower = rel.toLowerCase();
-      for (const c of compiled) if ((c.anchor === undefined || lower.includes(c.anchor)) && c.match(rel)) return c.rule;
+      for (const c of compiled) if ((c.anchor === undefined || lower.includes(c.anchor)) && c.match(rel) && !isException(rel)) return c.rule;
       return undefined;
     },
   };
