@@ -37,8 +37,9 @@ const INPUT = JSON.stringify({
 /** A project whose node_modules/hookwise is this checkout, with the example config. */
 function project(configName) {
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-cc-'));
-  mkdirSync(path.join(dir, 'node_modules'));
+  mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
   symlinkSync(root, path.join(dir, 'node_modules', 'hookwise'), 'dir');
+  symlinkSync('../hookwise/bin/hookwise.js', path.join(dir, 'node_modules', '.bin', 'hookwise'));
   if (configName === 'hookwise.config.ts')
     copyFileSync(path.join(root, 'examples', 'claude-code', 'hookwise.config.ts'), path.join(dir, configName));
   if (configName === 'guards') {
@@ -64,9 +65,9 @@ function project(configName) {
 function timeAll(cases) {
   const times = cases.map(() => []);
   for (let i = 0; i < RUNS + 2; i++) {
-    cases.forEach(({ args, cwd, env = {}, input = '' }, c) => {
+    cases.forEach(({ command = NODE, args, cwd, env = {}, input = '' }, c) => {
       const t0 = performance.now();
-      const r = spawnSync(NODE, args, { cwd, input, env: { ...process.env, ...env } });
+      const r = spawnSync(command, args, { cwd, input, env: { ...process.env, ...env } });
       const ms = performance.now() - t0;
       if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
       if (i >= 2) times[c].push(ms);
@@ -126,10 +127,22 @@ export async function benchClaudeCode() {
         input: GIT_STATUS(guards),
         env: { CLAUDE_PROJECT_DIR: guards, HOOKWISE_RESIDENT: '0' },
       },
+      {
+        name: 'the same through npx (`npx hookwise claude-code`, hookwise installed)',
+        command: 'npx',
+        args: ['hookwise', 'claude-code'],
+        cwd: guards,
+        input: GIT_STATUS(guards),
+        env: { CLAUDE_PROJECT_DIR: guards },
+      },
       { name: 'hookwise --version', args: [bin, '--version'] },
       { name: 'claude-code, no config in the project', args: [bin, 'claude-code'], ...hook(empty) },
       { name: 'claude-code, hookwise.config.mjs (deny)', args: [bin, 'claude-code'], ...hook(mjs) },
-      { name: 'claude-code, hookwise.config.ts, transpiled config cached', args: [bin, 'claude-code'], ...hook(ts) },
+      {
+        name: 'claude-code, hookwise.config.ts, transpiled config cached, no resident',
+        args: [bin, 'claude-code'],
+        ...hook(ts, { HOOKWISE_RESIDENT: '0' }),
+      },
       {
         name: 'runClaudeCode() directly (no commander), hookwise.config.ts cached',
         args: ['--input-type=module', '-e', direct],
