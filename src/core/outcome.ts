@@ -36,8 +36,8 @@ export interface Outcome {
 
 const DECISION_RANK: Record<Decision, number> = { allow: 1, ask: 2, defer: 3, deny: 4 };
 
-/** The outcome of a fire that selected no hook. */
-export function emptyOutcome(event: string): Outcome {
+/** The outcome of a fire that selected no hook (or, with `hooks`, the start of one that did). */
+export function emptyOutcome(event: string, hooks: HookRecord[] = []): Outcome {
   return {
     event,
     decision: null,
@@ -53,7 +53,7 @@ export function emptyOutcome(event: string): Outcome {
     retry: null,
     elicitation: null,
     worktreePath: null,
-    hooks: [],
+    hooks,
   };
 }
 
@@ -80,8 +80,10 @@ export class OutcomeBuilder {
     event: string,
     private readonly permission: boolean,
     private readonly toolEvent: boolean,
+    /** The fire's records: the Outcome's `hooks` is this array, not a copy. */
+    hooks?: HookRecord[],
   ) {
-    this.outcome = emptyOutcome(event);
+    this.outcome = emptyOutcome(event, hooks);
   }
 
   add(v: Verdict): void {
