@@ -23,14 +23,20 @@ const NO_ENV: Readonly<Record<string, string | undefined>> = Object.freeze({});
  * if the handler asks for the signal.
  */
 export class Context implements HookContext {
-  private controller: AbortController | undefined;
-  annotations: Record<string, unknown> | undefined;
+  // Declared, then set in the constructor: emitted class fields cost each hook call an initializer call.
+  declare readonly hookName: string;
+  declare private readonly scope: FireScope;
+  declare private readonly input: HookInput;
+  declare private controller: AbortController | undefined;
+  declare annotations: Record<string, unknown> | undefined;
 
-  constructor(
-    readonly hookName: string,
-    private readonly scope: FireScope,
-    private readonly input: HookInput,
-  ) {}
+  constructor(hookName: string, scope: FireScope, input: HookInput) {
+    this.hookName = hookName;
+    this.scope = scope;
+    this.input = input;
+    this.controller = undefined;
+    this.annotations = undefined;
+  }
 
   /**
    * The shadow agent SDK's `ctx.tool_input`: the same sealed object as `input.tool_input`.

@@ -3,7 +3,7 @@ import { checkEvent, EVENTS, type EventInfo } from './events.js';
 import { sealInput, sealValue, sealWith, thawValue, type HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type RegisteredHook } from './registry.js';
-import { toVerdict, type Verdict } from './results.js';
+import { NO_OPINION, toVerdict, type Verdict } from './results.js';
 import type { AnyHook } from './hook.js';
 import type { HookLogger, HookSpec } from './spec.js';
 import { Context, type FireScope } from './context.js';
@@ -67,15 +67,24 @@ class Failure {
 type Attempt = Verdict | Failure;
 
 const NO_OPTIONS: FireOptions = Object.freeze({});
+/** No event fired yet, or the index changed since: the next name is looked up again. */
+const FORGOTTEN: unique symbol = Symbol('no event remembered');
 const NO_HOOKS: RegisteredHook[] = [];
 // Bound once: the global `performance` is a lazy accessor, and the clock is read once per hook.
 const now = performance.now.bind(performance);
 
-/** Handlers may return any thenable; the engine's own promises are native (checked with instanceof). */
+/** Handlers may return any thenable (native promises included). */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
-  );
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
+/**
+ * A verdict, not a Failure (nor the promise of either): verdicts always carry their
+ * `result` kind. One property read; `instanceof` walked the prototype chain several
+ * times per hook.
+ */
+function succeeded(attempt: Attempt | Promise<Attempt>): attempt is Verdict {
+  return typeof (attempt as Verdict).result === 'string';
 }
 
 function describe(error: unknown): string {
@@ -92,17 +101,18 @@ function describeHandlerError(error: unknown): string {
   return why;
 }
 
-/** One fire in progress. */
-interface Fire {
+/**
+ * One fire in progress. It is also the scope every hook's Context reads: one object
+ * per fire, not two, made as a literal (allocated inline; a class constructor here
+ * was not inlined into the fire path).
+ */
+interface Fire extends FireScope {
   event: string;
   index: EventIndex;
   /** The sealed input the next hook sees (rewrites applied, in sequential mode). */
   input: HookInput;
   /** The sealed input the fire started with. */
   original: HookInput;
-  sessionId: string;
-  scope: FireScope;
-  signal: AbortSignal | undefined;
   hooks: RegisteredHook[];
   records: HookRecord[];
   builder: OutcomeBuilder;
@@ -131,6 +141,10 @@ export class HookEngine {
   private readonly pendingReady = new Set<Promise<void>>();
   private readonly logger: HookLogger;
   private seq = 0;
+  /** The event name fired last, what it resolved to and its index: a host fires the same few names over and over. */
+  private lastName: string | typeof FORGOTTEN = FORGOTTEN;
+  private lastCanonical = '';
+  private lastIndex: EventIndex | undefined;
   /** Set by select() for the fire it selects for, read by startFire() right after. */
   private failedMatchers: Map<RegisteredHook, string> | undefined;
   readonly parallel: boolean;
@@ -160,6 +174,8 @@ export class HookEngine {
 
   private add(spec: HookSpec): this {
     const hook = prepareHook(spec, this.seq++);
+    // A new index, or a '*' hook that makes one on the next fire: look the name up again.
+    this.lastName = FORGOTTEN;
     this.unregister(hook.name);
     this.registered.set(hook.name, hook);
     const events = hook.everyEvent ? new Set([...EVENTS, ...this.index.keys()]) : [...hook.events];
@@ -204,6 +220,7 @@ export class HookEngine {
     const hook = this.registered.get(name);
     if (!hook) return false;
     this.registered.delete(name);
+    this.lastName = FORGOTTEN;
     if (hook.everyEvent) this.everyEvent.splice(this.everyEvent.indexOf(hook), 1);
     for (const event of hook.events) {
       const idx = this.index.get(event);
@@ -259,16 +276,24 @@ export class HookEngine {
     if (this.pendingReady.size > 0) return Promise.all(this.pendingReady).then(() => this.fire(event, input, options));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));
     try {
-      return this.start(checkEvent(event), input, options);
+      return this.start(event, input, options);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  private start(canonical: string, input: HookInput, options: FireOptions): Promise<Outcome> {
+  private start(event: string, input: HookInput, options: FireOptions): Promise<Outcome> {
+    let canonical = this.lastCanonical;
+    let idx = this.lastIndex;
+    if (event !== this.lastName) {
+      canonical = checkEvent(event);
+      idx = this.indexOf(canonical);
+      this.lastName = event;
+      this.lastCanonical = canonical;
+      this.lastIndex = idx;
+    }
     const sessionId = options.sessionId ?? (typeof input.session_id === 'string' ? input.session_id : 'default');
     const cwd = options.cwd ?? (typeof input.cwd === 'string' ? input.cwd : undefined);
-    const idx = this.indexOf(canonical);
     const candidates = idx === undefined ? NO_HOOKS : idx.candidates(filterValueOf(input, idx.info.filterField));
     // Matchers see what handlers see (a sealed copy): `path` needs the fire's cwd, `session` its session.
     const seen = candidates.length === 0 ? undefined : sealInput(input, canonical, sessionId, cwd);
@@ -326,7 +351,8 @@ export class HookEngine {
     hooks: RegisteredHook[],
   ): Fire {
     const info: EventInfo = idx.info;
-    const builder = new OutcomeBuilder(info.name, info.permission === true, info.tool === true);
+    const records: HookRecord[] = new Array(hooks.length);
+    const builder = new OutcomeBuilder(info.name, info.permission === true, info.tool === true, records);
     const waiting = this.sessions.anyUndelivered ? this.sessions.takeUndelivered(sessionId) : undefined;
     if (waiting) builder.prepend(waiting.context, waiting.messages);
     const matcherFailed = this.failedMatchers;
@@ -336,57 +362,60 @@ export class HookEngine {
       index: idx,
       input,
       original: input,
-      sessionId,
-      scope: {
-        sessionId,
-        session: this.sessions.get(sessionId),
-        cwd,
-        projectDir: options.projectDir ?? cwd,
-        logger: this.logger,
-        outer: options.signal,
-        hostEnv: options.env,
-        frozenEnv: undefined,
-      },
-      signal: options.signal,
       hooks,
-      records: new Array(hooks.length),
+      records,
       builder,
       toolEvent: info.tool === true,
       ended: false,
       clock: now(),
       matcherFailed,
       judged: undefined,
+      sessionId,
+      session: this.sessions.get(sessionId),
+      cwd,
+      projectDir: options.projectDir ?? cwd,
+      logger: this.logger,
+      outer: options.signal,
+      hostEnv: options.env,
+      frozenEnv: undefined,
     };
   }
 
   /** Sequential chain from hook `i`; stays synchronous until a handler returns a promise. */
   private run(fire: Fire, i: number): Outcome | Promise<Outcome> {
     if (this.parallel) return this.runParallel(fire);
-    for (; i < fire.hooks.length; i++) {
-      const hook = fire.hooks[i]!;
-      if (hook.spec.concurrentGroup !== undefined && !fire.ended) {
-        const end = this.groupEnd(fire, i);
-        return this.runGroup(fire, i, end).then(() => this.run(fire, end));
+    const hooks = fire.hooks;
+    for (; i < hooks.length; i++) {
+      const hook = hooks[i]!;
+      if (!hook.plain || fire.ended) {
+        if (hook.spec.concurrentGroup !== undefined && !fire.ended) {
+          const end = this.groupEnd(fire, i);
+          return this.runGroup(fire, i, end).then(() => this.run(fire, end));
+        }
+        // After the chain ended, or a `once` hook an overlapping fire of the session ran while this one waited.
+        if (fire.ended || (hook.once && fire.session.onceRan.has(hook.name))) {
+          fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
+          continue;
+        }
+        if (hook.once) fire.session.onceRan.add(hook.name);
+        if (hook.async) {
+          fire.records[i] = this.startAsync(fire, hook);
+          continue;
+        }
       }
-      // After the chain ended, or a `once` hook an overlapping fire of the session ran while this one waited.
-      if (fire.ended || (hook.once && fire.scope.session.onceRan.has(hook.name))) {
-        fire.records[i] = { name: hook.name, status: 'skipped', result: null, durationMs: 0, error: null };
-        continue;
-      }
-      if (hook.once) fire.scope.session.onceRan.add(hook.name);
-      if (hook.async) {
-        fire.records[i] = this.startAsync(fire, hook);
-        continue;
-      }
-      const step = this.invoke(fire, hook, fire.input);
-      if (step instanceof Promise) {
+      const input = fire.input;
+      const started = this.emitStart(fire, hook);
+      const t0 = fire.clock;
+      const ctx = new Context(hook.name, fire, input);
+      const first = this.call(fire, hook, input, ctx);
+      if (!succeeded(first) && (first instanceof Promise || hook.maxRetries > 0)) {
         const at = i;
-        return (step as Promise<HookRecord>).then((record) => {
-          fire.records[at] = record;
+        return this.retrying(fire, hook, input, ctx, first).then(([attempt, last]) => {
+          fire.records[at] = this.settle(fire, hook, attempt, last, t0, started);
           return this.run(fire, at + 1);
         });
       }
-      fire.records[i] = step;
+      fire.records[i] = this.settle(fire, hook, first, ctx, t0, started);
     }
     return this.finish(fire);
   }
@@ -412,7 +441,7 @@ export class HookEngine {
       const key = hook.spec.dedupKey;
       const duplicate = key !== undefined && keys.has(key);
       if (key !== undefined) keys.add(key);
-      if (duplicate || (hook.once && fire.scope.session.onceRan.has(hook.name))) {
+      if (duplicate || (hook.once && fire.session.onceRan.has(hook.name))) {
         fire.records[i] = {
           name: hook.name,
           status: 'skipped',
@@ -423,7 +452,7 @@ export class HookEngine {
         };
         continue;
       }
-      if (hook.once) fire.scope.session.onceRan.add(hook.name);
+      if (hook.once) fire.session.onceRan.add(hook.name);
       if (hook.async) fire.records[i] = this.startAsync(fire, hook);
       else attempts[i - from] = this.attempt(fire, hook, input);
     }
@@ -441,7 +470,7 @@ export class HookEngine {
     const pending: Array<Promise<void>> = [];
     const verdicts: Array<Attempt | undefined> = new Array(fire.hooks.length);
     fire.hooks.forEach((hook, i) => {
-      if (hook.once) fire.scope.session.onceRan.add(hook.name);
+      if (hook.once) fire.session.onceRan.add(hook.name);
       if (hook.async) {
         fire.records[i] = this.startAsync(fire, hook);
         return;
@@ -464,23 +493,11 @@ export class HookEngine {
     });
   }
 
-  /** Run one hook (with retries and timeout), fold its verdict into the fire, return its record. */
-  private invoke(fire: Fire, hook: RegisteredHook, input: HookInput): HookRecord | Promise<HookRecord> {
-    const started = this.emitStart(fire, hook);
-    const t0 = fire.clock;
-    const ctx = new Context(hook.name, fire.scope, input);
-    const first = this.call(fire, hook, input, ctx);
-    if (!(first instanceof Promise) && (!(first instanceof Failure) || hook.maxRetries === 0)) {
-      return this.settle(fire, hook, first as Attempt, ctx, t0, started);
-    }
-    return this.retrying(fire, hook, input, ctx, first).then(([attempt, last]) => this.settle(fire, hook, attempt, last, t0, started));
-  }
-
-  /** Like invoke, without folding into the outcome (parallel mode and rechecks fold later, in order). */
+  /** Like a sequential hook's run, without folding into the outcome (parallel mode and rechecks fold later, in order). */
   private attempt(fire: Fire, hook: RegisteredHook, input: HookInput): Promise<{ record: HookRecord; attempt: Attempt }> {
     const started = this.emitStart(fire, hook);
     const t0 = now();
-    const ctx = new Context(hook.name, fire.scope, input);
+    const ctx = new Context(hook.name, fire, input);
     return this.retrying(fire, hook, input, ctx, this.call(fire, hook, input, ctx)).then(([attempt, last]) => {
       const record = this.record(hook, attempt, last, t0);
       if (started) this.emitEnd(fire, hook, record);
@@ -497,8 +514,8 @@ export class HookEngine {
     first: Attempt | Promise<Attempt>,
   ): Promise<[Attempt, Context]> {
     let attempt = await first;
-    for (let tries = 0; attempt instanceof Failure && tries < hook.maxRetries && !fire.signal?.aborted; tries++) {
-      ctx = new Context(hook.name, fire.scope, input);
+    for (let tries = 0; !succeeded(attempt) && tries < hook.maxRetries && !fire.outer?.aborted; tries++) {
+      ctx = new Context(hook.name, fire, input);
       attempt = await this.call(fire, hook, input, ctx);
     }
     return [attempt, ctx];
@@ -515,6 +532,7 @@ export class HookEngine {
     } catch (error) {
       return new Failure(describeHandlerError(error));
     }
+    if (returned === undefined) return NO_OPINION;
     if (!isThenable(returned)) return this.verdictOf(returned);
     return this.withTimeout(hook, ctx, returned as Promise<unknown>);
   }
@@ -559,10 +577,9 @@ export class HookEngine {
     const end = now();
     if (fire) fire.clock = end;
     const durationMs = end - t0;
-    const record: HookRecord =
-      attempt instanceof Failure
-        ? { name: hook.name, status: attempt.timeout ? 'timeout' : 'error', result: null, durationMs, error: attempt.why }
-        : { name: hook.name, status: 'ok', result: attempt.result, durationMs, error: null };
+    const record: HookRecord = succeeded(attempt)
+      ? { name: hook.name, status: 'ok', result: attempt.result, durationMs, error: null }
+      : { name: hook.name, status: attempt.timeout ? 'timeout' : 'error', result: null, durationMs, error: attempt.why };
     if (ctx.annotations) Object.assign(record, ctx.annotations, { name: record.name, status: record.status });
     return record;
   }
@@ -576,7 +593,8 @@ export class HookEngine {
 
   /** Fold one hook's attempt into the outcome and the input the next hook sees. */
   private apply(fire: Fire, hook: RegisteredHook, attempt: Attempt): void {
-    if (attempt instanceof Failure) {
+    if (attempt === NO_OPINION) return;
+    if (!succeeded(attempt)) {
       if (hook.onError.get(fire.event) === 'block') {
         fire.builder.addFailure(hook.name, attempt.why);
         fire.ended = true;
@@ -596,9 +614,9 @@ export class HookEngine {
 
   /** Async hooks run in the background; what they return reaches the session's next outcome. */
   private startAsync(fire: Fire, hook: RegisteredHook): HookRecord {
-    const ctx = new Context(hook.name, fire.scope, fire.input);
+    const ctx = new Context(hook.name, fire, fire.input);
     const run = this.retrying(fire, hook, fire.input, ctx, this.call(fire, hook, fire.input, ctx)).then(([attempt]) => {
-      if (attempt instanceof Failure) this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
+      if (!succeeded(attempt)) this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
       else this.sessions.deliverLater(fire.sessionId, attempt.additionalContext, attempt.systemMessage);
     });
     const tracked: Promise<void> = run.finally(() => this.inflight.delete(tracked));
@@ -616,7 +634,6 @@ export class HookEngine {
 
   private finishOutcome(fire: Fire): Outcome | Promise<Outcome> {
     const outcome = fire.builder.finish();
-    outcome.hooks = fire.records;
     if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, fire.input, fire.sessionId);
     if (fire.event === 'SessionEnd') return this.endSession(fire.sessionId).then(() => outcome);
     return outcome;
@@ -656,7 +673,7 @@ export class HookEngine {
 
   /** Only what can stop the rewritten call counts in a recheck; true when it did. */
   private applyRecheck(fire: Fire, hook: RegisteredHook, attempt: Attempt): boolean {
-    if (attempt instanceof Failure) {
+    if (!succeeded(attempt)) {
       if (hook.onError.get(fire.event) !== 'block') return false;
       fire.builder.addFailure(hook.name, `${attempt.why} (judging the rewritten input)`);
       return true;

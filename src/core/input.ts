@@ -106,7 +106,13 @@ function copyFields(value: Record<string, unknown>, freeze: boolean, depth: numb
  * changed or frozen.
  */
 export function sealInput(input: HookInput, event: string, sessionId: string, cwd: string | undefined): HookInput {
-  const copy: HookInput = copyFields(input, true, 0);
+  // copyFields inlined: this loop's stores see the few shapes hosts send, not every nested object's.
+  const copy: HookInput = {};
+  for (const key in input) {
+    if (!hasOwn.call(input, key)) continue;
+    const field = input[key];
+    copy[key] = typeof field === 'object' && field !== null ? copyData(field, true, 1) : field;
+  }
   if (copy.hook_event_name !== event) copy.hook_event_name = event;
   if (copy.session_id === undefined) copy.session_id = sessionId;
   if (copy.cwd === undefined && cwd !== undefined) copy.cwd = cwd;

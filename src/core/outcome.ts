@@ -34,10 +34,22 @@ export interface Outcome {
   hooks: HookRecord[];
 }
 
-const DECISION_RANK: Record<Decision, number> = { allow: 1, ask: 2, defer: 3, deny: 4 };
+/** allow < ask < defer < deny. A switch, not a table: a table read by a different key each time is a megamorphic load. */
+function rankOf(decision: Decision): number {
+  switch (decision) {
+    case 'allow':
+      return 1;
+    case 'ask':
+      return 2;
+    case 'defer':
+      return 3;
+    default:
+      return 4;
+  }
+}
 
-/** The outcome of a fire that selected no hook. */
-export function emptyOutcome(event: string): Outcome {
+/** The outcome of a fire that selected no hook (or, with `hooks`, the start of one that did). */
+export function emptyOutcome(event: string, hooks: HookRecord[] = []): Outcome {
   return {
     event,
     decision: null,
@@ -53,7 +65,7 @@ export function emptyOutcome(event: string): Outcome {
     retry: null,
     elicitation: null,
     worktreePath: null,
-    hooks: [],
+    hooks,
   };
 }
 
@@ -70,23 +82,29 @@ const STOP_AFTER = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', '
  * `updatedInput` last-wins instead of a merge of patches.
  */
 export class OutcomeBuilder {
-  readonly outcome: Outcome;
-  private decisionReason: string | null = null;
-  private context: string[] | null = null;
-  private messages: string[] | null = null;
-  private halting = false;
+  // Declared, then set in the constructor: one builder per fire, and emitted class fields cost an initializer call each time.
+  declare readonly outcome: Outcome;
+  declare private readonly permission: boolean;
+  declare private readonly toolEvent: boolean;
+  declare private decisionReason: string | null;
+  declare private context: string[] | null;
+  declare private messages: string[] | null;
+  declare private halting: boolean;
 
-  constructor(
-    event: string,
-    private readonly permission: boolean,
-    private readonly toolEvent: boolean,
-  ) {
-    this.outcome = emptyOutcome(event);
+  /** `hooks`: the fire's records; the Outcome's `hooks` is that array, not a copy. */
+  constructor(event: string, permission: boolean, toolEvent: boolean, hooks?: HookRecord[]) {
+    this.outcome = emptyOutcome(event, hooks);
+    this.permission = permission;
+    this.toolEvent = toolEvent;
+    this.decisionReason = null;
+    this.context = null;
+    this.messages = null;
+    this.halting = false;
   }
 
   add(v: Verdict): void {
     const o = this.outcome;
-    if (v.decision !== undefined && (o.decision === null || DECISION_RANK[v.decision] > DECISION_RANK[o.decision])) {
+    if (v.decision !== undefined && (o.decision === null || rankOf(v.decision) > rankOf(o.decision))) {
       o.decision = v.decision;
       this.decisionReason = v.reason ?? null;
     }

@@ -25,6 +25,8 @@ export interface RegisteredHook {
   matchers: Map<string, CompiledMatcher>;
   /** The matcher when the hook has one event (the common case): saves a map lookup per fire. */
   onlyMatcher: CompiledMatcher | undefined;
+  /** Not async, not once, in no concurrent group: the run loop calls it without further checks. */
+  plain: boolean;
 }
 
 export class HookSpecError extends Error {
@@ -91,7 +93,9 @@ export function prepareHook(spec: HookSpec, seq: number): RegisteredHook {
     onError: new Map(),
     matchers: new Map(),
     onlyMatcher: undefined,
+    plain: false,
   };
+  hook.plain = !hook.async && !hook.once && spec.concurrentGroup === undefined;
   // A '*' hook's matcher is compiled per event as it is bound; compile it once now so a bad one fails here.
   if (hook.everyEvent) compileFor(spec, 'PreToolUse');
   else for (const event of events) bindEvent(hook, event);
@@ -140,6 +144,9 @@ export class EventIndex {
   private keyed: RegisteredHook[] = [];
   private generic: RegisteredHook[] = [];
   private readonly cache = new Map<string, RegisteredHook[]>();
+  /** The value asked for last and its list: a host fires for the same tool again and again. */
+  private lastValue: string | undefined;
+  private lastList: RegisteredHook[] = [];
   private count = 0;
   /** Hooks that asked to judge the final input again (`recheck: true`). */
   rechecks = 0;
@@ -169,7 +176,7 @@ export class EventIndex {
     }
     this.count++;
     if (hook.recheck) this.rechecks++;
-    this.cache.clear();
+    this.forget();
   }
 
   remove(hook: RegisteredHook): void {
@@ -182,18 +189,26 @@ export class EventIndex {
     this.generic = this.generic.filter((h) => h !== hook);
     this.count--;
     if (hook.recheck) this.rechecks--;
+    this.forget();
+  }
+
+  private forget(): void {
     this.cache.clear();
+    this.lastValue = undefined;
   }
 
   /** Hooks that may match an input whose filter field holds `value`, in run order. */
   candidates(value: string): RegisteredHook[] {
     if (this.exact.size === 0 && this.keyed.length === 0) return this.generic;
+    if (value === this.lastValue) return this.lastList;
     let list = this.cache.get(value);
     if (list === undefined) {
       list = this.compute(value);
       if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
       this.cache.set(value, list);
     }
+    this.lastValue = value;
+    this.lastList = list;
     return list;
   }
 

@@ -98,7 +98,8 @@ export interface Verdict {
 }
 
 const RESULT_KINDS = new Set<string>(['allow', 'deny', 'ask', 'defer', 'modify', 'block', 'stop', 'retry', 'skip', 'context', 'none']);
-const NO_OPINION: Verdict = Object.freeze({ result: 'none' }) as Verdict;
+/** What `undefined` and `null` mean; shared, so the engine can tell it apart by identity. */
+export const NO_OPINION: Verdict = Object.freeze({ result: 'none' }) as Verdict;
 
 /** Thrown when a handler returns something that is neither a result nor Claude Code output. */
 export class InvalidResultError extends Error {}
@@ -122,13 +123,7 @@ export function toVerdict(value: unknown): Verdict {
       `handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`,
     );
   }
-  if ('kind' in value) {
-    if (!isHookResult(value))
-      throw new InvalidResultError(
-        `handler returned a result of unknown kind ${JSON.stringify((value as { kind: unknown }).kind)}; expected one of: ${[...RESULT_KINDS].join(', ')}`,
-      );
-    return fromHookResult(value);
-  }
+  if ('kind' in value) return fromHookResult(value as HookResult);
   const seed = fromUseHooksOutcome(value as Record<string, unknown>);
   if (seed) return fromHookResult(seed);
   return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);
@@ -171,7 +166,29 @@ function extrasOf(r: ResultExtras, v: Verdict): Verdict {
   return v;
 }
 
+/** allow(), ask() and defer() without a reason or extras: shared, so the most common answers allocate nothing. */
+const BARE_ALLOW: Verdict = Object.freeze({ result: 'allow', decision: 'allow' });
+const BARE_ASK: Verdict = Object.freeze({ result: 'ask', decision: 'ask' });
+const BARE_DEFER: Verdict = Object.freeze({ result: 'defer', decision: 'defer' });
+
+function bareVerdict(r: HookResult): Verdict | undefined {
+  if (r.reason !== undefined || r.additionalContext !== undefined || r.systemMessage !== undefined) return undefined;
+  if (r.suppressOutput || r.updatedOutput !== undefined) return undefined;
+  switch (r.kind) {
+    case 'allow':
+      return BARE_ALLOW;
+    case 'ask':
+      return BARE_ASK;
+    case 'defer':
+      return BARE_DEFER;
+    default:
+      return undefined;
+  }
+}
+
 function fromHookResult(r: HookResult): Verdict {
+  const bare = bareVerdict(r);
+  if (bare !== undefined) return bare;
   const v: Verdict = { result: r.kind };
   if (r.reason !== undefined) v.reason = r.reason;
   switch (r.kind) {
@@ -205,6 +222,14 @@ function fromHookResult(r: HookResult): Verdict {
     case 'modify':
       if (r.updatedInput !== undefined) v.updatedInput = r.updatedInput;
       break;
+    case 'context':
+    case 'none':
+      break;
+    default:
+      // The switch is the kind check: a Set lookup per result cost more than the cases it would save.
+      throw new InvalidResultError(
+        `handler returned a result of unknown kind ${JSON.stringify((r as { kind: unknown }).kind)}; expected one of: ${[...RESULT_KINDS].join(', ')}`,
+      );
   }
   return extrasOf(r, v);
 }

@@ -23,12 +23,19 @@ export class Sessions {
   /** Only sessions with something undelivered are here, so "none at all" is one size check. */
   private readonly undelivered = new Map<string, Undelivered>();
 
+  /** The session of the last get(): a host fires for one session at a time, so this saves a map lookup per fire. */
+  private lastId: string | undefined;
+  private last: Session | undefined;
+
   get(id: string): Session {
+    if (id === this.lastId) return this.last!;
     let session = this.byId.get(id);
     if (!session) {
       session = new Session();
       this.byId.set(id, session);
     }
+    this.lastId = id;
+    this.last = session;
     return session;
   }
 
@@ -57,6 +64,7 @@ export class Sessions {
   }
 
   end(id: string): void {
+    if (id === this.lastId) this.lastId = this.last = undefined;
     this.byId.delete(id);
     this.undelivered.delete(id);
   }
