@@ -94,9 +94,19 @@ function copyFields(value: Record<string, unknown>, freeze: boolean, depth: numb
   for (const key in value) {
     if (!hasOwn.call(value, key)) continue;
     const field = value[key];
-    copy[key] = typeof field === 'object' && field !== null ? copyData(field, freeze, depth + 1) : field;
+    setOwn(copy, key, typeof field === 'object' && field !== null ? copyData(field, freeze, depth + 1) : field);
   }
   return copy;
+}
+
+/**
+ * `copy[key] = value`, except for a `__proto__` key (JSON.parse makes it an own field of
+ * model-written tool input): assigned, it would set the copy's prototype, and hooks
+ * would read fields the input does not have.
+ */
+function setOwn(copy: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  else copy[key] = value;
 }
 
 /**
@@ -111,7 +121,7 @@ export function sealInput(input: HookInput, event: string, sessionId: string, cw
   for (const key in input) {
     if (!hasOwn.call(input, key)) continue;
     const field = input[key];
-    copy[key] = typeof field === 'object' && field !== null ? copyData(field, true, 1) : field;
+    setOwn(copy, key, typeof field === 'object' && field !== null ? copyData(field, true, 1) : field);
   }
   if (copy.hook_event_name !== event) copy.hook_event_name = event;
   if (copy.session_id === undefined) copy.session_id = sessionId;
@@ -122,7 +132,7 @@ export function sealInput(input: HookInput, event: string, sessionId: string, cw
 /** A sealed input with some fields replaced (a rewrite); `fields` must be sealed already. */
 export function sealWith(input: HookInput, fields: Record<string, unknown>): HookInput {
   const copy: HookInput = {};
-  for (const key in input) if (hasOwn.call(input, key)) copy[key] = input[key];
-  for (const key in fields) if (hasOwn.call(fields, key)) copy[key] = fields[key];
+  for (const key in input) if (hasOwn.call(input, key)) setOwn(copy, key, input[key]);
+  for (const key in fields) if (hasOwn.call(fields, key)) setOwn(copy, key, fields[key]);
   return Object.freeze(copy);
 }

@@ -296,6 +296,28 @@ describe('hooks cannot change the input in place', () => {
   });
 });
 
+describe('a `__proto__` key in the input (JSON.parse makes it an own field)', () => {
+  it('stays an own field of the sealed copy, at any depth and after a rewrite; it never becomes its prototype', async () => {
+    const input = JSON.parse('{"__proto__":{"tool_name":"Read"},"tool_input":{"__proto__":{"command":"rm -rf /"}}}');
+    const seen: Array<{ tool: unknown; command: unknown; protoOwn: boolean; prototype: boolean }> = [];
+    const look = (i: HookInput) =>
+      seen.push({
+        tool: i.tool_name,
+        command: (i.tool_input as Record<string, unknown>).command,
+        protoOwn: Object.hasOwn(i.tool_input as object, '__proto__'),
+        prototype: Object.getPrototypeOf(i) === Object.prototype && Object.getPrototypeOf(i.tool_input) === Object.prototype,
+      });
+    const engine = new HookEngine();
+    engine.register({ name: 'first', events: 'PreToolUse', handler: (i) => (look(i), modify({ ...(i.tool_input as object), extra: 1 })) });
+    engine.register({ name: 'second', events: 'PreToolUse', handler: (i) => void look(i) });
+    await engine.fire('PreToolUse', input);
+    expect(seen).toEqual([
+      { tool: undefined, command: undefined, protoOwn: true, prototype: true },
+      { tool: undefined, command: undefined, protoOwn: true, prototype: true },
+    ]);
+  });
+});
+
 describe('a fresh ctx per hook', () => {
   it('a hook that keeps its ctx keeps its own name, and annotating it later never touches another hook', async () => {
     const kept: HookContext[] = [];
