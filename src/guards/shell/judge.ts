@@ -1,7 +1,7 @@
 import path from 'node:path';
+import { withParsedScript } from '../../shell/parsed.js';
 import type { Parser } from '../../shell/parser.js';
-import { parseBash } from '../../shell/parser.js';
-import { extractScript, type SimpleCommand } from '../../shell/script.js';
+import type { SimpleCommand } from '../../shell/script.js';
 import { evalWord, type Lookup } from '../../shell/words.js';
 import type { PathPolicy, PathVerdict } from '../paths/judge.js';
 import { textHazard } from '../paths/text-hazards.js';
@@ -256,17 +256,13 @@ export class ShellJudgement implements JudgeApi {
       this.unprovable(`the command nests shells more than ${MAX_DEPTH} levels deep`);
       return;
     }
-    const tree = parseBash(this.parser, source);
-    try {
-      const script = extractScript(tree.rootNode);
+    withParsedScript(this.parser, source, (script) => {
       for (const p of script.problems) this.unprovable(p);
       const outer = this.cwds;
       this.prepass(script.commands);
       for (const cmd of script.commands) this.simple(cmd);
       this.cwds = outer && this.cwds ? [...new Set([...outer, ...this.cwds])] : undefined;
-    } finally {
-      tree.delete();
-    }
+    });
   }
 
   private lookup: Lookup = (name) => {
