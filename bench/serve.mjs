@@ -9,8 +9,8 @@
  * non-2xx answers are errors, not latencies.
  * Also: what instrumentEngine adds to fire() with and without an OpenTelemetry SDK.
  */
-import { execFile, spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,8 +81,26 @@ export function loadGenerators(choice = process.env.HOOKWISE_BENCH_LOADGEN) {
  * Load `url` with `requests` (cycled, POSTed as JSON) and return latency percentiles of
  * every 2xx response; anything else counts as non2xx or errors.
  */
-export function load(url, requests, { generator = 'autocannon', ...options } = {}) {
-  return generator === 'wrk' ? loadWithWrk(url, requests, options) : loadWithAutocannon(url, requests, options);
+export async function load(url, requests, { generator = 'autocannon', serverPid, ...options } = {}) {
+  const before = serverPid && cpuSeconds(serverPid);
+  const r = await (generator === 'wrk' ? loadWithWrk(url, requests, options) : loadWithAutocannon(url, requests, options));
+  const after = serverPid && cpuSeconds(serverPid);
+  if (before !== undefined && after !== undefined && r.responses > 0) r.serverCpuUs = ((after - before) * 1e6) / r.responses;
+  return r;
+}
+
+let clockTicks;
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined where there is none. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name: state is the first, utime the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+  } catch {
+    return undefined;
+  }
 }
 
 async function loadWithAutocannon(url, requests, { connections = CONNECTIONS, durationS = 10, headers = {} } = {}) {
@@ -100,9 +118,13 @@ async function loadWithAutocannon(url, requests, { connections = CONNECTIONS, du
     if (status >= 200 && status < 300) times.push(ms);
     else non2xx++;
   });
+  // autocannon runs in this process: what it costs is this process's CPU over the run.
+  const cpu = process.cpuUsage();
   const result = await instance;
+  const used = process.cpuUsage(cpu);
   times.sort((a, b) => a - b);
   return {
+    generatorCores: (used.user + used.system) / 1e6 / durationS,
     p50: percentile(times, 50),
     p99: percentile(times, 99),
     rps: times.length / durationS,
@@ -184,17 +206,23 @@ async function loadWithWrk(url, requests, { connections = CONNECTIONS, durationS
     const script = path.join(dir, 'requests.lua');
     writeFileSync(script, wrkScript(requests, new URL(url).pathname, headers));
     const args = ['-t1', `-c${connections}`, `-d${durationS}s`, '--timeout', '10s', '--latency', '-s', script, url];
-    const { out: stdout, err: stderr } = await new Promise((resolve, reject) =>
-      execFile(wrk, args, { maxBuffer: 1 << 20 }, (error, out, err) =>
+    let child;
+    const done = new Promise((resolve, reject) => {
+      child = execFile(wrk, args, { maxBuffer: 1 << 20 }, (error, out, err) =>
         error ? reject(new Error(`wrk: ${error.message} ${err}`)) : resolve({ out, err }),
-      ),
-    );
+      );
+    });
+    // wrk's CPU: read while it runs (once it has exited there is nothing to read).
+    let wrkCpu;
+    const poll = setInterval(() => (wrkCpu = cpuSeconds(child.pid) ?? wrkCpu), 100);
+    const { out: stdout, err: stderr } = await done.finally(() => clearInterval(poll));
     const line = /^HOOKWISE_WRK (\{.*\})$/m.exec(stdout);
     // wrk reports an error in the script on stderr and still exits 0.
     if (!line) throw new Error(`wrk printed no summary:\n${stdout}\n${stderr}`);
     const r = JSON.parse(line[1]);
     const ok = r.requests - r.non2xx;
     return {
+      ...(wrkCpu !== undefined && { generatorCores: wrkCpu / (r.durationUs / 1e6) }),
       p50: r.p50Us / 1000,
       p99: r.p99Us / 1000,
       rps: ok / (r.durationUs / 1e6),
@@ -210,7 +238,9 @@ async function loadWithWrk(url, requests, { connections = CONNECTIONS, durationS
 /** Rows for bench/run.mjs. */
 export const describeServeRow = (r) => [
   r.name,
-  `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${Math.round(r.rps).toLocaleString('en-US')} req/s${r.non2xx + r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+  `p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${Math.round(r.rps).toLocaleString('en-US')} req/s${r.non2xx + r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}` +
+    (r.serverCpuUs !== undefined ? `; server CPU ${r.serverCpuUs.toFixed(0)} µs/answer` : '') +
+    (r.generatorCores !== undefined ? `; load generator ${r.generatorCores.toFixed(2)} cores` : ''),
 ];
 
 const loadAverage = () =>
@@ -238,17 +268,19 @@ export async function benchServe({
   const requests = serveRequests(project);
 
   const rows = [];
-  const measured = async (name, url, options) => {
+  const measured = async (name, url, serverPid, options) => {
     for (const generator of generators) {
       const load_ = `load average ${loadAverage()}`;
-      const r = await load(url, requests, { ...options, generator });
+      const r = await load(url, requests, { ...options, generator, serverPid });
       rows.push({ name: `${name} (${generator}, ${load_})`, generator, ...r });
       log(describeServeRow(rows.at(-1)).join(': '));
     }
   };
   const floor = await startListening(['-e', FLOOR]);
   try {
-    await measured(`floor: bare node:http, empty 200, ${CONNECTIONS} connections`, floor.url, { durationS: Math.max(3, durationS / 2) });
+    await measured(`floor: bare node:http, empty 200, ${CONNECTIONS} connections`, floor.url, floor.child.pid, {
+      durationS: Math.max(3, durationS / 2),
+    });
   } finally {
     await stop(floor.child);
   }
@@ -259,9 +291,18 @@ export async function benchServe({
   ]) {
     const served = await startServe(path.join(dir, config), dir);
     try {
-      // Warm the guards' parsers (tree-sitter wasm compiles on first use) before measuring.
-      await load(`${served.url}/v1/claude-code`, requests, { durationS: 2, headers: auth, connections: 4, generator: generators[0] });
-      await measured(`${label}, ${CONNECTIONS} connections`, `${served.url}/v1/claude-code`, { durationS, headers: auth });
+      // Warm up at full load before measuring: tree-sitter's wasm compiles on first use and V8
+      // optimises the hot paths over the first seconds (2 s at 4 connections left the first
+      // measured run of a 2-core machine far slower than the runs after it).
+      await load(`${served.url}/v1/claude-code`, requests, {
+        durationS: Math.max(3, durationS / 3),
+        headers: auth,
+        generator: generators[0],
+      });
+      await measured(`${label}, ${CONNECTIONS} connections`, `${served.url}/v1/claude-code`, served.child.pid, {
+        durationS,
+        headers: auth,
+      });
     } finally {
       await stop(served.child);
     }
