@@ -63,7 +63,8 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     policy: judgeOptions.policy,
     judge(command, cwd) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
-      const result = new ShellJudgement(p, judgeOptions, path.resolve(cwd ?? judgeOptions.policy.workspace)).run(command);
+      // The judgement resolves the folder itself.
+      const result = new ShellJudgement(p, judgeOptions, cwd ?? judgeOptions.policy.workspace).run(command);
       return decide(
         result.findings,
         interactive,
