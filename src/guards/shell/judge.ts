@@ -4,6 +4,7 @@ import type { Parser } from '../../shell/parser.js';
 import type { SimpleCommand } from '../../shell/script.js';
 import { evalWord, type Lookup } from '../../shell/words.js';
 import type { PathPolicy, PathVerdict } from '../paths/judge.js';
+import { resolvePath } from '../paths/resolve.js';
 import { textHazard } from '../paths/text-hazards.js';
 import { argsOf, commandName, literalArg, type Arg } from './args.js';
 import { COMMANDS, genericChecks, handlerFor } from './commands/index.js';
@@ -220,7 +221,7 @@ export class ShellJudgement implements JudgeApi {
     private readonly options: ShellJudgeOptions,
     cwd: string,
   ) {
-    this.cwds = [path.resolve(cwd)];
+    this.cwds = [resolvePath(cwd)];
   }
 
   get policy(): PathPolicy {
