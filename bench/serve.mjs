@@ -201,6 +201,7 @@ end
 async function loadWithWrk(url, requests, { connections = CONNECTIONS, durationS = 10, headers = {} } = {}) {
   const wrk = findWrk();
   if (!wrk) throw new Error('wrk is not on PATH');
+  if (!Number.isInteger(durationS)) throw new Error(`wrk runs for whole seconds, not ${durationS}`);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hookwise-wrk-'));
   try {
     const script = path.join(dir, 'requests.lua');
@@ -279,7 +280,7 @@ export async function benchServe({
   const floor = await startListening(['-e', FLOOR]);
   try {
     await measured(`floor: bare node:http, empty 200, ${CONNECTIONS} connections`, floor.url, floor.child.pid, {
-      durationS: Math.max(3, durationS / 2),
+      durationS: Math.max(3, Math.round(durationS / 2)),
     });
   } finally {
     await stop(floor.child);
@@ -295,7 +296,7 @@ export async function benchServe({
       // optimises the hot paths over the first seconds (2 s at 4 connections left the first
       // measured run of a 2-core machine far slower than the runs after it).
       await load(`${served.url}/v1/claude-code`, requests, {
-        durationS: Math.max(3, durationS / 3),
+        durationS: Math.max(3, Math.round(durationS / 3)),
         headers: auth,
         generator: generators[0],
       });
