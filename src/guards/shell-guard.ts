@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
+import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import {
   assertBoolean,
@@ -51,6 +52,8 @@ function compile(options: ShellGuardOptions): Compiled {
     allow: compileRules(options.allow, 'allow'),
     ask: compileRules(options.ask, 'ask'),
     deny: compileRules(options.deny, 'deny'),
+    // One per guard, shared by its workspaces: the parse of a command does not depend on where it runs.
+    scripts: new ParsedScripts(),
   };
   return {
     interactive: options.interactive === true,

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadShellJudge, type ShellJudge } from '../../src/guards/index.js';
-import { clearParseCache, parseCacheStats } from '../../src/shell/parsed.js';
+import { ShellJudgement } from '../../src/guards/shell/judge.js';
+import { PathPolicy } from '../../src/guards/paths/judge.js';
+import { ParsedScripts } from '../../src/shell/parsed.js';
+import { loadBashParser } from '../../src/shell/parser.js';
 import { DANGEROUS, HARMLESS } from './shell-corpus.js';
 import { fill, makeFixture, type Fixture } from './fixture.js';
 
@@ -21,16 +24,12 @@ function judgeRepeatedly(command: string, times = 3) {
 
 describe('a command judged again (its parsed script is kept)', () => {
   it('is judged against the file system as it is now: a symlink made between two identical calls changes the answer', () => {
-    clearParseCache();
     const command = 'echo hi > notes/out.txt';
     for (const d of judgeRepeatedly(command)) expect(d.decision, d.reason).toBe('allow');
-    expect(parseCacheStats().entries).toBe(1);
-
     const link = path.join(f.ws, 'notes');
     fs.symlinkSync(f.outside, link);
     try {
       const d = judge.judge(command, f.ws);
-      expect(parseCacheStats().entries).toBe(1);
       expect(d.decision).toBe('deny');
       expect(d.reason).toContain(`through a symlink: ${path.join(f.outside, 'out.txt')}`);
     } finally {
@@ -39,8 +38,27 @@ describe('a command judged again (its parsed script is kept)', () => {
     expect(judge.judge(command, f.ws).decision).toBe('allow');
   });
 
+  it('comes from the kept script, and what is judged from it still follows the file system', async () => {
+    const parser = await loadBashParser();
+    const scripts = new ParsedScripts();
+    const options = { policy: new PathPolicy({ workspace: f.ws, home: f.home }), allow: [], ask: [], deny: [], scripts };
+    const findings = (command: string) => new ShellJudgement(parser, options, f.ws).run(command).findings;
+    const command = 'echo hi > later/out.txt';
+    expect(findings(command)).toEqual([]);
+    expect(findings(command)).toEqual([]);
+    expect(scripts.stats()).toMatchObject({ entries: 1, seen: 0 });
+    const link = path.join(f.ws, 'later');
+    fs.symlinkSync(f.outside, link);
+    try {
+      expect(findings(command).map((x) => x.level)).toEqual(['deny']);
+      expect(scripts.stats()).toMatchObject({ entries: 1, seen: 0 });
+    } finally {
+      fs.unlinkSync(link);
+    }
+    expect(findings(command)).toEqual([]);
+  });
+
   it('reads a file that became a link to a secret as the secret', () => {
-    clearParseCache();
     const command = 'cat notes.txt | head -5';
     const file = path.join(f.ws, 'notes.txt');
     fs.writeFileSync(file, 'plain notes');
@@ -57,7 +75,6 @@ describe('a command judged again (its parsed script is kept)', () => {
   });
 
   it('gets the same decision and reason every time, for the whole corpus', () => {
-    clearParseCache();
     for (const c of [...DANGEROUS, ...HARMLESS]) {
       const command = fill(c.command, f);
       const [first, ...again] = judgeRepeatedly(command, 4);

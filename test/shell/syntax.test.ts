@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { clearParseCache, parseCacheStats, PARSE_CACHE_LIMITS, withParsedScript } from '../../src/shell/parsed.js';
+import { ParsedScripts } from '../../src/shell/parsed.js';
 import { loadBashParser, parseBash, type Node, type Parser } from '../../src/shell/parser.js';
 import { extractScript, type Script } from '../../src/shell/script.js';
 import { snapshotTree, type SyntaxNode } from '../../src/shell/syntax.js';
@@ -137,14 +137,16 @@ describe('snapshotTree: a plain copy of the parsed tree', () => {
   });
 });
 
-/** The script `withParsedScript` hands over, described while it is valid. */
+let cache: ParsedScripts;
+
+/** The script the cache hands over, described while it is valid. */
 function parsed(source: string): { script: Script; described: unknown } {
-  return withParsedScript(parser, source, (script) => ({ script, described: describeScript(script) }));
+  return cache.use(parser, source, (script) => ({ script, described: describeScript(script) }));
 }
 
-describe('withParsedScript: the extracted script, kept for texts seen before', () => {
+describe('ParsedScripts: the extracted script, kept for texts seen before', () => {
   it('extracts what extractScript extracts from the live tree, the first time and from the copy', () => {
-    clearParseCache();
+    cache = new ParsedScripts();
     for (const source of corpus()) {
       const tree = parseBash(parser, source);
       let expected: unknown;
@@ -163,13 +165,13 @@ describe('withParsedScript: the extracted script, kept for texts seen before', (
   });
 
   it('keeps a text only once it is seen a second time, then answers it with the same script, which no caller can change', () => {
-    clearParseCache();
+    cache = new ParsedScripts();
     const source = 'git status | head -5 > out.txt';
     const first = parsed(source).script;
-    expect(parseCacheStats()).toMatchObject({ entries: 0, seen: 1 });
+    expect(cache.stats()).toMatchObject({ entries: 0, seen: 1 });
     const second = parsed(source).script;
     expect(second).not.toBe(first);
-    expect(parseCacheStats()).toMatchObject({ entries: 1, seen: 0 });
+    expect(cache.stats()).toMatchObject({ entries: 1, seen: 0 });
     expect(parsed(source).script).toBe(second);
     parsed('git status | head -5 >  out.txt');
     expect(parsed('git status | head -5 >  out.txt').script).not.toBe(second);
@@ -186,43 +188,44 @@ describe('withParsedScript: the extracted script, kept for texts seen before', (
   });
 
   it('stays within its bounds: scripts, syntax nodes, texts seen once, and no single huge script', () => {
-    clearParseCache();
+    const limits = { entries: 64, nodes: 8000, seen: 128, seenChars: 1024 };
+    cache = new ParsedScripts(limits);
     const twice = (source: string) => {
       parsed(source);
       return parsed(source);
     };
-    for (let i = 0; i < PARSE_CACHE_LIMITS.entries + 50; i++) twice(`echo ${i}`);
-    expect(parseCacheStats().entries).toBeLessThanOrEqual(PARSE_CACHE_LIMITS.entries);
-    expect(parseCacheStats().entries).toBeGreaterThanOrEqual(PARSE_CACHE_LIMITS.entries / 2);
+    for (let i = 0; i < limits.entries + 50; i++) twice(`echo ${i}`);
+    expect(cache.stats().entries).toBeLessThanOrEqual(limits.entries);
+    expect(cache.stats().entries).toBeGreaterThanOrEqual(limits.entries / 2);
     // The least recently used went first: the newest is still there, the oldest is not.
-    const newest = `echo ${PARSE_CACHE_LIMITS.entries + 49}`;
+    const newest = `echo ${limits.entries + 49}`;
     expect(parsed(newest).script).toBe(parsed(newest).script);
     parsed('echo 0');
-    expect(parseCacheStats().seen).toBe(1);
+    expect(cache.stats().seen).toBe(1);
 
-    clearParseCache();
-    for (let i = 0; i < PARSE_CACHE_LIMITS.seen + 10; i++) parsed(`echo once ${i}`);
-    const seen = parseCacheStats().seen;
-    expect(parseCacheStats().entries).toBe(0);
-    expect(seen).toBeLessThanOrEqual(PARSE_CACHE_LIMITS.seen);
-    expect(seen).toBeGreaterThanOrEqual(PARSE_CACHE_LIMITS.seen / 2);
-    parsed(`echo once ${'x'.repeat(PARSE_CACHE_LIMITS.seenChars)}`);
-    expect(parseCacheStats().seen).toBe(seen);
+    cache = new ParsedScripts(limits);
+    for (let i = 0; i < limits.seen + 10; i++) parsed(`echo once ${i}`);
+    const seen = cache.stats().seen;
+    expect(cache.stats().entries).toBe(0);
+    expect(seen).toBeLessThanOrEqual(limits.seen);
+    expect(seen).toBeGreaterThanOrEqual(limits.seen / 2);
+    parsed(`echo once ${'x'.repeat(limits.seenChars)}`);
+    expect(cache.stats().seen).toBe(seen);
 
-    clearParseCache();
-    const big = Array.from({ length: 4000 }, (_, i) => `echo ${i}`).join('; ');
+    cache = new ParsedScripts(limits);
+    // Over an eighth of the node budget: never kept.
+    const big = Array.from({ length: 300 }, (_, i) => `echo ${i}`).join('; ');
     const once = twice(big);
-    expect(parseCacheStats().entries).toBe(0);
+    expect(cache.stats().entries).toBe(0);
     expect(parsed(big).described).toEqual(once.described);
-    expect(parseCacheStats().entries).toBe(0);
+    expect(cache.stats().entries).toBe(0);
 
-    clearParseCache();
-    // Each well under an eighth of the node budget; together well over it.
-    const medium = (i: number) => Array.from({ length: 1000 }, (_, j) => `echo ${i} ${j}`).join('; ');
-    for (let i = 0; i < 25; i++) twice(medium(i));
-    expect(parseCacheStats().nodes).toBeLessThanOrEqual(PARSE_CACHE_LIMITS.nodes);
-    expect(parseCacheStats().entries).toBeGreaterThan(1);
-    expect(parseCacheStats().entries).toBeLessThan(25);
-    clearParseCache();
+    cache = new ParsedScripts(limits);
+    // Each well under an eighth of the node budget (and of the text bound); together well over it.
+    const medium = (i: number) => Array.from({ length: 50 }, (_, j) => `echo ${i} ${j}`).join('; ');
+    for (let i = 0; i < 40; i++) twice(medium(i));
+    expect(cache.stats().nodes).toBeLessThanOrEqual(limits.nodes);
+    expect(cache.stats().entries).toBeGreaterThan(1);
+    expect(cache.stats().entries).toBeLessThan(40);
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { withParsedScript } from '../../shell/parsed.js';
+import type { ParsedScripts } from '../../shell/parsed.js';
 import type { Parser } from '../../shell/parser.js';
 import type { SimpleCommand } from '../../shell/script.js';
 import { evalWord, type Lookup } from '../../shell/words.js';
@@ -19,6 +19,8 @@ import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptio
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
+  /** The guard's parsed scripts, kept between calls. */
+  scripts: ParsedScripts;
   allow: CompiledRule[];
   ask: CompiledRule[];
   deny: CompiledRule[];
@@ -257,7 +259,7 @@ export class ShellJudgement implements JudgeApi {
       this.unprovable(`the command nests shells more than ${MAX_DEPTH} levels deep`);
       return;
     }
-    withParsedScript(this.parser, source, (script) => {
+    this.options.scripts.use(this.parser, source, (script) => {
       for (const p of script.problems) this.unprovable(p);
       const outer = this.cwds;
       this.prepass(script.commands);
