@@ -2,11 +2,13 @@
  * `hookwise serve` under load: PreToolUse through the three built-in guards, 50
  * concurrent connections on loopback, for a bounded time. The floor is a bare node:http
  * server in its own process answering an empty 200, measured in the same run.
- * The load generator is wrk when it is on PATH (C: it takes far less of the two cores
- * from the server than autocannon, which is JavaScript and burns about a core), else
- * autocannon; HOOKWISE_BENCH_LOADGEN=autocannon|wrk|both picks (both: each server is
+ * The load generator is wrk when it is on PATH (C: it takes less of the two cores from
+ * the server than autocannon, which is JavaScript; on the 2-core bench machine about 0.7
+ * of a core against 0.9 at 40,000 req/s, most of either being the kernel's socket work),
+ * else autocannon; HOOKWISE_BENCH_LOADGEN=autocannon|wrk|both picks (both: each server is
  * loaded by each generator in turn, in the same run). Every response is counted;
- * non-2xx answers are errors, not latencies.
+ * non-2xx answers are errors, not latencies. Each row also gives the server's CPU per
+ * answer (from /proc) and the cores the load generator used.
  * Also: what instrumentEngine adds to fire() with and without an OpenTelemetry SDK.
  */
 import { execFile, execFileSync, spawn } from 'node:child_process';
