@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import { allow, ask, deny, type HookResult } from '../core/results.js';
+import { normalizePath } from './paths/resolve.js';
 
 /** Options every guard takes. */
 export interface CommonGuardOptions {
@@ -77,7 +78,7 @@ export function workspaceOf(explicit: string | undefined, input: HookInput, ctx:
   // The core adds `projectDir` to the context; read it defensively.
   const projectDir = (ctx as { projectDir?: unknown } | undefined)?.projectDir;
   for (const candidate of [projectDir, input.cwd]) {
-    if (typeof candidate === 'string' && path.isAbsolute(candidate)) return path.normalize(candidate);
+    if (typeof candidate === 'string' && path.isAbsolute(candidate)) return normalizePath(candidate);
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
+import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import {
   assertBoolean,
@@ -51,6 +52,8 @@ function compile(options: ShellGuardOptions): Compiled {
     allow: compileRules(options.allow, 'allow'),
     ask: compileRules(options.ask, 'ask'),
     deny: compileRules(options.deny, 'deny'),
+    // One per guard, shared by its workspaces: the parse of a command does not depend on where it runs.
+    scripts: new ParsedScripts(),
   };
   return {
     interactive: options.interactive === true,
@@ -63,7 +66,8 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     policy: judgeOptions.policy,
     judge(command, cwd) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
-      const result = new ShellJudgement(p, judgeOptions, path.resolve(cwd ?? judgeOptions.policy.workspace)).run(command);
+      // The judgement resolves the folder itself.
+      const result = new ShellJudgement(p, judgeOptions, cwd ?? judgeOptions.policy.workspace).run(command);
       return decide(
         result.findings,
         interactive,

@@ -156,23 +156,24 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
         event,
       );
     }
+    const resolved = path.resolve(projectDir);
     const roots = policy.tenant.projectRoots;
-    if (roots && !insideRoots(path.resolve(projectDir), roots)) {
+    if (roots && !insideRoots(resolved, roots)) {
       throw new Refusal(403, `hookwise serve: ${projectDir} is outside the project roots of tenant ${policy.tenant.name}`, event);
     }
-    await rateLimit(policy.tenant, store, event);
-    return { policy, counters: store, event, input: input as HookInput, projectDir: path.resolve(projectDir) };
+    // Awaited only when there is a limit: every promise on this path is paid for on every tool call.
+    if (policy.tenant.rateLimit) await rateLimit(policy.tenant, store, event);
+    return { policy, counters: store, event, input: input as HookInput, projectDir: resolved };
   };
 
   const acknowledge = batched(options.acknowledge);
-  const fire = async (r: Request): Promise<Outcome> => {
+  const fire = (r: Request): Promise<Outcome> => {
     const engine = r.policy.engine;
     if (!engine) throw new Refusal(503, `hookwise serve: tenant ${r.policy.tenant.name} has no loaded config`, r.event);
     // `projectDir` is where the guards work; `cwd` carries it too for engines that only know cwd.
     const fireOptions: FireOptions = { cwd: r.projectDir, projectDir: r.projectDir };
-    const outcome = await withCounters(r.counters, () => engine.fire(r.event, r.input, fireOptions));
-    if (acknowledge) await acknowledge();
-    return outcome;
+    const fired = withCounters(r.counters, () => engine.fire(r.event, r.input, fireOptions));
+    return acknowledge ? fired.then((outcome) => acknowledge().then(() => outcome)) : fired;
   };
 
   const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: { event?: string }) => {
@@ -235,11 +236,12 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     sendJson(res, problems.length ? 503 : 200, problems.length ? { ready: false, problems } : { ready: true });
   };
 
+  const answered = () => {
+    if (--inflight === 0) idle?.();
+  };
   const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
     inflight++;
-    res.once('close', () => {
-      if (--inflight === 0) idle?.();
-    });
+    res.once('close', answered);
     void route(req, res);
   });
   await new Promise<void>((resolve, reject) => {

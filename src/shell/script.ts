@@ -1,4 +1,4 @@
-import type { Node } from './parser.js';
+import type { SyntaxNode, SyntaxRoot } from './syntax.js';
 
 /**
  * The simple commands of a parsed bash script, flattened, with what a guard
@@ -11,17 +11,17 @@ export interface Redirect {
   /** The file-descriptor number written before the operator, if any. */
   fd?: string;
   /** The target word (file redirects, here-strings). */
-  target?: Node;
+  target?: SyntaxNode;
   /** A here-document: its body text and whether bash expands it before use. */
-  heredoc?: { body: string; expands: boolean; node: Node };
+  heredoc?: { body: string; expands: boolean; node: SyntaxNode };
 }
 
 export interface SimpleCommand {
-  node: Node;
+  node: SyntaxNode;
   /** Command name and arguments, in order. */
-  words: Node[];
+  words: SyntaxNode[];
   /** `NAME=value` prefixes (and for declaration commands, the declared assignments). */
-  assignments: Node[];
+  assignments: SyntaxNode[];
   redirects: Redirect[];
   /** Where stdin comes from in a pipeline: the commands of the previous element. */
   upstream?: SimpleCommand[];
@@ -40,7 +40,7 @@ export interface Script {
 const REDIRECT_TYPES = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
 
 /** Flatten a tree into its simple commands. */
-export function extractScript(root: Node): Script {
+export function extractScript(root: SyntaxRoot): Script {
   const script: Script = { commands: [], functions: new Map(), problems: [] };
   visit(root, script, undefined);
   // Any ERROR or MISSING node anywhere, even one the walk did not reach.
@@ -53,7 +53,7 @@ function problem(script: Script, message: string): void {
   if (!script.problems.includes(message)) script.problems.push(message);
 }
 
-function visit(node: Node, script: Script, upstream: SimpleCommand[] | undefined): SimpleCommand[] {
+function visit(node: SyntaxNode, script: Script, upstream: SimpleCommand[] | undefined): SimpleCommand[] {
   const start = script.commands.length;
   if (node.type === 'ERROR' || node.isMissing) {
     problem(script, `bash cannot parse it unambiguously near "${snippet(node)}"`);
@@ -115,16 +115,16 @@ function visit(node: Node, script: Script, upstream: SimpleCommand[] | undefined
   return script.commands.slice(start);
 }
 
-function isNode(n: Node | null): n is Node {
+function isNode(n: SyntaxNode | null): n is SyntaxNode {
   return n !== null;
 }
 
-function snippet(node: Node): string {
+function snippet(node: SyntaxNode): string {
   const t = node.text.replace(/\s+/g, ' ');
   return t.length > 30 ? `${t.slice(0, 30)}...` : t;
 }
 
-function children(node: Node, script: Script, upstream?: SimpleCommand[]): void {
+function children(node: SyntaxNode, script: Script, upstream?: SimpleCommand[]): void {
   // Leaves are most nodes; skipping them saves marshalling their (empty) child lists.
   if (node.namedChildCount === 0) return;
   for (const child of node.children) {
@@ -134,7 +134,7 @@ function children(node: Node, script: Script, upstream?: SimpleCommand[]): void 
   }
 }
 
-function pipeline(elements: Node[], script: Script, upstream: SimpleCommand[] | undefined): void {
+function pipeline(elements: SyntaxNode[], script: Script, upstream: SimpleCommand[] | undefined): void {
   let from = upstream;
   for (const element of elements) {
     const produced = visit(element, script, from);
@@ -142,12 +142,12 @@ function pipeline(elements: Node[], script: Script, upstream: SimpleCommand[] | 
   }
 }
 
-function command(node: Node, script: Script, upstream: SimpleCommand[] | undefined, extra: Node[]): SimpleCommand {
+function command(node: SyntaxNode, script: Script, upstream: SimpleCommand[] | undefined, extra: SyntaxNode[]): SimpleCommand {
   const cmd: SimpleCommand = { node, words: [], assignments: [], redirects: [] };
   if (upstream) cmd.upstream = upstream;
   script.commands.push(cmd);
   checkTouching(node, script);
-  const nested: Node[] = [];
+  const nested: SyntaxNode[] = [];
   for (const child of node.children) {
     if (!child) continue;
     if (child.type === 'variable_assignment') cmd.assignments.push(child);
@@ -168,9 +168,9 @@ function command(node: Node, script: Script, upstream: SimpleCommand[] | undefin
   return cmd;
 }
 
-function redirected(node: Node, script: Script, upstream: SimpleCommand[] | undefined): void {
+function redirected(node: SyntaxNode, script: Script, upstream: SimpleCommand[] | undefined): void {
   const body = node.childForFieldName('body');
-  const redirects = node.children.filter((c): c is Node => c !== null && REDIRECT_TYPES.has(c.type));
+  const redirects = node.children.filter((c): c is SyntaxNode => c !== null && REDIRECT_TYPES.has(c.type));
   for (const c of node.children)
     if (c && (c.type === 'ERROR' || c.isMissing)) problem(script, `bash cannot parse it unambiguously near "${snippet(c)}"`);
   if (body?.type === 'command') {
@@ -196,7 +196,7 @@ function redirected(node: Node, script: Script, upstream: SimpleCommand[] | unde
   }
 }
 
-function redirect(node: Node, cmd: SimpleCommand, script: Script): void {
+function redirect(node: SyntaxNode, cmd: SimpleCommand, script: Script): void {
   const fd = node.childForFieldName('descriptor')?.text;
   const kids = node.children;
   if (node.type === 'heredoc_redirect') {
@@ -240,8 +240,8 @@ function redirect(node: Node, cmd: SimpleCommand, script: Script): void {
 }
 
 /** Two words with nothing between them are one word to bash; a tree that splits them was misparsed. */
-function checkTouching(node: Node, script: Script): void {
-  let prev: Node | null = null;
+function checkTouching(node: SyntaxNode, script: Script): void {
+  let prev: SyntaxNode | null = null;
   for (const child of node.namedChildren) {
     if (!child) continue;
     if (
@@ -258,7 +258,7 @@ function checkTouching(node: Node, script: Script): void {
   }
 }
 
-function declaration(node: Node, script: Script): void {
+function declaration(node: SyntaxNode, script: Script): void {
   checkTouching(node, script);
   const cmd: SimpleCommand = { node, words: [], assignments: [], redirects: [], declaration: true };
   script.commands.push(cmd);

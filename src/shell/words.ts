@@ -1,4 +1,4 @@
-import type { Node } from './parser.js';
+import type { SyntaxNode } from './syntax.js';
 
 /**
  * A shell word as bash would see it after quote removal, with the parts that
@@ -6,7 +6,7 @@ import type { Node } from './parser.js';
  * where they were unquoted, so `pattern` keeps quoted specials backslash-escaped.
  */
 export interface Word {
-  node: Node | undefined;
+  node: SyntaxNode | undefined;
   /** The source text. */
   text: string;
   /** Unquoted, unescaped value; undefined when the word depends on a runtime value. */
@@ -33,7 +33,7 @@ interface Acc {
 }
 
 /** Evaluate a word-like node (word, string, raw_string, concatenation, expansion, ...). */
-export function evalWord(node: Node, lookup: Lookup): Word {
+export function evalWord(node: SyntaxNode, lookup: Lookup): Word {
   const acc: Acc = { value: '', pattern: '', dynamic: false };
   walk(node, lookup, acc, false);
   const word: Word = {
@@ -52,7 +52,7 @@ function addQuoted(acc: Acc, s: string): void {
   acc.pattern += escapeSpecials(s);
 }
 
-function walk(node: Node, lookup: Lookup, acc: Acc, inDoubleQuotes: boolean): void {
+function walk(node: SyntaxNode, lookup: Lookup, acc: Acc, inDoubleQuotes: boolean): void {
   switch (node.type) {
     case 'word':
     case 'number':

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCounterStore, type CounterStore } from '../../src/counters/index.js';
@@ -33,6 +34,25 @@ describe('POST /v1/claude-code', () => {
     const a = await cc(preToolUse(ws.project, 'Bash', { command: 'git status' }));
     expect(a.status).toBe(200);
     expect(a.text).toBe('');
+  });
+
+  it('judges a repeated command against the file system of the moment: a symlink made between two identical calls changes the answer', async () => {
+    const outside = path.join(tmpdir(), `hookwise-serve-outside-${process.pid}`);
+    mkdirSync(outside, { recursive: true });
+    const link = path.join(ws.project, 'notes');
+    const call = () => cc(preToolUse(ws.project, 'Bash', { command: 'echo hi > notes/out.txt' }));
+    try {
+      for (let i = 0; i < 3; i++) expect((await call()).text).toBe('');
+      symlinkSync(outside, link);
+      const denied = await call();
+      expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+      expect(denied.text).toContain('through a symlink');
+      unlinkSync(link);
+      expect((await call()).text).toBe('');
+    } finally {
+      rmSync(link, { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('refuses a missing or unknown token with a deny that Claude Code applies, and the status in a header', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 // from a linked copy of hookwise, the CommonJS picomatch came out as an empty namespace.
 import { picomatch } from '../../core/lazy-deps.js';
 import { DEFAULT_PROTECTED, DEFAULT_SECRETS, PROTECTED_EXCEPTIONS, SECRET_EXCEPTIONS, type PathRule } from './protected.js';
-import { isWithin, probeCaseInsensitive, resolveReal } from './resolve.js';
+import { isWithin, probeCaseInsensitive, resolvePath, resolveReal } from './resolve.js';
 import { textHazard } from './text-hazards.js';
 import { windowsProblem } from './windows.js';
 
@@ -170,11 +170,11 @@ export class PathPolicy {
   private locate(raw: string, opts: CheckOptions) {
     const expanded = this.expandHome(raw);
     if (expanded === undefined) return undefined;
-    const cwd = path.resolve(opts.cwd);
+    const cwd = resolvePath(opts.cwd);
     const joined = path.isAbsolute(expanded) ? expanded : `${cwd}${path.sep}${expanded}`;
     const roots = this.canonicalRoots();
     const r = resolveReal(joined, this.known);
-    const textual = path.resolve(joined);
+    const textual = resolvePath(joined);
     const shown = r.viaSymlink ? `${raw} (through a symlink: ${r.real})` : textual !== raw ? `${raw} (${r.real})` : raw;
     return { r, roots, shown, folded: this.fold(r.real, roots.fold) };
   }

@@ -142,3 +142,19 @@ export function isWithin(child: string, parent: string): boolean {
   const prefix = parent.endsWith(path.sep) ? parent : parent + path.sep;
   return child.startsWith(prefix);
 }
+
+/** `/` then names, none empty, `.` or `..`: what path.resolve and path.normalize give back unchanged. */
+const NORMAL_ABSOLUTE = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/;
+
+/**
+ * path.resolve(p), skipping the work when `p` is already absolute and normal, as the
+ * folders the guards are given on every call almost always are.
+ */
+export function resolvePath(p: string): string {
+  return path.sep === '/' && NORMAL_ABSOLUTE.test(p) ? p : path.resolve(p);
+}
+
+/** path.normalize(p), with the same shortcut. */
+export function normalizePath(p: string): string {
+  return path.sep === '/' && NORMAL_ABSOLUTE.test(p) ? p : path.normalize(p);
+}

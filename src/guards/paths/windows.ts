@@ -7,8 +7,16 @@
 const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;
 const SHORT_NAME = /^[^~.]{1,6}~[0-9]+(\.[^.]{0,3})?$/;
 
+/**
+ * What every form below needs somewhere: two leading separators, a backslash, colon or
+ * tilde, a component ending in a dot or space, or one starting like a device name. Most
+ * paths have none, and one test saves splitting them and testing each component.
+ */
+const MAYBE_WINDOWS = /^[\\/]{2}|[\\:~]|[. ](?:\/|$)|(?:^|\/)(?:con|prn|aux|nul|com|lpt|clock)/i;
+
 /** Why the path is a Windows special form, or undefined. */
 export function windowsProblem(raw: string): string | undefined {
+  if (!MAYBE_WINDOWS.test(raw)) return undefined;
   if (/^[\\/]{2}[?.][\\/]/.test(raw)) return 'uses the Windows device namespace (\\\\?\\ or \\\\.\\)';
   if (/^\\\\/.test(raw)) return 'is a Windows UNC network path';
   if (/^[A-Za-z]:/.test(raw)) return 'is a Windows drive path';

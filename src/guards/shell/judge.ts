@@ -1,9 +1,10 @@
 import path from 'node:path';
+import type { ParsedScripts } from '../../shell/parsed.js';
 import type { Parser } from '../../shell/parser.js';
-import { parseBash } from '../../shell/parser.js';
-import { extractScript, type SimpleCommand } from '../../shell/script.js';
+import type { SimpleCommand } from '../../shell/script.js';
 import { evalWord, type Lookup } from '../../shell/words.js';
 import type { PathPolicy, PathVerdict } from '../paths/judge.js';
+import { resolvePath } from '../paths/resolve.js';
 import { textHazard } from '../paths/text-hazards.js';
 import { argsOf, commandName, literalArg, type Arg } from './args.js';
 import { COMMANDS, genericChecks, handlerFor } from './commands/index.js';
@@ -18,6 +19,8 @@ import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptio
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
+  /** The guard's parsed scripts, kept between calls. */
+  scripts: ParsedScripts;
   allow: CompiledRule[];
   ask: CompiledRule[];
   deny: CompiledRule[];
@@ -220,7 +223,7 @@ export class ShellJudgement implements JudgeApi {
     private readonly options: ShellJudgeOptions,
     cwd: string,
   ) {
-    this.cwds = [path.resolve(cwd)];
+    this.cwds = [resolvePath(cwd)];
   }
 
   get policy(): PathPolicy {
@@ -256,17 +259,13 @@ export class ShellJudgement implements JudgeApi {
       this.unprovable(`the command nests shells more than ${MAX_DEPTH} levels deep`);
       return;
     }
-    const tree = parseBash(this.parser, source);
-    try {
-      const script = extractScript(tree.rootNode);
+    this.options.scripts.use(this.parser, source, (script) => {
       for (const p of script.problems) this.unprovable(p);
       const outer = this.cwds;
       this.prepass(script.commands);
       for (const cmd of script.commands) this.simple(cmd);
       this.cwds = outer && this.cwds ? [...new Set([...outer, ...this.cwds])] : undefined;
-    } finally {
-      tree.delete();
-    }
+    });
   }
 
   private lookup: Lookup = (name) => {
