@@ -253,6 +253,18 @@ export class HookEngine {
    * that is not an object or cannot be sealed).
    */
   fire(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Promise<Outcome> {
+    const outcome = this.fireMaybeSync(event, input, options);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  /**
+   * fire(), except that an Outcome reached without waiting (no hook selected, or every
+   * selected hook answered synchronously) is returned as it is, not in a promise. For
+   * hosts on a hot path, where a promise and an `await` per fire are a measurable cost
+   * (an agent framework that tracks async context makes each one dearer). Mistakes of
+   * the caller are the same rejected promise as fire()'s.
+   */
+  fireMaybeSync(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Outcome | Promise<Outcome> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return Promise.reject(new TypeError(`fire(${event}): input must be a JSON object`));
     }
@@ -265,7 +277,23 @@ export class HookEngine {
     }
   }
 
-  private start(canonical: string, input: HookInput, options: FireOptions): Promise<Outcome> {
+  /**
+   * Whether a fire of `event` now would be noticed: a hook listens to it, an outcome
+   * listener records every fire, async hooks' output waits for the session's next
+   * Outcome, or it is SessionEnd (which ends the session). A host may skip building
+   * and firing an event nobody would notice.
+   */
+  observes(event: string): boolean {
+    const canonical = checkEvent(event);
+    return (
+      (this.indexOf(canonical)?.size ?? 0) > 0 ||
+      this.listeners.outcome.length > 0 ||
+      this.sessions.anyUndelivered ||
+      canonical === 'SessionEnd'
+    );
+  }
+
+  private start(canonical: string, input: HookInput, options: FireOptions): Outcome | Promise<Outcome> {
     const sessionId = options.sessionId ?? (typeof input.session_id === 'string' ? input.session_id : 'default');
     const cwd = options.cwd ?? (typeof input.cwd === 'string' ? input.cwd : undefined);
     const idx = this.indexOf(canonical);
@@ -277,7 +305,7 @@ export class HookEngine {
       const outcome = emptyOutcome(canonical);
       if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, seen ?? sealInput(input, canonical, sessionId, cwd), sessionId);
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
-      return Promise.resolve(outcome);
+      return outcome;
     }
     const fire = this.startFire(
       idx ?? new EventIndex(canonical),
@@ -287,8 +315,7 @@ export class HookEngine {
       options,
       selected,
     );
-    const result = this.run(fire, 0);
-    return result instanceof Promise ? result : Promise.resolve(result);
+    return this.run(fire, 0);
   }
 
   /**

@@ -160,6 +160,76 @@ describe('hookTools', () => {
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).not.toContain('tempC');
   });
 
+  it('async hooks decide as synchronous ones do: deny, modify, replaced output, stop after the tool', async () => {
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    const engine = new HookEngine()
+      .register({ name: 'm', events: ['PreToolUse'], matcher: 'weather', handler: () => later(modify({ city: 'Rome' })) })
+      .register({ name: 'd', events: ['PreToolUse'], matcher: 'echo', handler: () => later(deny('no echo')) })
+      .register({ name: 'r', events: ['PostToolUse'], matcher: 'weather', handler: () => later(replaceOutput('[redacted]')) });
+    const ran: string[] = [];
+    const result = await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools(ran)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
+    expect(ran).toEqual(['weather:Rome']);
+    expect(toolResults(result.steps)).toEqual([
+      { id: 'c1', output: '[redacted]' },
+      { id: 'c2', output: 'no echo' },
+    ]);
+
+    const halting = new HookEngine().register({
+      name: 'h',
+      events: ['PostToolUse'],
+      matcher: 'echo',
+      handler: () => later(stop('enough')),
+    });
+    const model = scriptedModel([...twoCalls.slice(0, 1), { text: 'never' }]);
+    await expect(generateText({ model, tools: hookTools(halting, makeTools([])), prompt: 'go', stopWhen: stepCountIs(5) })).rejects.toThrow(
+      'enough',
+    );
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('a streaming tool (an async generator) streams its parts; PostToolUse sees the last, a replacement comes last', async () => {
+    const counter = () =>
+      tool({
+        description: 'Count to n',
+        inputSchema: z.object({ n: z.number() }),
+        async *execute({ n }) {
+          for (let i = 1; i <= n; i++) yield i;
+        },
+      });
+    const turns = [{ calls: [{ id: 'c1', name: 'count', input: { n: 3 } }] }, { text: 'done' }];
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    for (const [label, pre] of [
+      ['synchronous hooks', () => undefined],
+      ['an async PreToolUse hook', () => later(undefined)],
+    ] as const) {
+      const engine = new HookEngine().register({ name: 'pre', events: ['PreToolUse'], handler: pre });
+      const fired = recorder(engine);
+      const bare = await generateText({ model: scriptedModel(turns), tools: { count: counter() }, prompt: 'go', stopWhen: stepCountIs(3) });
+      const hooked = await generateText({
+        model: scriptedModel(turns),
+        tools: hookTools(engine, { count: counter() }, { coverage: new MemoryCoverage() }),
+        prompt: 'go',
+        stopWhen: stepCountIs(3),
+      });
+      expect(toolResults(hooked.steps), label).toEqual(toolResults(bare.steps));
+      expect(toolResults(hooked.steps), label).toEqual([{ id: 'c1', output: 3 }]);
+      expect(fired.find((f) => f.event === 'PostToolUse')?.input.tool_response, label).toBe(3);
+    }
+    const redacting = new HookEngine().register({ name: 'r', events: ['PostToolUse'], handler: () => replaceOutput('[counted]') });
+    const replaced = await generateText({
+      model: scriptedModel(turns),
+      tools: hookTools(redacting, { count: counter() }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
+    expect(toolResults(replaced.steps)).toEqual([{ id: 'c1', output: '[counted]' }]);
+  });
+
   it('stop in PreToolUse: the run rejects with the reason, no tool runs, no further model call', async () => {
     const engine = new HookEngine().register({
       name: 'halt',
