@@ -340,6 +340,32 @@ describe('hookTools', () => {
     expect(fired.filter((f) => f.event === 'PostToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
   });
 
+  it("a tool's own needsApproval still applies: the SDK asks, and the approved call runs once, recorded as approved", async () => {
+    const engine = new HookEngine().register({ name: 'noop', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
+    const fired = recorder(engine);
+    const coverage = new MemoryCoverage();
+    const ran: string[] = [];
+    const own = makeTools(ran);
+    for (const needsApproval of [true, async ({ city }: { city: string }) => city === 'Paris'] as const) {
+      ran.length = 0;
+      fired.length = 0;
+      const tools = hookTools(engine, { ...own, weather: { ...own.weather, needsApproval } }, { coverage });
+      const first = await generateText({ model: scriptedModel(twoCalls), tools, prompt: 'go', stopWhen: stepCountIs(5) });
+      expect(ran).toEqual(['echo:hi']);
+      const request = first.content.find((c) => c.type === 'tool-approval-request') as { approvalId: string } | undefined;
+      expect(request).toBeDefined();
+      const messages: ModelMessage[] = [
+        { role: 'user', content: 'go' },
+        ...first.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
+      ];
+      await generateText({ model: scriptedModel([{ text: 'ok' }]), tools, messages, stopWhen: stepCountIs(5) });
+      expect(ran).toEqual(['echo:hi', 'weather:Paris']);
+      expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
+      expect(coverage.executions.at(-1)).toMatchObject({ toolName: 'weather', approvedBy: 'approver' });
+    }
+  });
+
   it('ask with an approver: its answer decides', async () => {
     const engine = new HookEngine().register({ name: 'ask', events: ['PreToolUse'], handler: () => ask('sure?') });
     const ran: string[] = [];

@@ -195,6 +195,34 @@ describe('hookAgent', () => {
     expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
   });
 
+  it("a tool's own needsApproval still applies: the SDK interrupts, and the approved call runs once, recorded as approved", async () => {
+    const engine = new HookEngine().register({ name: 'noop', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
+    const fired = recorder(engine);
+    const coverage = new MemoryCoverage();
+    const ran: string[] = [];
+    const echo = makeTools(ran)[1]!;
+    const asking = tool({
+      name: 'weather',
+      description: 'Weather in a city',
+      parameters: z.object({ city: z.string() }),
+      needsApproval: async (_context, { city }) => city === 'Paris',
+      execute: async ({ city }) => {
+        ran.push(`weather:${city}`);
+        return { city, tempC: 21 };
+      },
+    });
+    const agent = hookAgent(engine, new Agent({ name: 'main', model: new ScriptedModel(twoCalls()), tools: [asking, echo] }), { coverage });
+    const first = await run(agent, 'go');
+    expect(first.interruptions).toHaveLength(1);
+    expect(ran).toEqual(['echo:hi']);
+    first.state.approve(first.interruptions[0]!);
+    const second = await run(agent, first.state);
+    expect(second.finalOutput).toBe('done');
+    expect(ran).toEqual(['echo:hi', 'weather:Paris']);
+    expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
+    expect(coverage.executions.find((e) => e.toolName === 'weather')).toMatchObject({ approvedBy: 'approver' });
+  });
+
   it('ask with an approver that says no never runs the tool', async () => {
     const engine = new HookEngine().register({
       name: 'ask',
