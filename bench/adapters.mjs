@@ -130,9 +130,13 @@ const WARMUP_MS = 1500;
  * against the other's. A pause that lands on one batch moves its pair into a tail of
  * the ratios, whichever side it hit, so the first two measure the per-call cost
  * between such pauses; a cost hookwise adds steadily is in every pair and moves the
- * middle. Both may understate the garbage collection hookwise's own allocations add
- * where it comes as pauses: about 3% more scavenges for the AI SDK at one call per
- * turn, where collection is about a quarter of the time.
+ * middle. So the two compare the sides' work between collections. Hookwise adds
+ * less garbage than work (for the AI SDK at one call per turn: about 4% more
+ * scavenges, where collection is about a quarter of the time), so with collection
+ * counted the figure would be a little lower, not higher. (Checked by hand: with both
+ * sides bare the median read between 0 and +3.2% over three runs; with a known
+ * cost added to one side's tool it read 83-89% of that cost, taken against the work
+ * between collections.)
  */
 async function sideBySide(make) {
   const bare = await make(false);
