@@ -77,6 +77,7 @@ if (existsSync(here('./adapters.mjs'))) {
   const rows = await benchAdapters();
   console.log('\n## Adapters (10 no-op hooks on PreToolUse and PostToolUse)\n');
   const us = (ns) => `${(ns / 1e3).toFixed(1)} µs`;
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
   console.log(
     table(
       [
@@ -84,9 +85,19 @@ if (existsSync(here('./adapters.mjs'))) {
         'bare, per tool call (fastest)',
         'with hookwise (fastest)',
         'added (median of paired batches)',
+        'interquartile mean (middle half)',
         'fastest against fastest',
+        'pairs x runs, load',
       ],
-      rows.map((r) => [r.name, us(r.bareNs), us(r.hookedNs), `${(r.overhead * 100).toFixed(1)}%`, `${(r.fastestRatio * 100).toFixed(1)}%`]),
+      rows.map((r) => [
+        r.name,
+        us(r.bareNs),
+        us(r.hookedNs),
+        pct(r.overhead),
+        `${pct(r.interquartileMean)} (${pct(r.middleHalf[0])} to ${pct(r.middleHalf[1])})`,
+        pct(r.fastestRatio),
+        `${r.pairs} x ${r.batch}, ${r.load.map((l) => l.toFixed(2)).join('-')}`,
+      ]),
     ),
   );
 }

@@ -270,6 +270,18 @@ export class HookEngine {
    * that is not an object or cannot be sealed).
    */
   fire(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Promise<Outcome> {
+    const outcome = this.fireMaybeSync(event, input, options);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  /**
+   * fire(), except that an Outcome reached without waiting (no hook selected, or every
+   * selected hook answered synchronously) is returned as it is, not in a promise. For
+   * hosts on a hot path, where a promise and an `await` per fire are a measurable cost
+   * (an agent framework that tracks async context makes each one dearer). Mistakes of
+   * the caller are the same rejected promise as fire()'s.
+   */
+  fireMaybeSync(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Outcome | Promise<Outcome> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
       return Promise.reject(new TypeError(`fire(${event}): input must be a JSON object`));
     }
@@ -282,7 +294,23 @@ export class HookEngine {
     }
   }
 
-  private start(event: string, input: HookInput, options: FireOptions): Promise<Outcome> {
+  /**
+   * Whether a fire of `event` now would be noticed: a hook listens to it, an outcome
+   * listener records every fire, async hooks' output waits for the session's next
+   * Outcome, or it is SessionEnd (which ends the session). A host may skip building
+   * and firing an event nobody would notice.
+   */
+  observes(event: string): boolean {
+    const canonical = checkEvent(event);
+    return (
+      (this.indexOf(canonical)?.size ?? 0) > 0 ||
+      this.listeners.outcome.length > 0 ||
+      this.sessions.anyUndelivered ||
+      canonical === 'SessionEnd'
+    );
+  }
+
+  private start(event: string, input: HookInput, options: FireOptions): Outcome | Promise<Outcome> {
     let canonical = this.lastCanonical;
     let idx = this.lastIndex;
     if (event !== this.lastName) {
@@ -302,7 +330,7 @@ export class HookEngine {
       const outcome = emptyOutcome(canonical);
       if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, seen ?? sealInput(input, canonical, sessionId, cwd), sessionId);
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
-      return Promise.resolve(outcome);
+      return outcome;
     }
     const fire = this.startFire(
       idx ?? new EventIndex(canonical),
@@ -312,8 +340,7 @@ export class HookEngine {
       options,
       selected,
     );
-    const result = this.run(fire, 0);
-    return result instanceof Promise ? result : Promise.resolve(result);
+    return this.run(fire, 0);
   }
 
   /**

@@ -160,6 +160,76 @@ describe('hookTools', () => {
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).not.toContain('tempC');
   });
 
+  it('async hooks decide as synchronous ones do: deny, modify, replaced output, stop after the tool', async () => {
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    const engine = new HookEngine()
+      .register({ name: 'm', events: ['PreToolUse'], matcher: 'weather', handler: () => later(modify({ city: 'Rome' })) })
+      .register({ name: 'd', events: ['PreToolUse'], matcher: 'echo', handler: () => later(deny('no echo')) })
+      .register({ name: 'r', events: ['PostToolUse'], matcher: 'weather', handler: () => later(replaceOutput('[redacted]')) });
+    const ran: string[] = [];
+    const result = await generateText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools(ran)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
+    expect(ran).toEqual(['weather:Rome']);
+    expect(toolResults(result.steps)).toEqual([
+      { id: 'c1', output: '[redacted]' },
+      { id: 'c2', output: 'no echo' },
+    ]);
+
+    const halting = new HookEngine().register({
+      name: 'h',
+      events: ['PostToolUse'],
+      matcher: 'echo',
+      handler: () => later(stop('enough')),
+    });
+    const model = scriptedModel([...twoCalls.slice(0, 1), { text: 'never' }]);
+    await expect(generateText({ model, tools: hookTools(halting, makeTools([])), prompt: 'go', stopWhen: stepCountIs(5) })).rejects.toThrow(
+      'enough',
+    );
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('a streaming tool (an async generator) streams its parts; PostToolUse sees the last, a replacement comes last', async () => {
+    const counter = () =>
+      tool({
+        description: 'Count to n',
+        inputSchema: z.object({ n: z.number() }),
+        async *execute({ n }) {
+          for (let i = 1; i <= n; i++) yield i;
+        },
+      });
+    const turns = [{ calls: [{ id: 'c1', name: 'count', input: { n: 3 } }] }, { text: 'done' }];
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    for (const [label, pre] of [
+      ['synchronous hooks', () => undefined],
+      ['an async PreToolUse hook', () => later(undefined)],
+    ] as const) {
+      const engine = new HookEngine().register({ name: 'pre', events: ['PreToolUse'], handler: pre });
+      const fired = recorder(engine);
+      const bare = await generateText({ model: scriptedModel(turns), tools: { count: counter() }, prompt: 'go', stopWhen: stepCountIs(3) });
+      const hooked = await generateText({
+        model: scriptedModel(turns),
+        tools: hookTools(engine, { count: counter() }, { coverage: new MemoryCoverage() }),
+        prompt: 'go',
+        stopWhen: stepCountIs(3),
+      });
+      expect(toolResults(hooked.steps), label).toEqual(toolResults(bare.steps));
+      expect(toolResults(hooked.steps), label).toEqual([{ id: 'c1', output: 3 }]);
+      expect(fired.find((f) => f.event === 'PostToolUse')?.input.tool_response, label).toBe(3);
+    }
+    const redacting = new HookEngine().register({ name: 'r', events: ['PostToolUse'], handler: () => replaceOutput('[counted]') });
+    const replaced = await generateText({
+      model: scriptedModel(turns),
+      tools: hookTools(redacting, { count: counter() }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
+    expect(toolResults(replaced.steps)).toEqual([{ id: 'c1', output: '[counted]' }]);
+  });
+
   it('stop in PreToolUse: the run rejects with the reason, no tool runs, no further model call', async () => {
     const engine = new HookEngine().register({
       name: 'halt',
@@ -268,6 +338,32 @@ describe('hookTools', () => {
     expect(second.text).toBe('ok');
     expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
     expect(fired.filter((f) => f.event === 'PostToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
+  });
+
+  it("a tool's own needsApproval still applies: the SDK asks, and the approved call runs once, recorded as approved", async () => {
+    const engine = new HookEngine().register({ name: 'noop', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
+    const fired = recorder(engine);
+    const coverage = new MemoryCoverage();
+    const ran: string[] = [];
+    const own = makeTools(ran);
+    for (const needsApproval of [true, async ({ city }: { city: string }) => city === 'Paris'] as const) {
+      ran.length = 0;
+      fired.length = 0;
+      const tools = hookTools(engine, { ...own, weather: { ...own.weather, needsApproval } }, { coverage });
+      const first = await generateText({ model: scriptedModel(twoCalls), tools, prompt: 'go', stopWhen: stepCountIs(5) });
+      expect(ran).toEqual(['echo:hi']);
+      const request = first.content.find((c) => c.type === 'tool-approval-request') as { approvalId: string } | undefined;
+      expect(request).toBeDefined();
+      const messages: ModelMessage[] = [
+        { role: 'user', content: 'go' },
+        ...first.response.messages,
+        { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: request!.approvalId, approved: true }] },
+      ];
+      await generateText({ model: scriptedModel([{ text: 'ok' }]), tools, messages, stopWhen: stepCountIs(5) });
+      expect(ran).toEqual(['echo:hi', 'weather:Paris']);
+      expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
+      expect(coverage.executions.at(-1)).toMatchObject({ toolName: 'weather', approvedBy: 'approver' });
+    }
   });
 
   it('ask with an approver: its answer decides', async () => {

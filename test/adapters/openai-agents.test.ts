@@ -121,6 +121,39 @@ describe('hookAgent', () => {
     expect(outputs(result)).toEqual({ c1: '[redacted]', c2: 'no echo' });
   });
 
+  it('async hooks decide as synchronous ones do: block, modify, replaced output, ask, stop', async () => {
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+    const engine = new HookEngine()
+      .register({ name: 'b', events: ['PreToolUse'], matcher: 'echo', handler: () => later(block('no echo')) })
+      .register({ name: 'm', events: ['PreToolUse'], matcher: 'weather', handler: () => later(modify({ city: 'Rome' })) })
+      .register({ name: 'r', events: ['PostToolUse'], matcher: 'weather', handler: () => later(replaceOutput('[redacted]')) });
+    const ran: string[] = [];
+    const result = await run(hookAgent(engine, agentWith(ran).agent), 'go');
+    expect(ran).toEqual(['weather:Rome']);
+    expect(outputs(result)).toEqual({ c1: '[redacted]', c2: 'no echo' });
+
+    const asking = new HookEngine().register({ name: 'a', events: ['PreToolUse'], matcher: 'weather', handler: () => later(ask('money')) });
+    const first = await run(hookAgent(asking, agentWith([]).agent), 'go');
+    expect(first.interruptions).toHaveLength(1);
+
+    const halting = new HookEngine().register({
+      name: 'h',
+      events: ['PostToolUse'],
+      matcher: 'weather',
+      handler: () => later(stop('enough')),
+    });
+    await expect(run(hookAgent(halting, agentWith([]).agent), 'go')).rejects.toThrow(HookwiseStopError);
+  });
+
+  it('model hooks registered after hookAgent still fire (and may stop the run)', async () => {
+    const engine = new HookEngine();
+    const { agent, model } = agentWith([]);
+    const governed = hookAgent(engine, agent);
+    engine.register({ name: 'no-model', events: ['PreModelCall'], handler: () => stop('model budget') });
+    await expect(run(governed, 'go')).rejects.toThrow('model budget');
+    expect(model.calls).toHaveLength(0);
+  });
+
   it('stop: the run throws with the reason and makes no further model call', async () => {
     for (const event of ['PreToolUse', 'PostToolUse']) {
       const engine = new HookEngine().register({
@@ -160,6 +193,34 @@ describe('hookAgent', () => {
     expect(ran).toContain('weather:Paris');
     expect(second.finalOutput).toBe('done');
     expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
+  });
+
+  it("a tool's own needsApproval still applies: the SDK interrupts, and the approved call runs once, recorded as approved", async () => {
+    const engine = new HookEngine().register({ name: 'noop', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
+    const fired = recorder(engine);
+    const coverage = new MemoryCoverage();
+    const ran: string[] = [];
+    const echo = makeTools(ran)[1]!;
+    const asking = tool({
+      name: 'weather',
+      description: 'Weather in a city',
+      parameters: z.object({ city: z.string() }),
+      needsApproval: async (_context, { city }) => city === 'Paris',
+      execute: async ({ city }) => {
+        ran.push(`weather:${city}`);
+        return { city, tempC: 21 };
+      },
+    });
+    const agent = hookAgent(engine, new Agent({ name: 'main', model: new ScriptedModel(twoCalls()), tools: [asking, echo] }), { coverage });
+    const first = await run(agent, 'go');
+    expect(first.interruptions).toHaveLength(1);
+    expect(ran).toEqual(['echo:hi']);
+    first.state.approve(first.interruptions[0]!);
+    const second = await run(agent, first.state);
+    expect(second.finalOutput).toBe('done');
+    expect(ran).toEqual(['echo:hi', 'weather:Paris']);
+    expect(fired.filter((f) => f.event === 'PreToolUse' && f.input.tool_use_id === 'c1')).toHaveLength(1);
+    expect(coverage.executions.find((e) => e.toolName === 'weather')).toMatchObject({ approvedBy: 'approver' });
   });
 
   it('ask with an approver that says no never runs the tool', async () => {

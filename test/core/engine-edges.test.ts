@@ -403,6 +403,55 @@ describe('introspection', () => {
   });
 });
 
+describe('fireMaybeSync() and observes(), for hosts on a hot path', () => {
+  it('fireMaybeSync() answers synchronously when every hook does, with the Outcome fire() resolves to', async () => {
+    const engine = new HookEngine()
+      .register({ name: 'a', events: 'PreToolUse', handler: () => undefined })
+      .register({ name: 'd', events: 'PreToolUse', matcher: 'Bash', handler: () => deny('no shell') });
+    const now = engine.fireMaybeSync('PreToolUse', bash());
+    expect(now).not.toBeInstanceOf(Promise);
+    const { hooks: nowHooks, ...nowRest } = now as Exclude<typeof now, Promise<unknown>>;
+    const { hooks: laterHooks, ...laterRest } = await engine.fire('PreToolUse', bash());
+    expect(nowRest).toEqual(laterRest);
+    expect(nowHooks.map((h) => [h.name, h.status, h.result])).toEqual(laterHooks.map((h) => [h.name, h.status, h.result]));
+    expect(nowRest.decision).toBe('deny');
+    expect(engine.fireMaybeSync('Stop', {})).toMatchObject({ event: 'Stop', blocked: false, hooks: [] });
+  });
+
+  it('fireMaybeSync() is a promise once a hook is async, and the same rejection as fire() for a bad input', async () => {
+    const engine = new HookEngine().register({ name: 'slow', events: 'PreToolUse', handler: async () => deny('later') });
+    const later = engine.fireMaybeSync('PreToolUse', bash());
+    expect(later).toBeInstanceOf(Promise);
+    expect((await later).reason).toBe('later');
+    await expect(engine.fireMaybeSync('PreToolUse', [] as never)).rejects.toThrow('input must be a JSON object');
+    await expect(engine.fireMaybeSync('pretooluse', {})).rejects.toThrow('did you mean');
+  });
+
+  it('observes() is true for an event with hooks, for every event with an outcome listener, and for SessionEnd', () => {
+    const engine = new HookEngine();
+    expect(engine.observes('PreModelCall')).toBe(false);
+    expect(engine.observes('SessionEnd')).toBe(true);
+    engine.register({ name: 'm', events: 'PreModelCall', handler: () => undefined });
+    expect(engine.observes('PreModelCall')).toBe(true);
+    expect(engine.observes('PostModelCall')).toBe(false);
+    const off = engine.on('outcome', () => {});
+    expect(engine.observes('PostModelCall')).toBe(true);
+    off();
+    expect(engine.observes('PostModelCall')).toBe(false);
+    engine.register({ name: 'all', events: '*', handler: () => undefined });
+    expect(engine.observes('PostModelCall')).toBe(true);
+  });
+
+  it("observes() is true while async hook output waits for the session's next Outcome", async () => {
+    const engine = new HookEngine().register({ name: 'bg', events: 'PostToolUse', async: true, handler: () => context('later') });
+    await engine.fire('PostToolUse', bash());
+    await engine.drain();
+    expect(engine.observes('PreModelCall')).toBe(true);
+    expect((await engine.fire('PreModelCall', { session_id: 's1' })).additionalContext).toBe('later');
+    expect(engine.observes('PreModelCall')).toBe(false);
+  });
+});
+
 describe('hook names are unique', () => {
   it('two hooks of one config with the same name are a configuration error naming the file', async () => {
     const { engineFor } = await import('../../src/config/load.js');

@@ -1,7 +1,15 @@
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import type { HookEngine } from '../../core/engine.js';
 import { HookwiseStopError, UngovernedToolError } from '../shared/errors.js';
-import { ToolGate, withExtra, type AdapterOptions, type Checked, type Plan, type ToolCallInfo } from '../shared/tool-gate.js';
+import {
+  ToolGate,
+  withExtra,
+  type AdapterOptions,
+  type AfterTool,
+  type Checked,
+  type Plan,
+  type ToolCallInfo,
+} from '../shared/tool-gate.js';
 
 export interface HookToolsOptions extends AdapterOptions {
   /**
@@ -57,11 +65,19 @@ function ungovernedReason(tool: AnyTool): string | null {
 /** What needsApproval decided for a call, until execute (possibly in a later generateText, after an approval) runs it. */
 type Pending = Plan | { action: 'approved-by-sdk'; plan: Plan & { action: 'ask' | 'run' } };
 
+/**
+ * needsApproval, execute and toModelOutput answer synchronously whatever is known
+ * synchronously (the AI SDK awaits each, and accepts plain values): with synchronous
+ * hooks a tool call adds no promise of hookwise's. execute must return a streaming
+ * tool's iterable itself, not a promise of it, or the SDK takes the iterable for the output.
+ */
 function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: WeakSet<object>): AnyTool {
   const pending = new Map<string, Pending>();
   // Calls a hook stopped after the tool ran: toModelOutput, which the SDK runs before the next model call, throws.
   const stopped = new Map<string, string>();
   const execute = tool.execute!.bind(tool);
+  // Known before it runs: the one kind of tool whose result must stay an iterable even when the plan is awaited.
+  const streams = isAsyncGeneratorFunction(tool.execute);
   const schema = asSchema(tool.inputSchema);
   const validate = async (value: Record<string, unknown>): Promise<Checked> => {
     if (!schema.validate) return { ok: true, value };
@@ -70,71 +86,118 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
   };
   const own = tool.needsApproval;
 
-  const needsApproval = async (
-    input: unknown,
-    opts: { toolCallId: string; messages: unknown[]; experimental_context?: unknown },
-  ): Promise<boolean> => {
+  type ApprovalOptions = { toolCallId: string; messages: unknown[]; experimental_context?: unknown };
+
+  const needsApproval = (input: unknown, opts: ApprovalOptions): boolean | Promise<boolean> => {
     // The SDK asks again when an approval comes back: still yes, without firing PreToolUse twice.
     if (pending.get(opts.toolCallId)?.action === 'approved-by-sdk') return true;
     if (stoppedSteps.has(opts.messages))
       throw new HookwiseStopError(`not run: a hook stopped the agent earlier in this step`, 'PreToolUse');
     const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
-    let plan = await gate.before(call, validate);
+    const plan = gate.before(call, validate);
+    return plan instanceof Promise ? plan.then((p) => decide(call, p, opts)) : decide(call, plan, opts);
+  };
+
+  function decide(call: ToolCallInfo, plan: Plan, opts: ApprovalOptions): boolean | Promise<boolean> {
     if (plan.action === 'stop') {
       stoppedSteps.add(opts.messages);
       throw new HookwiseStopError(plan.message, 'PreToolUse');
     }
-    if (plan.action === 'ask' && gate.answersAsks) plan = await gate.resolveAsk(call, plan);
+    if (plan.action === 'ask' && gate.answersAsks) return gate.resolveAsk(call, plan).then((p) => decide(call, p, opts));
     if (plan.action === 'ask') {
       pending.set(call.id, { action: 'approved-by-sdk', plan });
       return true;
     }
-    if (plan.action === 'run' && own !== undefined && (typeof own === 'boolean' ? own : await own(plan.input as never, opts as never))) {
-      pending.set(call.id, { action: 'approved-by-sdk', plan });
-      return true;
+    if (plan.action !== 'run' || own === undefined || own === false) {
+      pending.set(call.id, plan);
+      return false;
     }
-    pending.set(call.id, plan);
-    return false;
+    const ownAnswer = typeof own === 'boolean' ? own : own(plan.input as never, opts as never);
+    const settle = (yes: boolean): boolean => {
+      pending.set(call.id, yes ? { action: 'approved-by-sdk', plan } : plan);
+      return yes;
+    };
+    return typeof ownAnswer === 'boolean' ? settle(ownAnswer) : Promise.resolve(ownAnswer).then(settle);
+  }
+
+  const governedExecute = (input: unknown, opts: ToolExecutionOptions): unknown => {
+    const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
+    const plan = planFor(call);
+    if (!(plan instanceof Promise)) return executePlanned(call, plan, opts);
+    const later = plan.then((p) => executePlanned(call, p, opts));
+    return streams ? streamedLater(later) : later;
   };
 
-  const governedExecute = async (input: unknown, opts: ToolExecutionOptions): Promise<unknown> => {
-    const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
-    let plan = await planFor(call);
+  function planFor(call: ToolCallInfo): Plan | Promise<Plan> {
+    const decided = pending.get(call.id);
+    pending.delete(call.id);
+    // The SDK only executes a call that needed approval once someone approved it.
+    if (decided?.action === 'approved-by-sdk')
+      return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
+    if (decided) return decided;
+    // Executed without needsApproval (called directly, or a ToolSet shared by two runs).
+    const plan = gate.before(call, validate);
+    const asked = (p: Plan) => (p.action === 'ask' ? gate.resolveAsk(call, p) : p);
+    return plan instanceof Promise ? plan.then(asked) : asked(plan);
+  }
+
+  /** The refusal, or the tool between the coverage record and PostToolUse (a streaming tool's iterable as it is). */
+  function executePlanned(call: ToolCallInfo, plan: Plan, opts: ToolExecutionOptions): unknown {
     if (plan.action === 'stop') {
       stopped.set(call.id, plan.message);
       return plan.message;
     }
     if (plan.action === 'deny') return plan.message;
     if (plan.action !== 'run') return plan; // unreachable: planFor resolves every ask
-    const refused = await gate.admit(call, plan);
-    if (refused) return refused;
+    const refused = gate.admit(call, plan);
+    if (refused instanceof Promise) {
+      const later = refused.then((why) => why ?? run(call, plan.input, opts));
+      return streams ? streamedLater(later) : later;
+    }
+    return refused ?? run(call, plan.input, opts);
+  }
+
+  function run(call: ToolCallInfo, input: Record<string, unknown>, opts: ToolExecutionOptions): unknown {
     let output: unknown;
     try {
-      output = execute(plan.input, opts);
-      if (isAsyncIterable(output)) return streamed(call, plan.input, output);
-      output = await output;
+      output = execute(input, opts);
     } catch (error) {
-      const failure = await gate.failed(call, plan.input, error);
-      if (failure.stop === null) throw error;
-      stopped.set(call.id, failure.stop);
-      return failure.stop;
+      return failed(call, input, error);
     }
-    const after = await gate.after(call, plan.input, output);
-    if (after.stop !== null) stopped.set(call.id, after.stop);
-    return withExtra(after.output, after.extra);
+    if (isAsyncIterable(output)) return streamed(call, input, output);
+    if (!isPromiseLike(output)) return after(call, input, output);
+    return Promise.resolve(output).then(
+      (value) => after(call, input, value),
+      (error: unknown) => failed(call, input, error),
+    );
+  }
 
-    async function planFor(c: ToolCallInfo): Promise<Plan> {
-      const decided = pending.get(c.id);
-      pending.delete(c.id);
-      // The SDK only executes a call that needed approval once someone approved it.
-      if (decided?.action === 'approved-by-sdk')
-        return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
-      if (decided) return decided;
-      // Executed without needsApproval (called directly, or a ToolSet shared by two runs).
-      plan = await gate.before(c, validate);
-      return plan.action === 'ask' ? gate.resolveAsk(c, plan) : plan;
-    }
-  };
+  function after(call: ToolCallInfo, input: Record<string, unknown>, output: unknown): unknown {
+    const done = gate.after(call, input, output);
+    const modelFacing = (a: AfterTool) => {
+      if (a.stop !== null) stopped.set(call.id, a.stop);
+      return withExtra(a.output, a.extra);
+    };
+    return done instanceof Promise ? done.then(modelFacing) : modelFacing(done);
+  }
+
+  /** PostToolUseFailure; the error goes on to the SDK unless a hook stopped the agent. */
+  function failed(call: ToolCallInfo, input: Record<string, unknown>, error: unknown): unknown {
+    const failure = gate.failed(call, input, error);
+    const settle = (f: { stop: string | null }) => {
+      if (f.stop === null) throw error;
+      stopped.set(call.id, f.stop);
+      return f.stop;
+    };
+    return failure instanceof Promise ? failure.then(settle) : settle(failure);
+  }
+
+  /** A streaming tool whose plan (or coverage record) had to be awaited: its parts, once it runs. */
+  async function* streamedLater(later: Promise<unknown>): AsyncGenerator<unknown> {
+    const result = await later;
+    if (isAsyncIterable(result)) yield* result;
+    else yield result;
+  }
 
   async function* streamed(call: ToolCallInfo, input: Record<string, unknown>, parts: AsyncIterable<unknown>): AsyncGenerator<unknown> {
     let last: unknown;
@@ -156,7 +219,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
   }
 
   const ownModelOutput = tool.toModelOutput;
-  const toModelOutput = async (o: { toolCallId: string; input: unknown; output: unknown }): Promise<ModelOutput> => {
+  const toModelOutput = (o: { toolCallId: string; input: unknown; output: unknown }): ModelOutput | PromiseLike<ModelOutput> => {
     const reason = stopped.get(o.toolCallId);
     if (reason !== undefined) {
       stopped.delete(o.toolCallId);
@@ -170,6 +233,18 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
   };
 
   return { ...tool, needsApproval, execute: governedExecute, toModelOutput } as AnyTool;
+}
+
+function isAsyncGeneratorFunction(fn: unknown): boolean {
+  return typeof fn === 'function' && fn.constructor?.name === 'AsyncGeneratorFunction';
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -46,7 +46,8 @@ function governAgent(scope: Scope, agent: AnyAgent): AnyAgent {
   const clone = agent.clone({});
   scope.governed.set(agent, clone);
   gateOf.set(clone, scope.gate);
-  const fields = () => ({ agent_type: agent.name });
+  // The clone's name, fixed when it was made: what every fire of its tools and model names.
+  const fields = Object.freeze({ agent_type: clone.name });
   clone.tools = Object.freeze(agent.tools.map((tool) => governTool(scope, agent, tool, fields))) as Tool<any>[];
   clone.handoffs = Object.freeze(agent.handoffs.map((h) => governHandoff(scope, h))) as typeof clone.handoffs;
   if (isModel(agent.model)) clone.model = hookModelInstance(scope.gate, agent.model, fields);
@@ -59,7 +60,7 @@ function governAgent(scope: Scope, agent: AnyAgent): AnyAgent {
   return clone;
 }
 
-function governTool(scope: Scope, owner: AnyAgent, tool: Tool<any>, fields: () => Record<string, unknown>): Tool<any> {
+function governTool(scope: Scope, owner: AnyAgent, tool: Tool<any>, fields: Record<string, unknown>): Tool<any> {
   if (tool.type !== 'function') {
     ungoverned(
       scope,

@@ -1,43 +1,68 @@
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
+import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from '../shared/errors.js';
 import { HookwiseBlockedError } from '../shared/lifecycle.js';
 import { stopText, type ToolGate } from '../shared/tool-gate.js';
 
-/** PreModelCall / PostModelCall around a Model instance, streaming or not. */
-export function hookModelInstance(gate: ToolGate, model: Model, fields: () => Record<string, unknown>): Model {
-  const before = async (request: ModelRequest) => {
-    const pre = await gate.fire('PreModelCall', {
-      ...fields(),
+/**
+ * PreModelCall / PostModelCall around a Model instance, streaming or not. An event
+ * nobody observes (no hook, no outcome listener) is not fired: with neither, the
+ * model's own promise is returned as it is, so an unhooked model call costs nothing.
+ */
+export function hookModelInstance(gate: ToolGate, model: Model, fields: Record<string, unknown>): Model {
+  const before = (request: ModelRequest): Outcome | Promise<Outcome> =>
+    gate.fireMaybeSync('PreModelCall', {
+      ...fields,
       input: request.input,
       tool_names: request.tools.map((t) => (t as { name?: string }).name ?? (t as { type: string }).type),
     });
-    if (pre.stop) throw new HookwiseStopError(stopText(pre), 'PreModelCall');
-    if (pre.blocked) throw new HookwiseBlockedError(pre.reason ?? 'blocked', 'PreModelCall');
+  const after = (output: ModelResponse['output']): Outcome | Promise<Outcome> =>
+    gate.fireMaybeSync('PostModelCall', { ...fields, response: responseOf(output) });
+  const answered = (response: ModelResponse): ModelResponse | Promise<ModelResponse> => {
+    const post = after(response.output);
+    return post instanceof Promise ? post.then((o) => afterModel(o, response)) : afterModel(post, response);
   };
-  const after = async (output: ModelResponse['output']) => {
-    const post = await gate.fire('PostModelCall', { ...fields(), response: responseOf(output) });
-    if (post.stop) throw new HookwiseStopError(stopText(post), 'PostModelCall');
-  };
+  const respond = (request: ModelRequest): Promise<ModelResponse> =>
+    gate.observes('PostModelCall') ? model.getResponse(request).then(answered) : model.getResponse(request);
   const hooked: Model = {
-    async getResponse(request) {
-      await before(request);
-      const response = await model.getResponse(request);
-      await after(response.output);
-      return response;
+    getResponse(request) {
+      if (!gate.observes('PreModelCall')) return respond(request);
+      const pre = before(request);
+      if (pre instanceof Promise)
+        return pre.then((o) => {
+          beforeModel(o);
+          return respond(request);
+        });
+      try {
+        beforeModel(pre);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return respond(request);
     },
     async *getStreamedResponse(request) {
-      await before(request);
+      if (gate.observes('PreModelCall')) beforeModel(await before(request));
       let output: ModelResponse['output'] = [];
       for await (const event of model.getStreamedResponse(request)) {
         const done = event as { type: string; response?: { output?: ModelResponse['output'] } };
         if (done.type === 'response_done') output = done.response?.output ?? [];
         yield event;
       }
-      await after(output);
+      if (gate.observes('PostModelCall')) afterModel(await after(output), null);
     },
   };
   if (model.getRetryAdvice) hooked.getRetryAdvice = model.getRetryAdvice.bind(model);
   return hooked;
+}
+
+function beforeModel(pre: Outcome): void {
+  if (pre.stop) throw new HookwiseStopError(stopText(pre), 'PreModelCall');
+  if (pre.blocked) throw new HookwiseBlockedError(pre.reason ?? 'blocked', 'PreModelCall');
+}
+
+function afterModel<R>(post: Outcome, response: R): R {
+  if (post.stop) throw new HookwiseStopError(stopText(post), 'PostModelCall');
+  return response;
 }
 
 function responseOf(output: ModelResponse['output']): { text: string; tool_calls: Array<{ id: string; name: string; input: unknown }> } {

@@ -1,9 +1,20 @@
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { HookwiseStopError } from '../shared/errors.js';
-import type { Plan, ToolCallInfo, ToolGate } from '../shared/tool-gate.js';
+import type { AfterTool, Plan, ToolCallInfo, ToolGate } from '../shared/tool-gate.js';
 
 type AnyFunctionTool = FunctionTool<any, any, any>;
-type Pending = Plan | { action: 'approved-by-sdk'; plan: Plan & { action: 'ask' | 'run' } };
+type InvokeDetails = Parameters<AnyFunctionTool['invoke']>[2];
+
+/**
+ * What needsApproval decided for a call, kept until invoke runs it (in this run, or
+ * in a later one after the SDK's approval). `asked` is the input PreToolUse saw: when
+ * the plan's input is still that object, the tool gets the model's own argument text.
+ */
+interface Decided {
+  plan: Plan;
+  bySdk: boolean;
+  asked: Record<string, unknown>;
+}
 
 /** The tool's callId: the SDK passes it to needsApproval and, in details.toolCall, to invoke. */
 function callIdOf(details: unknown, fallback: string): string {
@@ -25,69 +36,120 @@ function parseArgs(text: string): Record<string, unknown> {
  * running the call; an ask there is the SDK's approval interruption) and the
  * tool's own `invoke` between PostToolUse/PostToolUseFailure. A stop throws from
  * needsApproval or invoke: the SDK surfaces it as the run's exception.
+ *
+ * Neither function is `async`, and neither waits for what is already there: the SDK
+ * tracks async context, so each promise and `await` on the path of every tool call
+ * costs more than ten no-op hooks do. With synchronous hooks a call adds one promise
+ * in needsApproval (the tool's own policy, chained) and one in invoke (PostToolUse
+ * after the tool's own promise).
  */
-export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields: () => Record<string, unknown>): AnyFunctionTool {
-  const pending = new Map<string, Pending>();
+export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields: Record<string, unknown>): AnyFunctionTool {
+  const pending = new Map<string, Decided>();
   const own = tool.needsApproval;
   const invoke = tool.invoke;
 
-  const needsApproval = async (runContext: RunContext, input: unknown, callId?: string): Promise<boolean> => {
+  const needsApproval = (runContext: RunContext, input: unknown, callId?: string): Promise<boolean> => {
     const id = callId ?? '';
-    if (pending.get(id)?.action === 'approved-by-sdk') return true;
+    // The SDK asks again when an approval comes back: still yes, without firing PreToolUse twice.
+    if (pending.get(id)?.bySdk === true) return Promise.resolve(true);
     const call: ToolCallInfo = { name: tool.name, input: asObject(input), id };
-    let plan = await gate.before(call, undefined, fields());
-    if (plan.action === 'stop') throw new HookwiseStopError(plan.message, 'PreToolUse');
-    if (plan.action === 'ask' && gate.answersAsks) plan = await gate.resolveAsk(call, plan);
-    if (plan.action === 'ask' || (plan.action === 'run' && (await own(runContext, plan.input as never, callId)))) {
-      pending.set(id, { action: 'approved-by-sdk', plan });
-      return true;
-    }
-    pending.set(id, plan);
-    return false;
+    const plan = gate.before(call, undefined, fields);
+    return plan instanceof Promise ? plan.then((p) => decide(runContext, call, p, callId)) : decide(runContext, call, plan, callId);
   };
 
-  const governedInvoke = async (
-    runContext: RunContext,
-    inputText: string,
-    details?: Parameters<AnyFunctionTool['invoke']>[2],
-  ): Promise<unknown> => {
+  /** needsApproval's answer for a planned call: true for an ask (and for the tool's own policy's yes). */
+  function decide(runContext: RunContext, call: ToolCallInfo, plan: Plan, callId: string | undefined): Promise<boolean> {
+    if (plan.action === 'stop') return Promise.reject(new HookwiseStopError(plan.message, 'PreToolUse'));
+    if (plan.action === 'ask' && gate.answersAsks) return gate.resolveAsk(call, plan).then((p) => decide(runContext, call, p, callId));
+    if (plan.action === 'ask') {
+      pending.set(call.id, { plan, bySdk: true, asked: call.input });
+      return Promise.resolve(true);
+    }
+    if (plan.action !== 'run') {
+      pending.set(call.id, { plan, bySdk: false, asked: call.input });
+      return Promise.resolve(false);
+    }
+    return own(runContext, plan.input as never, callId).then((yes) => {
+      pending.set(call.id, { plan, bySdk: yes, asked: call.input });
+      return yes;
+    });
+  }
+
+  const governedInvoke = (runContext: RunContext, inputText: string, details?: InvokeDetails): Promise<unknown> => {
     const id = callIdOf(details, '');
-    const call: ToolCallInfo = { name: tool.name, input: parseArgs(inputText), id };
-    const plan = await planFor(runContext, call);
-    if (plan.action === 'stop') throw new HookwiseStopError(plan.message, 'PreToolUse');
-    if (plan.action !== 'run') return (plan as { message: string }).message;
-    const refused = await gate.admit(call, plan);
-    if (refused) return refused;
-    const text = plan.input === call.input ? inputText : JSON.stringify(plan.input);
-    let output: unknown;
-    try {
-      output = await invoke(runContext, text, details);
-    } catch (error) {
-      const failure = await gate.failed(call, plan.input, error, fields());
-      if (failure.stop !== null) throw new HookwiseStopError(failure.stop, 'PostToolUseFailure');
-      throw error;
-    }
-    const after = await gate.after(call, plan.input, output, fields());
-    if (after.stop !== null) throw new HookwiseStopError(after.stop, 'PostToolUse');
-    if (after.extra.length > 0 && typeof after.output === 'string') return [after.output, ...after.extra].join('\n\n');
-    return after.output;
+    const decided = pending.get(id);
+    // No needsApproval in this process (a RunState resumed elsewhere): PreToolUse fires now.
+    if (decided === undefined) return firstSeen(runContext, inputText, details, id);
+    pending.delete(id);
+    const { plan } = decided;
+    const runnable: Plan =
+      decided.bySdk && (plan.action === 'run' || plan.action === 'ask')
+        ? { action: 'run', input: plan.input, pre: plan.pre, approvedBy: 'approver' }
+        : plan;
+    const text = runnable.action === 'run' && runnable.input !== decided.asked ? JSON.stringify(runnable.input) : inputText;
+    return execute(runContext, { name: tool.name, input: decided.asked, id }, runnable, text, details);
   };
 
-  async function planFor(runContext: RunContext, call: ToolCallInfo): Promise<Plan> {
-    const decided = pending.get(call.id);
-    pending.delete(call.id);
-    if (decided?.action === 'approved-by-sdk')
-      return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
-    if (decided) return decided;
-    // No needsApproval in this process (a RunState resumed elsewhere): fire now; an SDK approval still counts.
-    const plan = await gate.before(call, undefined, fields());
-    if (plan.action !== 'ask') return plan;
-    const approved = runContext.isToolApproved({ toolName: tool.name, callId: call.id });
-    if (approved === true) return { action: 'run', input: plan.input, pre: plan.pre, approvedBy: 'approver' };
-    return gate.resolveAsk(call, plan);
+  async function firstSeen(runContext: RunContext, inputText: string, details: InvokeDetails | undefined, id: string): Promise<unknown> {
+    const call: ToolCallInfo = { name: tool.name, input: parseArgs(inputText), id };
+    let plan = await gate.before(call, undefined, fields);
+    if (plan.action === 'ask') {
+      // An SDK approval of this call still counts.
+      const approved = runContext.isToolApproved({ toolName: tool.name, callId: id });
+      plan =
+        approved === true ? { action: 'run', input: plan.input, pre: plan.pre, approvedBy: 'approver' } : await gate.resolveAsk(call, plan);
+    }
+    const text = plan.action === 'run' && plan.input !== call.input ? JSON.stringify(plan.input) : inputText;
+    return execute(runContext, call, plan, text, details);
+  }
+
+  /** The planned call: the refusal or the tool, then PostToolUse or PostToolUseFailure. */
+  function execute(runContext: RunContext, call: ToolCallInfo, plan: Plan, text: string, details?: InvokeDetails): Promise<unknown> {
+    if (plan.action === 'stop') return Promise.reject(new HookwiseStopError(plan.message, 'PreToolUse'));
+    if (plan.action !== 'run') return Promise.resolve((plan as { message: string }).message);
+    const refused = gate.admit(call, plan);
+    if (refused instanceof Promise) return refused.then((why) => why ?? run(runContext, call, plan.input, text, details));
+    return refused === null ? run(runContext, call, plan.input, text, details) : Promise.resolve(refused);
+  }
+
+  function run(
+    runContext: RunContext,
+    call: ToolCallInfo,
+    input: Record<string, unknown>,
+    text: string,
+    details?: InvokeDetails,
+  ): Promise<unknown> {
+    let ran: Promise<unknown>;
+    try {
+      ran = Promise.resolve(invoke(runContext, text, details));
+    } catch (error) {
+      ran = Promise.reject(error);
+    }
+    return ran.then(
+      (output) => {
+        const after = gate.after(call, input, output, fields);
+        return after instanceof Promise ? after.then(modelFacing) : modelFacing(after);
+      },
+      (error: unknown) => {
+        const failure = gate.failed(call, input, error, fields);
+        return failure instanceof Promise ? failure.then((f) => rethrow(f.stop, error)) : rethrow(failure.stop, error);
+      },
+    );
   }
 
   return { ...tool, needsApproval, invoke: governedInvoke } as AnyFunctionTool;
+}
+
+/** What the model reads after PostToolUse: the (replaced) output with what hooks added; a stop ends the run. */
+function modelFacing(after: AfterTool): unknown {
+  if (after.stop !== null) throw new HookwiseStopError(after.stop, 'PostToolUse');
+  if (after.extra.length > 0 && typeof after.output === 'string') return [after.output, ...after.extra].join('\n\n');
+  return after.output;
+}
+
+function rethrow(stop: string | null, error: unknown): never {
+  if (stop !== null) throw new HookwiseStopError(stop, 'PostToolUseFailure');
+  throw error;
 }
 
 function asObject(input: unknown): Record<string, unknown> {

@@ -86,6 +86,9 @@ export class ToolGate {
   /** What an approver's note tells the model about a call, added beside its result. */
   private readonly approvalNotes = new Map<string, string>();
 
+  /** Every fire's options: the same for the gate's life, so not rebuilt per fire. */
+  private readonly fireOptions: { sessionId: string; cwd: string };
+
   constructor(
     readonly engine: HookEngine,
     readonly host: string,
@@ -93,6 +96,7 @@ export class ToolGate {
   ) {
     this.sessionId = options.sessionId ?? randomUUID();
     this.cwd = options.cwd ?? process.cwd();
+    this.fireOptions = { sessionId: this.sessionId, cwd: this.cwd };
     this.sinks = [];
     if (options.audit) this.sinks.push(new AuditCoverage(options.audit, engine));
     if (options.coverage) this.sinks.push(options.coverage);
@@ -102,16 +106,57 @@ export class ToolGate {
   fire(event: string, fields: Record<string, unknown> = {}): Promise<Outcome> {
     // With the common fields already there, the engine does not copy the input.
     const input: HookInput = { hook_event_name: event, session_id: this.sessionId, cwd: this.cwd, ...fields };
-    return this.engine.fire(event, input, { sessionId: this.sessionId, cwd: this.cwd });
+    return this.engine.fire(event, input, this.fireOptions);
   }
 
-  /** PreToolUse, then PermissionRequest if the policy asked. */
-  async before(call: ToolCallInfo, validate?: InputValidator, fields?: Record<string, unknown>): Promise<Plan> {
-    const pre = await this.fire('PreToolUse', { ...fields, tool_name: call.name, tool_input: call.input, tool_use_id: call.id });
+  /**
+   * fire(), but an Outcome the hooks reached synchronously comes back as it is. The
+   * tool-call path uses it: a promise and an `await` per fire cost more than no-op
+   * hooks do in a framework that tracks async context.
+   */
+  fireMaybeSync(event: string, fields: Record<string, unknown> = {}): Outcome | Promise<Outcome> {
+    const input: HookInput = { hook_event_name: event, session_id: this.sessionId, cwd: this.cwd, ...fields };
+    return this.engine.fireMaybeSync(event, input, this.fireOptions);
+  }
+
+  /** Whether firing `event` would be noticed (a hook, an outcome listener): the adapters skip unnoticed model fires. */
+  observes(event: string): boolean {
+    return this.engine.observes(event);
+  }
+
+  /**
+   * PreToolUse, then PermissionRequest if the policy asked. Synchronous when the hooks
+   * are and the policy neither rewrote nor asked (the usual call).
+   */
+  before(call: ToolCallInfo, validate?: InputValidator, fields?: Record<string, unknown>): Plan | Promise<Plan> {
+    const pre = this.engine.fireMaybeSync(
+      'PreToolUse',
+      {
+        hook_event_name: 'PreToolUse',
+        session_id: this.sessionId,
+        cwd: this.cwd,
+        ...fields,
+        tool_name: call.name,
+        tool_input: call.input,
+        tool_use_id: call.id,
+      },
+      this.fireOptions,
+    );
+    return pre instanceof Promise ? pre.then((o) => this.planFrom(call, o, validate, fields)) : this.planFrom(call, pre, validate, fields);
+  }
+
+  private planFrom(call: ToolCallInfo, pre: Outcome, validate?: InputValidator, fields?: Record<string, unknown>): Plan | Promise<Plan> {
     // A stop that refuses (hookwise's stop()) ends the run now; one that does not (`continue: false`) after this call.
     if (pre.stop && pre.blocked) return { action: 'stop', message: stopText(pre), pre };
     if (pre.stop) this.stopAfter.set(call.id, stopText(pre));
     if (pre.blocked) return { action: 'deny', message: denyText(pre, call.name), pre };
+    if (!pre.updatedInput && pre.decision !== 'ask' && pre.decision !== 'defer')
+      return { action: 'run', input: call.input, pre, approvedBy: 'policy' };
+    return this.rewriteOrAsk(call, pre, validate, fields);
+  }
+
+  /** A PreToolUse that rewrote the input (validated first) or asked (PermissionRequest). */
+  private async rewriteOrAsk(call: ToolCallInfo, pre: Outcome, validate?: InputValidator, fields?: Record<string, unknown>): Promise<Plan> {
     let input = call.input;
     if (pre.updatedInput) {
       const checked = validate ? await validate(pre.updatedInput) : { ok: true as const, value: pre.updatedInput };
@@ -223,8 +268,11 @@ export class ToolGate {
    * Records the execution about to happen. Returns why not when it cannot be
    * recorded: an unrecordable tool call does not run.
    */
-  async admit(call: ToolCallInfo, plan: Plan & { action: 'run' }): Promise<string | null> {
-    if (this.sinks.length === 0) return null;
+  admit(call: ToolCallInfo, plan: Plan & { action: 'run' }): string | null | Promise<string | null> {
+    return this.sinks.length === 0 ? null : this.record(call, plan);
+  }
+
+  private async record(call: ToolCallInfo, plan: Plan & { action: 'run' }): Promise<string | null> {
     const execution: ToolExecution = {
       host: this.host,
       ts: new Date().toISOString(),
@@ -244,15 +292,31 @@ export class ToolGate {
     }
   }
 
-  /** PostToolUse for a call that returned. */
-  async after(call: ToolCallInfo, input: Record<string, unknown>, output: unknown, fields?: Record<string, unknown>): Promise<AfterTool> {
-    const post = await this.fire('PostToolUse', {
-      ...fields,
-      tool_name: call.name,
-      tool_input: input,
-      tool_use_id: call.id,
-      tool_response: output,
-    });
+  /** PostToolUse for a call that returned; synchronous when the hooks are. */
+  after(
+    call: ToolCallInfo,
+    input: Record<string, unknown>,
+    output: unknown,
+    fields?: Record<string, unknown>,
+  ): AfterTool | Promise<AfterTool> {
+    const post = this.engine.fireMaybeSync(
+      'PostToolUse',
+      {
+        hook_event_name: 'PostToolUse',
+        session_id: this.sessionId,
+        cwd: this.cwd,
+        ...fields,
+        tool_name: call.name,
+        tool_input: input,
+        tool_use_id: call.id,
+        tool_response: output,
+      },
+      this.fireOptions,
+    );
+    return post instanceof Promise ? post.then((o) => this.afterFrom(call, output, o)) : this.afterFrom(call, output, post);
+  }
+
+  private afterFrom(call: ToolCallInfo, output: unknown, post: Outcome): AfterTool {
     const replaced = post.updatedOutput !== null && post.updatedOutput !== undefined;
     const extra = this.takeApprovalNote(call);
     if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
@@ -261,13 +325,13 @@ export class ToolGate {
   }
 
   /** PostToolUseFailure for a call that threw; returns the stop reason if a hook stopped the agent. */
-  async failed(
+  failed(
     call: ToolCallInfo,
     input: Record<string, unknown>,
     error: unknown,
     fields?: Record<string, unknown>,
-  ): Promise<{ stop: string | null; extra: string[] }> {
-    const failure = await this.fire('PostToolUseFailure', {
+  ): { stop: string | null; extra: string[] } | Promise<{ stop: string | null; extra: string[] }> {
+    const failure = this.fireMaybeSync('PostToolUseFailure', {
       ...fields,
       tool_name: call.name,
       tool_input: input,
@@ -275,6 +339,10 @@ export class ToolGate {
       error: error instanceof Error ? error.message : String(error),
       is_interrupt: false,
     });
+    return failure instanceof Promise ? failure.then((o) => this.failedFrom(call, o)) : this.failedFrom(call, failure);
+  }
+
+  private failedFrom(call: ToolCallInfo, failure: Outcome): { stop: string | null; extra: string[] } {
     const extra = this.takeApprovalNote(call);
     if (failure.additionalContext) extra.push(failure.additionalContext);
     return { stop: failure.stop ? stopText(failure) : this.pendingStop(call), extra };
