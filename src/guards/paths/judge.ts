@@ -84,12 +84,17 @@ function compileRules(rules: PathRule[], exceptions: string[]): Matcher {
   const isException = (rel: string) => (excepted ??= picomatch()(exceptions, opts))(rel);
   const compiled = rules.map((r) => {
     let match: ((rel: string) => boolean) | undefined;
-    return { rule: r, anchor: anchorOf(r.pattern), match: (rel: string) => (match ??= picomatch()(r.pattern.replace(/^\/+/, ''), opts))(rel) };
+    return {
+      rule: r,
+      anchor: anchorOf(r.pattern),
+      match: (rel: string) => (match ??= picomatch()(r.pattern.replace(/^\/+/, ''), opts))(rel),
+    };
   });
   return {
     test(rel) {
       const lower = rel.toLowerCase();
-      for (const c of compiled) if ((c.anchor === undefined || lower.includes(c.anchor)) && c.match(rel) && !isException(rel)) return c.rule;
+      for (const c of compiled)
+        if ((c.anchor === undefined || lower.includes(c.anchor)) && c.match(rel) && !isException(rel)) return c.rule;
       return undefined;
     },
   };
