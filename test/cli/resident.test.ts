@@ -273,9 +273,12 @@ describe('where a resident is not used', () => {
     expect(await residents(env)).toEqual([]);
   });
 
-  it('--no-resident and HOOKWISE_RESIDENT=0', async () => {
+  it('--no-resident, HOOKWISE_RESIDENT=0, and a command hook of hookwise itself (its containment would end a resident)', async () => {
     const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
     await call(dir, bash('ls'), { HOOKWISE_RESIDENT: '0' });
+    expect(
+      JSON.parse((await call(dir, bash('rm -rf /'), { HOOKWISE_HOOK_ID: 'hook-1' })).stdout).hookSpecificOutput.permissionDecision,
+    ).toBe('deny');
     await runCli(['claude-code', '--no-resident'], {
       cwd: dir,
       stdin: JSON.stringify(bash('ls', { cwd: dir })),

@@ -25,6 +25,8 @@ import {
 } from './address.cjs';
 
 const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
+/** Set by hookwise for the command hooks it runs (src/handlers/containment.ts), which kills what they leave running. */
+const HOOK_ID_ENV = 'HOOKWISE_HOOK_ID';
 const BIN = path.resolve(__dirname, '..', '..', '..', 'bin', 'hookwise.js');
 /** A start younger than this is still under way: no second resident is started meanwhile. */
 const STARTING_MS = 10_000;
@@ -60,9 +62,14 @@ interface Where {
   identity: string;
 }
 
-/** The resident for this call, unless residents are off or cannot be trusted here. */
+/**
+ * The resident for this call, unless residents are off or cannot be trusted here. Run
+ * as a command hook of hookwise itself (its runtime, `hookwise fire`), there is none:
+ * that hook's containment ends whatever it leaves running, a resident included.
+ */
 function residentFor(args: string[]): Where | undefined {
   if (args.includes('--no-resident') || process.env[RESIDENT_ENV] === '0' || process.env[RECURSION_GUARD]) return undefined;
+  if (process.env[HOOK_ID_ENV]) return undefined;
   if (process.platform === 'win32' || !process.getuid) return undefined;
   const dir = residentDir();
   const identity = identityOf(args, process.env, process.cwd());
