@@ -59,17 +59,11 @@ export class Envelope {
 
   /** Fail unless `work` settles within `ms`; resolves to what the work resolves to. */
   async within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new EnvelopeTimeout(`${what} did not finish within ${ms} ms`)), ms);
-    });
     try {
-      return await Promise.race([work, timeout]);
+      return await within(ms, what, work);
     } catch (error) {
-      if (error instanceof EnvelopeTimeout) this.fail(error.message);
+      if (error instanceof TimedOut) this.fail(error.message);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -153,7 +147,20 @@ export class Envelope {
   }
 }
 
-class EnvelopeTimeout extends Error {}
+export class TimedOut extends Error {}
+
+/** What `work` resolves to, or a TimedOut rejection once `ms` have passed first. */
+export async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimedOut(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

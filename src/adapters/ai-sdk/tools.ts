@@ -1,3 +1,4 @@
+import { andThen } from '../shared/and-then.js';
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import type { HookEngine } from '../../core/engine.js';
 import { HookwiseStopError, UngovernedToolError } from '../shared/errors.js';
@@ -95,7 +96,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
       throw new HookwiseStopError(`not run: a hook stopped the agent earlier in this step`, 'PreToolUse');
     const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
     const plan = gate.before(call, validate);
-    return plan instanceof Promise ? plan.then((p) => decide(call, p, opts)) : decide(call, plan, opts);
+    return andThen(plan, (p) => decide(call, p, opts));
   };
 
   function decide(call: ToolCallInfo, plan: Plan, opts: ApprovalOptions): boolean | Promise<boolean> {
@@ -138,7 +139,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
     // Executed without needsApproval (called directly, or a ToolSet shared by two runs).
     const plan = gate.before(call, validate);
     const asked = (p: Plan) => (p.action === 'ask' ? gate.resolveAsk(call, p) : p);
-    return plan instanceof Promise ? plan.then(asked) : asked(plan);
+    return andThen(plan, asked);
   }
 
   /** The refusal, or the tool between the coverage record and PostToolUse (a streaming tool's iterable as it is). */
@@ -178,7 +179,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
       if (a.stop !== null) stopped.set(call.id, a.stop);
       return withExtra(a.output, a.extra);
     };
-    return done instanceof Promise ? done.then(modelFacing) : modelFacing(done);
+    return andThen(done, modelFacing);
   }
 
   /** PostToolUseFailure; the error goes on to the SDK unless a hook stopped the agent. */
@@ -189,7 +190,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
       stopped.set(call.id, f.stop);
       return f.stop;
     };
-    return failure instanceof Promise ? failure.then(settle) : settle(failure);
+    return andThen(failure, settle);
   }
 
   /** A streaming tool whose plan (or coverage record) had to be awaited: its parts, once it runs. */

@@ -1,3 +1,4 @@
+import { andThen } from '../shared/and-then.js';
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from '../shared/errors.js';
@@ -20,7 +21,7 @@ export function hookModelInstance(gate: ToolGate, model: Model, fields: Record<s
     gate.fireMaybeSync('PostModelCall', { ...fields, response: responseOf(output) });
   const answered = (response: ModelResponse): ModelResponse | Promise<ModelResponse> => {
     const post = after(response.output);
-    return post instanceof Promise ? post.then((o) => afterModel(o, response)) : afterModel(post, response);
+    return andThen(post, (o) => afterModel(o, response));
   };
   const respond = (request: ModelRequest): Promise<ModelResponse> =>
     gate.observes('PostModelCall') ? model.getResponse(request).then(answered) : model.getResponse(request);

@@ -1,3 +1,4 @@
+import { andThen } from '../shared/and-then.js';
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { HookwiseStopError } from '../shared/errors.js';
 import type { AfterTool, Plan, ToolCallInfo, ToolGate } from '../shared/tool-gate.js';
@@ -54,7 +55,7 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
     if (pending.get(id)?.bySdk === true) return Promise.resolve(true);
     const call: ToolCallInfo = { name: tool.name, input: asObject(input), id };
     const plan = gate.before(call, undefined, fields);
-    return plan instanceof Promise ? plan.then((p) => decide(runContext, call, p, callId)) : decide(runContext, call, plan, callId);
+    return andThen(plan, (p) => decide(runContext, call, p, callId));
   };
 
   /** needsApproval's answer for a planned call: true for an ask (and for the tool's own policy's yes). */
@@ -128,11 +129,11 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
     return ran.then(
       (output) => {
         const after = gate.after(call, input, output, fields);
-        return after instanceof Promise ? after.then(modelFacing) : modelFacing(after);
+        return andThen(after, modelFacing);
       },
       (error: unknown) => {
         const failure = gate.failed(call, input, error, fields);
-        return failure instanceof Promise ? failure.then((f) => rethrow(f.stop, error)) : rethrow(failure.stop, error);
+        return andThen(failure, (f) => rethrow(f.stop, error));
       },
     );
   }

@@ -1,3 +1,4 @@
+import { andThen } from './and-then.js';
 import { randomUUID } from 'node:crypto';
 import type { ApprovalStore } from '../../approvals/types.js';
 import type { AuditSink } from '../../audit/types.js';
@@ -142,7 +143,7 @@ export class ToolGate {
       },
       this.fireOptions,
     );
-    return pre instanceof Promise ? pre.then((o) => this.planFrom(call, o, validate, fields)) : this.planFrom(call, pre, validate, fields);
+    return andThen(pre, (o) => this.planFrom(call, o, validate, fields));
   }
 
   private planFrom(call: ToolCallInfo, pre: Outcome, validate?: InputValidator, fields?: Record<string, unknown>): Plan | Promise<Plan> {
@@ -313,7 +314,7 @@ export class ToolGate {
       },
       this.fireOptions,
     );
-    return post instanceof Promise ? post.then((o) => this.afterFrom(call, output, o)) : this.afterFrom(call, output, post);
+    return andThen(post, (o) => this.afterFrom(call, output, o));
   }
 
   private afterFrom(call: ToolCallInfo, output: unknown, post: Outcome): AfterTool {
@@ -339,7 +340,7 @@ export class ToolGate {
       error: error instanceof Error ? error.message : String(error),
       is_interrupt: false,
     });
-    return failure instanceof Promise ? failure.then((o) => this.failedFrom(call, o)) : this.failedFrom(call, failure);
+    return andThen(failure, (o) => this.failedFrom(call, o));
   }
 
   private failedFrom(call: ToolCallInfo, failure: Outcome): { stop: string | null; extra: string[] } {

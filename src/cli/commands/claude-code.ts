@@ -6,6 +6,7 @@ import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
 import { UserError } from '../errors.js';
+import { RECURSION_GUARD } from '../resident/address.cjs';
 import { readInputObject } from '../stdin.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -17,8 +18,6 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * Code's output format. It runs on every tool call, so everything heavy loads lazily.
  * Everything runs inside the fail-closed envelope (../envelope.ts, docs/claude-code.md#failures).
  */
-/** Set in the environment of everything hookwise runs: a hook that calls `hookwise claude-code` again is ignored. */
-export const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
 
 /** The largest answer written; a larger one is a failure (a host reading a capped pipe would get cut, invalid JSON). */
@@ -27,8 +26,6 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 export interface ClaudeCodeFlags {
   config?: string[];
   failOpen?: boolean;
-  /** false: answer in this process, never through a resident (`--no-resident`). */
-  resident?: boolean;
   loadTimeout?: string;
   stallTimeout?: string;
 }
@@ -67,8 +64,7 @@ export function defineClaudeCode(program: Command, setExit: SetExit): void {
  * process itself (see ../envelope.ts); the returned code is for callers that stub the exit.
  */
 export async function runClaudeCode(args: string[], started: Started = {}): Promise<number> {
-  const flags = parseClaudeCodeArgs(args);
-  return claudeCode(flags, flags.badArgument, started);
+  return claudeCode(parseClaudeCodeArgs(args), started);
 }
 
 /** The command's flags, parsed by hand (the resident parses its own the same way). */
@@ -79,7 +75,8 @@ export function parseClaudeCodeArgs(args: string[]): ClaudeCodeFlags & { badArgu
     const value = (name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : args[++i]);
     if (arg === '-c' || arg === '--config' || arg.startsWith('--config=')) flags.config!.push(value('--config') ?? '');
     else if (arg === '--fail-open') flags.failOpen = true;
-    else if (arg === '--no-resident') flags.resident = false;
+    // Read by the launcher (../resident/client.cts) before this process is chosen.
+    else if (arg === '--no-resident') continue;
     else if (arg === '--load-timeout' || arg.startsWith('--load-timeout=')) flags.loadTimeout = value('--load-timeout') ?? '';
     else if (arg === '--stall-timeout' || arg.startsWith('--stall-timeout=')) flags.stallTimeout = value('--stall-timeout') ?? '';
     else flags.badArgument ??= arg;
@@ -103,7 +100,7 @@ export function claudeCodeFailure(event: string | undefined, reason: string, fai
   return { stderr: `hookwise: ${reason}`, code: 1 };
 }
 
-async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string, started: Started = {}): Promise<number> {
+async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, started: Started = {}): Promise<number> {
   const failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
   let event: string | undefined;
   let envelope: Envelope | undefined;
@@ -111,7 +108,7 @@ async function claudeCode(flags: ClaudeCodeFlags, badArgument?: string, started:
     const stallTimeoutMs = millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
     envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen), stallTimeoutMs });
     const loadTimeoutMs = loadTimeoutOf(flags);
-    if (badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${badArgument}`);
+    if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
     if (process.env[RECURSION_GUARD]) {
       process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
       await envelope.answer(undefined, 0);

@@ -17,6 +17,8 @@ const PROTOCOL = 1;
 /** Unix socket paths are limited to 108 bytes on Linux (104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 
+/** Set in the environment of everything hookwise runs: a hook that calls `hookwise claude-code` again is ignored. */
+export const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 /** The environment variable that turns residents off (`0`); `--no-resident` does the same for one command. */
 export const RESIDENT_ENV = 'HOOKWISE_RESIDENT';
 /** Where residents listen instead of the default folder (tests, or a machine without a private runtime folder). */

@@ -15,6 +15,7 @@ import path = require('node:path');
 import { readStdin } from '../read-stdin.cjs';
 import {
   identityOf,
+  RECURSION_GUARD,
   RESIDENT_ENV,
   RESIDENT_FLAG,
   type ResidentReply,
@@ -24,7 +25,6 @@ import {
   untrusted,
 } from './address.cjs';
 
-const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';
 /** Set by hookwise for the command hooks it runs (src/handlers/containment.ts), which kills what they leave running. */
 const HOOK_ID_ENV = 'HOOKWISE_HOOK_ID';
 const BIN = path.resolve(__dirname, '..', '..', '..', 'bin', 'hookwise.js');

@@ -12,13 +12,12 @@ import {
   noConfig,
   parseClaudeCodeArgs,
   projectDirOf,
-  RECURSION_GUARD,
   type ClaudeCodeFlags,
 } from '../commands/claude-code.js';
-import { DEFAULT_STALL_TIMEOUT_MS, millis, oneLine } from '../envelope.js';
+import { DEFAULT_STALL_TIMEOUT_MS, millis, oneLine, within } from '../envelope.js';
 import { parseInputObject } from '../stdin.js';
 import { startWatchdog } from '../watchdog.js';
-import { identityOf, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
+import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
 import { LoadedFiles } from './track.js';
 
 /**
@@ -341,18 +340,4 @@ function answers(socket: string): Promise<boolean> {
     });
     probe.on('error', () => resolve(false));
   });
-}
-
-async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
