@@ -197,7 +197,8 @@ export class Timeline {
     const hooks = ran.map((h) => {
       const label = h.status === 'ok' ? (h.result ?? 'none') : h.status;
       const colour = h.status === 'error' || h.status === 'timeout' ? pc.red : (x: string) => x;
-      return colour(`${h.name}:${label} ${pc.dim(`${h.durationMs.toFixed(1)}ms`)}`);
+      const took = h.durationMs === undefined ? '' : ` ${pc.dim(`${h.durationMs.toFixed(1)}ms`)}`;
+      return colour(`${h.name}:${label}${took}`);
     });
     const parts = [
       ...(hooks.length ? hooks : [pc.dim('(no hook)')]),
@@ -214,7 +215,7 @@ export class Timeline {
     const s = this.summary;
     s.events++;
     s.hookRuns += ran.length;
-    s.hookTimeMs += ran.reduce((t, h) => t + h.durationMs, 0);
+    s.hookTimeMs += ran.reduce((t, h) => t + (h.durationMs ?? 0), 0);
     if (ran.length === 0) return;
     s.judged++;
     if (outcome.stop) s.stopped++;

@@ -80,7 +80,8 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
 
 /** An engine with every loaded hook registered; a bad hook is a ConfigError naming its source. */
 export function engineFor(config: LoadedConfig): HookEngine {
-  const engine = new HookEngine({ parallel: config.parallel });
+  // A config's engine is one the CLI, a server or a resident runs: people read its outcomes, durations included.
+  const engine = new HookEngine({ parallel: config.parallel, timing: true });
   for (const spec of config.hooks) {
     try {
       engine.register(asHook(spec));

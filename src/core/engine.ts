@@ -27,6 +27,12 @@ export interface EngineOptions {
   /** Run the hooks of one fire concurrently, all on the original input. */
   parallel?: boolean;
   logger?: HookLogger;
+  /**
+   * Measure each hook's `durationMs`. By default the engine times hooks while anyone
+   * listens to it (`outcome`, `hookStart` or `hookEnd`), since reading the clock is a
+   * system call on some machines (docs/model.md, "Durations").
+   */
+  timing?: boolean;
 }
 
 export interface OutcomeEvent {
@@ -118,6 +124,8 @@ interface Fire extends FireScope {
   builder: OutcomeBuilder;
   toolEvent: boolean;
   ended: boolean;
+  /** Whether this fire measures its hooks' durations. */
+  timed: boolean;
   /** When the previous sequential hook ended: the clock is read once per hook, not twice. */
   clock: number;
   /** Hooks whose matcher failed (threw, or answered something not boolean): they fail without running. */
@@ -148,9 +156,11 @@ export class HookEngine {
   /** Set by select() for the fire it selects for, read by startFire() right after. */
   private failedMatchers: Map<RegisteredHook, string> | undefined;
   readonly parallel: boolean;
+  private readonly timing: boolean | undefined;
 
   constructor(options: EngineOptions = {}) {
     this.parallel = options.parallel === true;
+    this.timing = options.timing;
     this.logger = options.logger ?? consoleLogger;
   }
 
@@ -384,6 +394,7 @@ export class HookEngine {
     if (waiting) builder.prepend(waiting.context, waiting.messages);
     const matcherFailed = this.failedMatchers;
     this.failedMatchers = undefined;
+    const timed = this.timing ?? this.listened();
     return {
       event: info.name,
       index: idx,
@@ -394,7 +405,8 @@ export class HookEngine {
       builder,
       toolEvent: info.tool === true,
       ended: false,
-      clock: now(),
+      timed,
+      clock: timed ? now() : 0,
       matcherFailed,
       judged: undefined,
       sessionId,
@@ -490,7 +502,7 @@ export class HookEngine {
       fire.records[i] = record;
       if (!fire.ended) this.apply(fire, fire.hooks[i]!, attempt);
     }
-    fire.clock = now();
+    if (fire.timed) fire.clock = now();
   }
 
   private runParallel(fire: Fire): Promise<Outcome> {
@@ -523,10 +535,10 @@ export class HookEngine {
   /** Like a sequential hook's run, without folding into the outcome (parallel mode and rechecks fold later, in order). */
   private attempt(fire: Fire, hook: RegisteredHook, input: HookInput): Promise<{ record: HookRecord; attempt: Attempt }> {
     const started = this.emitStart(fire, hook);
-    const t0 = now();
+    const t0 = fire.timed ? now() : 0;
     const ctx = new Context(hook.name, fire, input);
     return this.retrying(fire, hook, input, ctx, this.call(fire, hook, input, ctx)).then(([attempt, last]) => {
-      const record = this.record(hook, attempt, last, t0);
+      const record = this.record(fire, hook, attempt, last, t0, false);
       if (started) this.emitEnd(fire, hook, record);
       return { record, attempt };
     });
@@ -600,10 +612,15 @@ export class HookEngine {
     });
   }
 
-  private record(hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, fire?: Fire): HookRecord {
-    const end = now();
-    if (fire) fire.clock = end;
-    const durationMs = end - t0;
+  /** `sequential`: the hook's end is the next one's start. */
+  private record(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, sequential: boolean): HookRecord {
+    let durationMs: number | undefined;
+    if (!fire.timed && attempt === NO_OPINION && ctx.annotations === undefined) return hook.quiet;
+    if (fire.timed) {
+      const end = now();
+      if (sequential) fire.clock = end;
+      durationMs = end - t0;
+    }
     const record: HookRecord = succeeded(attempt)
       ? { name: hook.name, status: 'ok', result: attempt.result, durationMs, error: null }
       : { name: hook.name, status: attempt.timeout ? 'timeout' : 'error', result: null, durationMs, error: attempt.why };
@@ -612,7 +629,7 @@ export class HookEngine {
   }
 
   private settle(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, started: boolean): HookRecord {
-    const record = this.record(hook, attempt, ctx, t0, fire);
+    const record = this.record(fire, hook, attempt, ctx, t0, true);
     this.apply(fire, hook, attempt);
     if (started) this.emitEnd(fire, hook, record);
     return record;
@@ -733,6 +750,12 @@ export class HookEngine {
 
   private emitOutcome(outcome: Outcome, input: HookInput, sessionId: string): void {
     this.emit('outcome', outcome, { input, sessionId });
+  }
+
+  /** Anyone listening: then hooks are timed, unless the engine was told otherwise. */
+  private listened(): boolean {
+    const l = this.listeners;
+    return l.outcome.length > 0 || l.hookStart.length > 0 || l.hookEnd.length > 0;
   }
 
   private emitStart(fire: Fire, hook: RegisteredHook): boolean {

@@ -7,7 +7,8 @@ export interface HookRecord {
   name: string;
   status: HookStatus;
   result: ResultKind | null;
-  durationMs: number;
+  /** Milliseconds the hook ran; absent when the engine does not time hooks (docs/model.md, "Durations"). */
+  durationMs?: number;
   error: string | null;
   /** Extra facts a handler reported (`truncated`, `exitCode`, ...). */
   [annotation: string]: unknown;

@@ -3,6 +3,7 @@ import { stepNameOf, type HookInput } from './input.js';
 import { compileMatcher, type CompiledMatcher } from './matchers.js';
 import { MatcherError } from './regex.js';
 import { DEFAULT_TIMEOUT_MS, type HookSpec, type OnError } from './spec.js';
+import type { HookRecord } from './outcome.js';
 
 /** `events: '*'`: the hook is bound to every event, known or custom, as it is first fired. */
 export const EVERY_EVENT = '*';
@@ -27,6 +28,8 @@ export interface RegisteredHook {
   onlyMatcher: CompiledMatcher | undefined;
   /** Not async, not once, in no concurrent group: the run loop calls it without further checks. */
   plain: boolean;
+  /** Its record when it ran untimed and had no opinion (the commonest record): made once, frozen, shared. */
+  quiet: HookRecord;
 }
 
 export class HookSpecError extends Error {
@@ -94,6 +97,7 @@ export function prepareHook(spec: HookSpec, seq: number): RegisteredHook {
     matchers: new Map(),
     onlyMatcher: undefined,
     plain: false,
+    quiet: Object.freeze({ name: spec.name, status: 'ok', result: 'none', durationMs: undefined, error: null } as const),
   };
   hook.plain = !hook.async && !hook.once && spec.concurrentGroup === undefined;
   // A '*' hook's matcher is compiled per event as it is bound; compile it once now so a bad one fails here.

@@ -125,8 +125,8 @@ export function instrumentEngine(engine: HookEngine, options: TelemetryOptions =
       span.setAttributes({
         [ATTR.hookStatus]: record.status,
         [ATTR.hookResult]: record.result ?? 'none',
-        [ATTR.hookDurationMs]: record.durationMs,
       });
+      if (record.durationMs !== undefined) span.setAttribute(ATTR.hookDurationMs, record.durationMs);
       if (record.error) {
         span.setStatus({ code: SpanStatusCode.ERROR, message: record.error });
         span.setAttribute(ATTR.errorType, record.status === 'timeout' ? 'timeout' : 'hook_error');
@@ -135,7 +135,8 @@ export function instrumentEngine(engine: HookEngine, options: TelemetryOptions =
     }
     if (instruments) {
       const attrs = { ...common, [ATTR.event]: event, [ATTR.hookName]: name };
-      instruments.hookDuration.record(record.durationMs / 1000, { ...attrs, [ATTR.hookStatus]: record.status });
+      if (record.durationMs !== undefined)
+        instruments.hookDuration.record(record.durationMs / 1000, { ...attrs, [ATTR.hookStatus]: record.status });
       instruments.decisions.add(1, { ...attrs, [ATTR.hookResult]: record.result ?? 'none' });
       if (record.status === 'error' || record.status === 'timeout')
         instruments.failures.add(1, { ...attrs, [ATTR.hookStatus]: record.status });

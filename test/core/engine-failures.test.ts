@@ -142,7 +142,7 @@ describe('failure policy (SEMANTICS 6)', () => {
   });
 
   it('a slow handler inside its timeout is just slow', async () => {
-    const engine = new HookEngine();
+    const engine = new HookEngine({ timing: true });
     engine.register({ name: 'slow', events: 'PreToolUse', timeoutMs: 1000, handler: async () => (await sleep(30), deny('late no')) });
     const outcome = await engine.fire('PreToolUse', bash);
     expect(outcome).toMatchObject({ blocked: true, reason: 'late no' });

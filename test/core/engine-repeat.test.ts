@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { allow, ask, HookEngine, type HookContext } from '../../src/index.js';
+import { engineFor } from '../../src/config/load.js';
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' } };
 const read = { tool_name: 'Read', tool_input: { file_path: '/etc/hosts' } };
@@ -94,7 +95,7 @@ describe('the shortcuts answer what the long way answers', () => {
   });
 
   it("a synchronous hook's time is its own: the clock read that ends it starts the next", async () => {
-    const engine = new HookEngine();
+    const engine = new HookEngine({ timing: true });
     const spinMs = 5;
     engine.register({ name: 'quick', events: 'PreToolUse', handler: () => undefined });
     engine.register({
@@ -112,5 +113,68 @@ describe('the shortcuts answer what the long way answers', () => {
     // Less a nanosecond for the two ways of turning the clock into milliseconds.
     expect(outcome.hooks[1]!.durationMs).toBeGreaterThanOrEqual(spinMs - 1e-6);
     for (const record of outcome.hooks) expect(record.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  describe('durations are measured while anyone looks (docs/model.md, "Durations")', () => {
+    const spinner = (engine: HookEngine) =>
+      engine.register({
+        name: 'spin',
+        events: 'PreToolUse',
+        handler: () => {
+          const until = performance.now() + 2;
+          while (performance.now() < until);
+        },
+      });
+    const timedBy = async (engine: HookEngine) => (await engine.fire('PreToolUse', bash)).hooks[0]!.durationMs;
+
+    it('a bare engine does not read the clock: durationMs is absent', async () => {
+      const engine = new HookEngine();
+      spinner(engine);
+      expect(await timedBy(engine)).toBeUndefined();
+    });
+
+    it('untimed, a hook with no opinion gets one frozen record; an opinion or an annotation gets its own', async () => {
+      const engine = new HookEngine();
+      spinner(engine);
+      engine.register({ name: 'noted', events: 'PreToolUse', handler: (_i, ctx) => void ctx.annotate({ seen: true }) });
+      engine.register({ name: 'allows', events: 'PreToolUse', handler: () => allow() });
+      const [first, second] = [await engine.fire('PreToolUse', bash), await engine.fire('PreToolUse', bash)];
+      expect(first.hooks[0]).toEqual({ name: 'spin', status: 'ok', result: 'none', error: null, durationMs: undefined });
+      expect(Object.isFrozen(first.hooks[0])).toBe(true);
+      expect(second.hooks[0]).toBe(first.hooks[0]);
+      expect(first.hooks[1]).toMatchObject({ name: 'noted', result: 'none', seen: true });
+      expect(second.hooks[1]).not.toBe(first.hooks[1]);
+      expect(first.hooks[2]).toMatchObject({ name: 'allows', result: 'allow' });
+      expect(Object.isFrozen(first.hooks[2])).toBe(false);
+    });
+
+    it.each(['outcome', 'hookStart', 'hookEnd'] as const)('a %s listener turns timing on, and off again when it goes', async (type) => {
+      const engine = new HookEngine();
+      spinner(engine);
+      const off = engine.on(type, () => {});
+      expect(await timedBy(engine)).toBeGreaterThanOrEqual(2 - 1e-6);
+      off();
+      expect(await timedBy(engine)).toBeUndefined();
+    });
+
+    it('timing: true always times, in parallel mode too; timing: false never does, even when listened to', async () => {
+      for (const parallel of [false, true]) {
+        const engine = new HookEngine({ timing: true, parallel });
+        spinner(engine);
+        expect(await timedBy(engine)).toBeGreaterThanOrEqual(2 - 1e-6);
+      }
+      const quiet = new HookEngine({ timing: false });
+      spinner(quiet);
+      const records: unknown[] = [];
+      quiet.on('hookEnd', ({ record }) => records.push(record.durationMs));
+      expect(await timedBy(quiet)).toBeUndefined();
+      expect(records).toEqual([undefined]);
+    });
+
+    it('an engine built from a config times its hooks', async () => {
+      const engine = engineFor({ sources: [], warnings: [], parallel: false, hooks: [] });
+      spinner(engine);
+      expect(await timedBy(engine)).toBeGreaterThanOrEqual(2 - 1e-6);
+    });
   });
 });
