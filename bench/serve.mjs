@@ -84,11 +84,22 @@ export function loadGenerators(choice = process.env.HOOKWISE_BENCH_LOADGEN) {
  * every 2xx response; anything else counts as non2xx or errors.
  */
 export async function load(url, requests, { generator = 'autocannon', serverPid, ...options } = {}) {
-  const before = serverPid && cpuSeconds(serverPid);
+  const before = serverPid && treeCpuSeconds(serverPid);
   const r = await (generator === 'wrk' ? loadWithWrk(url, requests, options) : loadWithAutocannon(url, requests, options));
-  const after = serverPid && cpuSeconds(serverPid);
+  const after = serverPid && treeCpuSeconds(serverPid);
   if (before !== undefined && after !== undefined && r.responses > 0) r.serverCpuUs = ((after - before) * 1e6) / r.responses;
   return r;
+}
+
+/** CPU seconds of a process and its children (`serve --workers`: the primary and every worker). */
+function treeCpuSeconds(pid) {
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {}
+  const own = cpuSeconds(pid);
+  if (own === undefined) return undefined;
+  return children.reduce((sum, child) => sum + (cpuSeconds(child) ?? 0), own);
 }
 
 let clockTicks;
@@ -288,11 +299,13 @@ export async function benchServe({
     await stop(floor.child);
   }
   const auth = { authorization: `Bearer ${TOKEN}` };
-  for (const [config, label] of [
-    ['empty.config.mjs', 'hookwise serve: PreToolUse, no hooks (the server alone)'],
-    ['hookwise.config.mjs', 'hookwise serve: PreToolUse, shell+path+secret guards'],
+  const cores = os.availableParallelism();
+  for (const [config, label, args] of [
+    ['empty.config.mjs', 'hookwise serve: PreToolUse, no hooks (the server alone)', []],
+    ['hookwise.config.mjs', 'hookwise serve: PreToolUse, shell+path+secret guards, one process', []],
+    ['hookwise.config.mjs', `hookwise serve --workers auto (${cores}): PreToolUse, shell+path+secret guards`, ['--workers', 'auto']],
   ]) {
-    const served = await startServe(path.join(dir, config), dir);
+    const served = await startServe(path.join(dir, config), dir, [], args);
     try {
       // Warm up at full load before measuring: tree-sitter's wasm compiles on first use and V8
       // optimises the hot paths over the first seconds (2 s at 4 connections left the first
@@ -315,11 +328,14 @@ export async function benchServe({
 }
 
 /** `hookwise serve` on a free port with one config and the bench's token. */
-export function startServe(config, cwd, nodeArgs = []) {
-  return startListening([...nodeArgs, path.join(root, 'bin', 'hookwise.js'), 'serve', '--port', '0', '--config', config, '--no-watch'], {
-    cwd,
-    env: { ...process.env, HOOKWISE_TOKEN: TOKEN },
-  });
+export function startServe(config, cwd, nodeArgs = [], serveArgs = []) {
+  return startListening(
+    [...nodeArgs, path.join(root, 'bin', 'hookwise.js'), 'serve', '--port', '0', '--config', config, '--no-watch', ...serveArgs],
+    {
+      cwd,
+      env: { ...process.env, HOOKWISE_TOKEN: TOKEN },
+    },
+  );
 }
 
 export const BENCH_TOKEN = TOKEN;

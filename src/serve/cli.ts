@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ServeFlags } from '../cli/commands/serve.js';
@@ -10,15 +11,31 @@ import type { HookEngine } from '../core/engine.js';
 import type { CounterStore } from '../counters/types.js';
 import { startHookServer } from './server.js';
 import { hashToken, loadTenantsFile, TenantsError, type Tenant } from './tenants.js';
+import { WorkerCounterStore } from './worker-counters.js';
+import { runPrimary, workerCount, type ListeningMessage } from './workers.js';
 
-const log = (line: string) => process.stderr.write(`hookwise serve: ${line}\n`);
+const who = cluster.isWorker ? `hookwise serve [worker ${process.pid}]` : 'hookwise serve';
+const log = (line: string) => process.stderr.write(`${who}: ${line}\n`);
 
 /** `hookwise serve`: resolves with the exit code once the server has drained and stopped. */
 export async function runServe(flags: ServeFlags): Promise<number> {
-  const tenants = await tenantsFrom(flags);
+  try {
+    return await serve(flags);
+  } finally {
+    // A worker's channel to its primary would keep it alive, and the primary waits for
+    // it to exit. Disconnecting this way (not process.disconnect) keeps its exit code.
+    if (cluster.isWorker && cluster.worker?.isConnected()) cluster.worker.disconnect();
+  }
+}
+
+async function serve(flags: ServeFlags): Promise<number> {
   const port = integer(flags.port, '--port', 0);
   const maxBodyBytes = integer(flags.maxBody, '--max-body', 1);
   const drainTimeoutMs = integer(flags.drainTimeout, '--drain-timeout', 0);
+  const workers = workerCount(flags.workers);
+  if (workers instanceof Error) throw new UserError(workers.message);
+  if (workers > 1 && cluster.isPrimary) return runPrimary({ count: workers, shareMemoryCounters: isMemory(flags.counters), log });
+  const tenants = await tenantsFrom(flags);
 
   const stack: Array<() => Promise<void>> = [];
   const unwind = async () => {
@@ -55,14 +72,9 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     }).catch((error: Error) => {
       throw new UserError(error.message);
     });
-    // Listening for the signals before saying so: a supervisor may stop us as soon as it reads the line.
-    const signalled = new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-      process.once('SIGINT', () => resolve('SIGINT'));
-    });
-    process.stdout.write(`hookwise serve: listening on ${server.url} (tenants: ${tenants.map((t) => t.name).join(', ')})\n`);
-    const signal = await signalled;
-    log(`${signal}: draining (no new connections; in-flight requests finish, then the audit is flushed)`);
+    const signal = await listening(server.url, tenants);
+    const why = signal === 'disconnect' ? 'the primary is gone' : signal;
+    log(`${why}: draining (no new connections; in-flight requests finish, then the audit is flushed)`);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([
       server.close().then(() => false),
@@ -81,6 +93,30 @@ export async function runServe(flags: ServeFlags): Promise<number> {
     throw error;
   }
 }
+
+/**
+ * Says the server listens (a worker tells its primary, which says it once for all), then
+ * waits for the signal to stop. A worker also stops when its primary is gone: it must
+ * not keep the port.
+ */
+function listening(url: string, tenants: Tenant[]): Promise<NodeJS.Signals | 'disconnect'> {
+  // Listening for the signals before saying so: a supervisor may stop us as soon as it reads the line.
+  const signalled = new Promise<NodeJS.Signals | 'disconnect'>((resolve) => {
+    // A worker keeps its handlers: a terminal's Ctrl-C reaches it and the primary's SIGTERM
+    // follows, and a second signal must not kill it mid-drain (the primary waits for it).
+    // Alone, a second signal still ends the process at once, as users expect of Ctrl-C twice.
+    const on = cluster.isWorker ? process.on.bind(process) : process.once.bind(process);
+    on('SIGTERM', () => resolve('SIGTERM'));
+    on('SIGINT', () => resolve('SIGINT'));
+    if (cluster.isWorker) process.once('disconnect', () => resolve('disconnect'));
+  });
+  const names = tenants.map((t) => t.name);
+  if (cluster.isWorker) process.send!({ hookwise: 'listening', url, tenants: names } satisfies ListeningMessage);
+  else process.stdout.write(`hookwise serve: listening on ${url} (tenants: ${names.join(', ')})\n`);
+  return signalled;
+}
+
+const isMemory = (url: string | undefined) => url === undefined || url === 'memory:';
 
 async function tenantsFrom(flags: ServeFlags): Promise<Tenant[]> {
   if (flags.tenants) {
@@ -121,6 +157,8 @@ function readToken(file: string): string {
 }
 
 async function openCounters(flags: ServeFlags): Promise<CounterStore> {
+  // A worker's in-memory counters are its primary's, shared by every worker.
+  if (cluster.isWorker && isMemory(flags.counters)) return new WorkerCounterStore();
   const { openCounterStore } = await import('../counters/index.js');
   try {
     return await openCounterStore(flags.counters, { keyPrefix: flags.countersPrefix });

@@ -58,6 +58,9 @@ export interface HookServer {
   close(): Promise<void>;
 }
 
+/** Valid Authorization headers remembered (a tenant's token, as its callers spell the header). */
+const KNOWN_HEADERS = 256;
+
 /** Header naming the project the guards work in, for callers whose input has no `cwd`. */
 export const PROJECT_DIR_HEADER = 'x-hookwise-project-dir';
 /** On /v1/claude-code, a refusal answered as a 200 block carries its real status here. */
@@ -98,13 +101,20 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
   let inflight = 0;
   let idle: (() => void) | undefined;
 
+  // A hash per call costs more than the rest of authentication: each valid header is hashed once.
+  const byHeader = new Map<string, { policy: TenantPolicy; counters: CounterStore }>();
   const authenticate = (req: IncomingMessage, event: string | undefined) => {
     const header = req.headers.authorization;
     if (typeof header !== 'string' || !header.startsWith('Bearer ') || header.length === 7) {
       throw new Refusal(401, 'hookwise serve: missing bearer token (Authorization: Bearer <token>)', event);
     }
+    const known = byHeader.get(header);
+    if (known) return known;
     const found = byToken.get(hashToken(header.slice(7).trim()));
     if (!found) throw new Refusal(401, 'hookwise serve: unknown token', event);
+    // Only headers that carried a valid token are kept, so callers cannot grow the map.
+    if (byHeader.size >= KNOWN_HEADERS) byHeader.clear();
+    byHeader.set(header, found);
     return found;
   };
 

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -98,6 +99,20 @@ describe('docs/serve.md', () => {
     const ran = await serveLine(serveCmd!, ws.configDir, { HOOKWISE_TOKEN: token });
     expect(ran.listening).toMatch(/^hookwise serve: listening on http:\/\/127\.0\.0\.1:\d+ \(tenants: default\)$/);
     expect(block).toContain('# hookwise serve: listening on http://127.0.0.1:8787 (tenants: default)');
+    expect(ran.code).toBe(0);
+  });
+
+  it('workers: --workers auto starts one server per core and says how many', async () => {
+    const block = example('serve.md', 'workers');
+    const [serveCmd] = block.split('\n').filter((l) => l && !l.startsWith('#'));
+    writeConfig(ws.configDir, GUARDS_CONFIG);
+    const ran = await serveLine(serveCmd!, ws.configDir, { HOOKWISE_TOKEN: TOKEN });
+    const cores = availableParallelism();
+    expect(ran.listening).toMatch(
+      new RegExp(`^hookwise serve: listening on http://127\\.0\\.0\\.1:\\d+ \\(tenants: default; ${cores} workers\\)$`),
+    );
+    expect(block).toMatch(/# hookwise serve: listening on http:\/\/127\.0\.0\.1:8787 \(tenants: default; \d+ workers\)/);
+    expect(ran.stderr.match(/\[worker \d+\]: stopped/g)).toHaveLength(cores);
     expect(ran.code).toBe(0);
   });
 

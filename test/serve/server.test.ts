@@ -56,7 +56,9 @@ describe('POST /v1/claude-code', () => {
   });
 
   it('refuses a missing or unknown token with a deny that Claude Code applies, and the status in a header', async () => {
-    for (const token of [null, 'not-the-token-at-all']) {
+    // The valid header first: a header remembered as valid must not let a near miss through.
+    expect((await cc(preToolUse(ws.project, 'Bash', { command: 'git status' }))).headers.get('x-hookwise-error')).toBeNull();
+    for (const token of [null, 'not-the-token-at-all', `${TOKEN}x`, TOKEN.slice(0, -1)]) {
       const a = await cc(preToolUse(ws.project, 'Bash', { command: 'git status' }), {}, token);
       expect(a.status).toBe(200);
       expect(a.headers.get('x-hookwise-error')).toBe('401');

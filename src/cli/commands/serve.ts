@@ -16,6 +16,7 @@ interface ServeFlags {
   rateLimit?: string;
   watch: boolean;
   drainTimeout: string;
+  workers?: string;
 }
 
 export function defineServe(program: Command, setExit: SetExit): void {
@@ -43,6 +44,10 @@ export function defineServe(program: Command, setExit: SetExit): void {
     .option('--max-body <bytes>', 'largest request body accepted', String(4 * 1024 * 1024))
     .option('--rate-limit <n>', 'one tenant: requests per minute at most, across replicas sharing --counters')
     .option('--no-watch', 'do not reload the config when its files change')
+    .option(
+      '--workers <n>',
+      'server processes sharing the port, or auto (one per core); they share in-memory counters through the first process (default 1)',
+    )
     .option('--drain-timeout <ms>', 'on SIGTERM, how long in-flight requests may take before the server stops anyway', '10000')
     .action(async (flags: ServeFlags) => {
       const { runServe } = await import('../../serve/cli.js');
