@@ -114,6 +114,80 @@ describe('hookTools', () => {
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain('weather is off limits');
   });
 
+  // needsApproval hands its plan to execute through the input object the SDK passes to both, else by call id:
+  // either way each call fires PreToolUse once and runs (or not) as that one fire decided.
+  it('streamText: PreToolUse once per call, and execute follows what it decided', async () => {
+    const engine = new HookEngine().register({
+      name: 'no-weather',
+      events: ['PreToolUse'],
+      matcher: 'weather',
+      handler: () => deny('weather is off limits'),
+    });
+    const fired = recorder(engine);
+    const ran: string[] = [];
+    const result = streamText({
+      model: scriptedModel(twoCalls),
+      tools: hookTools(engine, makeTools(ran)),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
+    expect(await result.text).toBe('done');
+    expect(ran).toEqual(['echo:hi']);
+    expect(fired.filter((f) => f.event === 'PreToolUse').map((f) => f.input.tool_use_id)).toEqual(['c1', 'c2']);
+    expect((await result.steps)[0]!.toolResults.map((r) => r.output)).toEqual(['weather is off limits', 'hi']);
+  });
+
+  it('an input that is not an object: PreToolUse once per call, and execute follows what it decided', async () => {
+    const engine = new HookEngine().register({
+      name: 'no-secrets',
+      events: ['PreToolUse'],
+      handler: (input) => (input.tool_input === ('secret' as never) ? deny('not that one') : undefined),
+    });
+    const fired = recorder(engine);
+    const ran: string[] = [];
+    const say = tool({
+      inputSchema: z.string(),
+      execute: async (text: string) => {
+        ran.push(text);
+        return text;
+      },
+    });
+    const calls = [
+      { id: 'c1', name: 'say', input: 'secret' as never },
+      { id: 'c2', name: 'say', input: 'hello' as never },
+    ];
+    const result = await generateText({
+      model: scriptedModel([{ calls }, { text: 'done' }]),
+      tools: hookTools(engine, { say }),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+    });
+    expect(ran).toEqual(['hello']);
+    expect(fired.filter((f) => f.event === 'PreToolUse').map((f) => f.input.tool_use_id)).toEqual(['c1', 'c2']);
+    expect(toolResults(result.steps)).toEqual([
+      { id: 'c1', output: 'not that one' },
+      { id: 'c2', output: 'hello' },
+    ]);
+  });
+
+  it('execute called without needsApproval fires PreToolUse itself, even for an input needsApproval saw for another call', async () => {
+    const engine = new HookEngine().register({
+      name: 'no-c2',
+      events: ['PreToolUse'],
+      handler: (input) => (input.tool_use_id === 'c2' ? deny('not c2') : undefined),
+    });
+    const fired = recorder(engine);
+    const ran: string[] = [];
+    const echo = hookTools(engine, makeTools(ran)).echo;
+    const input = { text: 'hi' };
+    const options = { toolCallId: 'c1', messages: [] };
+    expect(await echo.needsApproval!(input, options as never)).toBe(false);
+    expect(await echo.execute!(input, { ...options, toolCallId: 'c2' })).toBe('not c2');
+    expect(await echo.execute!(input, options)).toBe('hi');
+    expect(ran).toEqual(['echo:hi']);
+    expect(fired.filter((f) => f.event === 'PreToolUse').map((f) => f.input.tool_use_id)).toEqual(['c1', 'c2']);
+  });
+
   it('a block without a decision is read from `blocked` and denies too', async () => {
     const engine = new HookEngine().register({ name: 'b', events: ['PreToolUse'], matcher: 'echo', handler: () => block('no echo') });
     const ran: string[] = [];

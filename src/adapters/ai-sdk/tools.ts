@@ -73,7 +73,17 @@ type Pending = Plan | { action: 'approved-by-sdk'; plan: Plan & { action: 'ask' 
  * tool's iterable itself, not a promise of it, or the SDK takes the iterable for the output.
  */
 function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: WeakSet<object>): AnyTool {
+  // What needsApproval decided, for execute later in the same step: keyed by the input object the SDK hands
+  // to both (a WeakMap of fresh objects costs far less per call than a Map of fresh ids, and forgets the
+  // calls that never execute). The id guards against one input object passed for two calls.
+  const decidedFor = new WeakMap<object, { id: string; decided: Pending }>();
+  // By call id: an approval the SDK asks about again in a later generateText, and an input that is not an object.
   const pending = new Map<string, Pending>();
+  const remember = (call: ToolCallInfo, decided: Pending): void => {
+    if (decided.action !== 'approved-by-sdk' && typeof call.input === 'object' && call.input !== null)
+      decidedFor.set(call.input, { id: call.id, decided });
+    else pending.set(call.id, decided);
+  };
   // Calls a hook stopped after the tool ran: toModelOutput, which the SDK runs before the next model call, throws.
   const stopped = new Map<string, string>();
   const execute = tool.execute!.bind(tool);
@@ -91,12 +101,13 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
 
   const needsApproval = (input: unknown, opts: ApprovalOptions): boolean | Promise<boolean> => {
     // The SDK asks again when an approval comes back: still yes, without firing PreToolUse twice.
-    if (pending.get(opts.toolCallId)?.action === 'approved-by-sdk') return true;
+    if (pending.size > 0 && pending.get(opts.toolCallId)?.action === 'approved-by-sdk') return true;
     if (stoppedSteps.has(opts.messages))
       throw new HookwiseStopError(`not run: a hook stopped the agent earlier in this step`, 'PreToolUse');
     const call: ToolCallInfo = { name, input: input as Record<string, unknown>, id: opts.toolCallId };
     const plan = gate.before(call, validate);
-    return andThen(plan, (p) => decide(call, p, opts));
+    // Not andThen: its callback would be a closure allocated on every call, and this is every call.
+    return plan instanceof Promise ? plan.then((p) => decide(call, p, opts)) : decide(call, plan, opts);
   };
 
   function decide(call: ToolCallInfo, plan: Plan, opts: ApprovalOptions): boolean | Promise<boolean> {
@@ -106,16 +117,16 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
     }
     if (plan.action === 'ask' && gate.answersAsks) return gate.resolveAsk(call, plan).then((p) => decide(call, p, opts));
     if (plan.action === 'ask') {
-      pending.set(call.id, { action: 'approved-by-sdk', plan });
+      remember(call, { action: 'approved-by-sdk', plan });
       return true;
     }
     if (plan.action !== 'run' || own === undefined || own === false) {
-      pending.set(call.id, plan);
+      remember(call, plan);
       return false;
     }
     const ownAnswer = typeof own === 'boolean' ? own : own(plan.input as never, opts as never);
     const settle = (yes: boolean): boolean => {
-      pending.set(call.id, yes ? { action: 'approved-by-sdk', plan } : plan);
+      remember(call, yes ? { action: 'approved-by-sdk', plan } : plan);
       return yes;
     };
     return typeof ownAnswer === 'boolean' ? settle(ownAnswer) : Promise.resolve(ownAnswer).then(settle);
@@ -130,8 +141,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
   };
 
   function planFor(call: ToolCallInfo): Plan | Promise<Plan> {
-    const decided = pending.get(call.id);
-    pending.delete(call.id);
+    const decided = takeDecided(call);
     // The SDK only executes a call that needed approval once someone approved it.
     if (decided?.action === 'approved-by-sdk')
       return { action: 'run', input: decided.plan.input, pre: decided.plan.pre, approvedBy: 'approver' };
@@ -140,6 +150,20 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
     const plan = gate.before(call, validate);
     const asked = (p: Plan) => (p.action === 'ask' ? gate.resolveAsk(call, p) : p);
     return andThen(plan, asked);
+  }
+
+  function takeDecided(call: ToolCallInfo): Pending | undefined {
+    if (typeof call.input === 'object' && call.input !== null) {
+      const entry = decidedFor.get(call.input);
+      if (entry?.id === call.id) {
+        decidedFor.delete(call.input);
+        return entry.decided;
+      }
+    }
+    if (pending.size === 0) return undefined;
+    const decided = pending.get(call.id);
+    pending.delete(call.id);
+    return decided;
   }
 
   /** The refusal, or the tool between the coverage record and PostToolUse (a streaming tool's iterable as it is). */
@@ -175,11 +199,12 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
 
   function after(call: ToolCallInfo, input: Record<string, unknown>, output: unknown): unknown {
     const done = gate.after(call, input, output);
-    const modelFacing = (a: AfterTool) => {
-      if (a.stop !== null) stopped.set(call.id, a.stop);
-      return withExtra(a.output, a.extra);
-    };
-    return andThen(done, modelFacing);
+    return done instanceof Promise ? done.then((a) => modelFacing(call, a)) : modelFacing(call, done);
+  }
+
+  function modelFacing(call: ToolCallInfo, after: AfterTool): unknown {
+    if (after.stop !== null) stopped.set(call.id, after.stop);
+    return withExtra(after.output, after.extra);
   }
 
   /** PostToolUseFailure; the error goes on to the SDK unless a hook stopped the agent. */
@@ -221,7 +246,7 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
 
   const ownModelOutput = tool.toModelOutput;
   const toModelOutput = (o: { toolCallId: string; input: unknown; output: unknown }): ModelOutput | PromiseLike<ModelOutput> => {
-    const reason = stopped.get(o.toolCallId);
+    const reason = stopped.size === 0 ? undefined : stopped.get(o.toolCallId);
     if (reason !== undefined) {
       stopped.delete(o.toolCallId);
       throw new HookwiseStopError(reason, 'PostToolUse');

@@ -62,12 +62,15 @@ export type Plan =
   | { action: 'ask'; input: Record<string, unknown>; pre: Outcome; reason: string | null }
   | { action: 'stop'; message: string; pre: Outcome };
 
+/** No extra lines: what almost every call has, so not a new array each time. */
+const NO_EXTRA: readonly string[] = Object.freeze([]);
+
 export interface AfterTool {
   /** What the model sees: the tool's own output, or a hook's replacement. */
   output: unknown;
   replaced: boolean;
   /** Text hooks added (additionalContext, a PostToolUse block's reason). */
-  extra: string[];
+  extra: readonly string[];
   /** Set when a hook stopped the agent. */
   stop: string | null;
 }
@@ -130,20 +133,27 @@ export class ToolGate {
    * are and the policy neither rewrote nor asked (the usual call).
    */
   before(call: ToolCallInfo, validate?: InputValidator, fields?: Record<string, unknown>): Plan | Promise<Plan> {
-    const pre = this.engine.fireMaybeSync(
-      'PreToolUse',
-      {
-        hook_event_name: 'PreToolUse',
-        session_id: this.sessionId,
-        cwd: this.cwd,
-        ...fields,
-        tool_name: call.name,
-        tool_input: call.input,
-        tool_use_id: call.id,
-      },
-      this.fireOptions,
-    );
-    return andThen(pre, (o) => this.planFrom(call, o, validate, fields));
+    const input: HookInput =
+      fields === undefined
+        ? {
+            hook_event_name: 'PreToolUse',
+            session_id: this.sessionId,
+            cwd: this.cwd,
+            tool_name: call.name,
+            tool_input: call.input,
+            tool_use_id: call.id,
+          }
+        : {
+            hook_event_name: 'PreToolUse',
+            session_id: this.sessionId,
+            cwd: this.cwd,
+            ...fields,
+            tool_name: call.name,
+            tool_input: call.input,
+            tool_use_id: call.id,
+          };
+    const pre = this.engine.fireMaybeSync('PreToolUse', input, this.fireOptions);
+    return pre instanceof Promise ? pre.then((o) => this.planFrom(call, o, validate, fields)) : this.planFrom(call, pre, validate, fields);
   }
 
   private planFrom(call: ToolCallInfo, pre: Outcome, validate?: InputValidator, fields?: Record<string, unknown>): Plan | Promise<Plan> {
@@ -300,28 +310,36 @@ export class ToolGate {
     output: unknown,
     fields?: Record<string, unknown>,
   ): AfterTool | Promise<AfterTool> {
-    const post = this.engine.fireMaybeSync(
-      'PostToolUse',
-      {
-        hook_event_name: 'PostToolUse',
-        session_id: this.sessionId,
-        cwd: this.cwd,
-        ...fields,
-        tool_name: call.name,
-        tool_input: input,
-        tool_use_id: call.id,
-        tool_response: output,
-      },
-      this.fireOptions,
-    );
-    return andThen(post, (o) => this.afterFrom(call, output, o));
+    const hookInput: HookInput =
+      fields === undefined
+        ? {
+            hook_event_name: 'PostToolUse',
+            session_id: this.sessionId,
+            cwd: this.cwd,
+            tool_name: call.name,
+            tool_input: input,
+            tool_use_id: call.id,
+            tool_response: output,
+          }
+        : {
+            hook_event_name: 'PostToolUse',
+            session_id: this.sessionId,
+            cwd: this.cwd,
+            ...fields,
+            tool_name: call.name,
+            tool_input: input,
+            tool_use_id: call.id,
+            tool_response: output,
+          };
+    const post = this.engine.fireMaybeSync('PostToolUse', hookInput, this.fireOptions);
+    return post instanceof Promise ? post.then((o) => this.afterFrom(call, output, o)) : this.afterFrom(call, output, post);
   }
 
   private afterFrom(call: ToolCallInfo, output: unknown, post: Outcome): AfterTool {
     const replaced = post.updatedOutput !== null && post.updatedOutput !== undefined;
-    const extra = this.takeApprovalNote(call);
-    if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
-    if (post.additionalContext) extra.push(post.additionalContext);
+    let extra = this.takeApprovalNote(call);
+    if (post.blocked && !post.stop && post.reason) extra = [...extra, `PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`];
+    if (post.additionalContext) extra = [...extra, post.additionalContext];
     return { output: replaced ? post.updatedOutput : output, replaced, extra, stop: post.stop ? stopText(post) : this.pendingStop(call) };
   }
 
@@ -331,7 +349,7 @@ export class ToolGate {
     input: Record<string, unknown>,
     error: unknown,
     fields?: Record<string, unknown>,
-  ): { stop: string | null; extra: string[] } | Promise<{ stop: string | null; extra: string[] }> {
+  ): { stop: string | null; extra: readonly string[] } | Promise<{ stop: string | null; extra: readonly string[] }> {
     const failure = this.fireMaybeSync('PostToolUseFailure', {
       ...fields,
       tool_name: call.name,
@@ -343,19 +361,22 @@ export class ToolGate {
     return andThen(failure, (o) => this.failedFrom(call, o));
   }
 
-  private failedFrom(call: ToolCallInfo, failure: Outcome): { stop: string | null; extra: string[] } {
-    const extra = this.takeApprovalNote(call);
-    if (failure.additionalContext) extra.push(failure.additionalContext);
+  private failedFrom(call: ToolCallInfo, failure: Outcome): { stop: string | null; extra: readonly string[] } {
+    const note = this.takeApprovalNote(call);
+    const extra = failure.additionalContext ? [...note, failure.additionalContext] : note;
     return { stop: failure.stop ? stopText(failure) : this.pendingStop(call), extra };
   }
 
-  private takeApprovalNote(call: ToolCallInfo): string[] {
+  /** The approver's note as the start of a call's extra lines; shared and frozen when there is none (the usual call). */
+  private takeApprovalNote(call: ToolCallInfo): readonly string[] {
+    if (this.approvalNotes.size === 0) return NO_EXTRA;
     const note = this.approvalNotes.get(call.id);
     this.approvalNotes.delete(call.id);
-    return note === undefined ? [] : [note];
+    return note === undefined ? NO_EXTRA : [note];
   }
 
   private pendingStop(call: ToolCallInfo): string | null {
+    if (this.stopAfter.size === 0) return null;
     const reason = this.stopAfter.get(call.id) ?? null;
     this.stopAfter.delete(call.id);
     return reason;
@@ -379,7 +400,7 @@ export function stopText(outcome: Outcome): string {
 }
 
 /** Model-facing text with the extra lines hooks added (only ever appended to text). */
-export function withExtra(output: unknown, extra: string[]): unknown {
+export function withExtra(output: unknown, extra: readonly string[]): unknown {
   if (extra.length === 0 || typeof output !== 'string') return output;
   return [output, ...extra].join('\n\n');
 }
