@@ -615,7 +615,8 @@ export class HookEngine {
   /** `sequential`: the hook's end is the next one's start. */
   private record(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, sequential: boolean): HookRecord {
     let durationMs: number | undefined;
-    if (!fire.timed && attempt === NO_OPINION && ctx.annotations === undefined) return hook.quiet;
+    // Sequential only: a recheck's record is marked after it is made.
+    if (sequential && !fire.timed && attempt === NO_OPINION && ctx.annotations === undefined) return hook.quiet;
     if (fire.timed) {
       const end = now();
       if (sequential) fire.clock = end;

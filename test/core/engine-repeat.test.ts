@@ -5,7 +5,7 @@
  * very next fire.
  */
 import { describe, expect, it } from 'vitest';
-import { allow, ask, HookEngine, type HookContext } from '../../src/index.js';
+import { allow, ask, HookEngine, modify, type HookContext } from '../../src/index.js';
 import { engineFor } from '../../src/config/load.js';
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' } };
@@ -169,6 +169,19 @@ describe('the shortcuts answer what the long way answers', () => {
       quiet.on('hookEnd', ({ record }) => records.push(record.durationMs));
       expect(await timedBy(quiet)).toBeUndefined();
       expect(records).toEqual([undefined]);
+    });
+
+    it('untimed, a recheck of a hook with no opinion gets a record of its own, marked as the recheck', async () => {
+      const engine = new HookEngine();
+      engine.register({ name: 'judge', events: 'PreToolUse', recheck: true, handler: () => undefined });
+      engine.register({ name: 'rewrite', events: 'PreToolUse', handler: () => modify({ command: 'ls -la' }) });
+      const outcome = await engine.fire('PreToolUse', bash);
+      expect(outcome.hooks.map((h) => [h.name, h.recheck ?? false])).toEqual([
+        ['judge', false],
+        ['rewrite', false],
+        ['judge', true],
+      ]);
+      expect(outcome.hooks[0]).not.toBe(outcome.hooks[2]);
     });
 
     it('an engine built from a config times its hooks', async () => {
