@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
 import { cliPath, repoRoot, runCli } from './run-cli.js';
+import { alive } from '../support/processes.js';
 
 /**
  * The resident (docs/claude-code.md#the-resident), through the real, spawned CLI:
@@ -73,15 +74,6 @@ async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = 
 }
 
 const residentFor = (dir: string) => until(`a resident for ${dir}`, async () => (await residents()).find((r) => r.cwd === dir));
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const GUARD_CONFIG = `import { shellGuard, pathGuard } from ${GUARDS};\nexport default { hooks: [shellGuard(), pathGuard()] };\n`;
 

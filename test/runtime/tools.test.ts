@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinTools, confine, OutsideWorkspaceError, runShell, type Tool, type ToolContext } from '../../src/runtime/index.js';
 import { tempDir } from './helpers.js';
 import { rmSync } from 'node:fs';
+import { alive } from '../support/processes.js';
 
 let ws: string;
 let outside: string;
@@ -152,19 +153,4 @@ async function diesWithin(pid: number, ms: number): Promise<boolean> {
     await new Promise((r) => setTimeout(r, 20));
   }
   return true;
-}
-
-/** Running, not a zombie waiting for a reaper (in a container PID 1 may never reap it). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return true;
-  }
 }

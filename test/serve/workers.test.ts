@@ -8,6 +8,7 @@ import { serveWorkerCounters, WorkerCounterStore } from '../../src/serve/worker-
 import { runCli } from '../cli/run-cli.js';
 import { GUARDS_CONFIG, preToolUse, TOKEN, workspace, writeConfig } from './helpers.js';
 import { spawnServe, type Served } from './spawn.js';
+import { alive } from '../support/processes.js';
 
 const ws = workspace('workers');
 afterAll(() => ws.cleanup());
@@ -50,15 +51,6 @@ async function pidsAnswering(served: Served, calls: number): Promise<number[]> {
   }
   return pids;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
