@@ -20,9 +20,11 @@ export interface ListeningMessage {
 const isListening = (m: unknown): m is ListeningMessage =>
   typeof m === 'object' && m !== null && (m as ListeningMessage).hookwise === 'listening';
 
-/** More restarts than this within RESTART_WINDOW_MS is a crash loop: the primary stops. */
+/** More restarts than this within RESTART_WINDOW_MS, with no worker left answering, is a crash loop: the primary stops. */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
+/** A restart waits 250 ms, doubling with each recent one up to this. */
+const MAX_RESTART_DELAY_MS = 30_000;
 
 /** `--workers`: a count of at least 1, or `auto` for the cores this process may use. */
 export function workerCount(value: string | undefined): number | Error {
@@ -47,6 +49,7 @@ export function runPrimary({ count, shareMemoryCounters, log }: PrimaryOptions):
     const live = new Set<Worker>();
     const listening = new Set<Worker>();
     const restarts: number[] = [];
+    const waiting = new Set<NodeJS.Timeout>();
     let stopping = false;
     let failed = false;
     let announced = false;
@@ -73,12 +76,14 @@ export function runPrimary({ count, shareMemoryCounters, log }: PrimaryOptions):
       live.delete(worker);
       const started = listening.delete(worker);
       if (stopping) {
-        // One still starting has no handler yet: our SIGTERM ends it, as asked.
-        if (code !== 0 && !(signal === 'SIGTERM' && !started)) failed = true;
+        // Only a worker that served can fail to drain; one still starting ends as it may.
+        if (started && code !== 0) failed = true;
         if (live.size === 0) finish();
         return;
       }
-      if (!started) {
+      // Before the server is up, a worker that cannot start means the server cannot. After,
+      // it is one more restart: the others keep answering with the config they hold.
+      if (!started && !announced) {
         log(`worker ${worker.process.pid} exited (${how}) before it listened; stopping`);
         failed = true;
         return stop();
@@ -86,18 +91,25 @@ export function runPrimary({ count, shareMemoryCounters, log }: PrimaryOptions):
       const now = Date.now();
       restarts.push(now);
       while (restarts[0]! < now - RESTART_WINDOW_MS) restarts.shift();
-      if (restarts.length > MAX_RESTARTS) {
-        log(`worker ${worker.process.pid} exited (${how}); ${restarts.length} restarts within a minute, stopping`);
+      if (restarts.length > MAX_RESTARTS && listening.size === 0) {
+        log(`worker ${worker.process.pid} exited (${how}); ${restarts.length} restarts within a minute and none answering, stopping`);
         failed = true;
         return stop();
       }
-      log(`worker ${worker.process.pid} exited (${how}); starting another`);
-      start();
+      // Backing off: a config broken on disk fails every new worker while the others keep answering.
+      const delay = Math.min(MAX_RESTART_DELAY_MS, 250 * 2 ** (restarts.length - 1));
+      log(`worker ${worker.process.pid} exited (${how}); starting another${delay > 250 ? ` in ${delay} ms` : ''}`);
+      const timer = setTimeout(() => {
+        waiting.delete(timer);
+        start();
+      }, delay);
+      waiting.add(timer);
     };
 
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      for (const timer of waiting) clearTimeout(timer);
       if (live.size === 0) return finish();
       for (const worker of live) worker.process.kill('SIGTERM');
     };

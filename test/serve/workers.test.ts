@@ -112,6 +112,26 @@ describe('hookwise serve --workers', () => {
     await until(() => [...after].every((pid) => !alive(pid)), 'the workers to stop after their primary');
   });
 
+  it('while a config broken on disk fails every replacement, the other worker goes on answering', async () => {
+    const config = writeConfig(ws.configDir, PID_CONFIG, 'pid3.config.mjs');
+    const served = await spawnServe(['--config', config, '--workers', '2', '--no-watch'], {
+      cwd: ws.configDir,
+      env: { HOOKWISE_TOKEN: TOKEN },
+    });
+    try {
+      const [victim, survivor] = new Set(await pidsAnswering(served, 4));
+      writeConfig(ws.configDir, 'export default { hooks: [ broken ] };\n', 'pid3.config.mjs');
+      process.kill(victim!, 'SIGKILL');
+      // The first replacement fails on the broken config; the next one waits longer.
+      await until(() => /exited \(code 1\); starting another in 500 ms/.test(served.stderr()), 'a failed replacement');
+      expect(await pidsAnswering(served, 3)).toEqual([survivor, survivor, survivor]);
+      expect(served.stderr()).not.toMatch(/stopping/);
+    } finally {
+      served.child.kill('SIGTERM');
+    }
+    expect((await served.exited).code).toBe(0);
+  });
+
   it('a config that cannot load stops everything, and says so once', async () => {
     const broken = writeConfig(ws.configDir, 'export default { hooks: [ nope ] };\n', 'broken-workers.config.mjs');
     const r = await runCli(['serve', '--port', '0', '--workers', '3', '--config', broken], {
