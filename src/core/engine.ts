@@ -614,9 +614,8 @@ export class HookEngine {
 
   /** `sequential`: the hook's end is the next one's start. */
   private record(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number, sequential: boolean): HookRecord {
+    if (!fire.timed && attempt === NO_OPINION && ctx.annotations === undefined) return hook.quiet;
     let durationMs: number | undefined;
-    // Sequential only: a recheck's record is marked after it is made.
-    if (sequential && !fire.timed && attempt === NO_OPINION && ctx.annotations === undefined) return hook.quiet;
     if (fire.timed) {
       const end = now();
       if (sequential) fire.clock = end;
@@ -709,8 +708,7 @@ export class HookEngine {
     return (async () => {
       for (const hook of todo) {
         const { record, attempt } = await this.attempt(fire, hook, final);
-        record.recheck = true;
-        fire.records.push(record);
+        fire.records.push({ ...record, recheck: true });
         if (this.applyRecheck(fire, hook, attempt)) return;
       }
     })();

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ServeFlags } from '../cli/commands/serve.js';
 import { UserError } from '../cli/errors.js';
@@ -12,7 +13,7 @@ import type { CounterStore } from '../counters/types.js';
 import { startHookServer } from './server.js';
 import { hashToken, loadTenantsFile, TenantsError, type Tenant } from './tenants.js';
 import { WorkerCounterStore } from './worker-counters.js';
-import { runPrimary, workerCount, type ListeningMessage } from './workers.js';
+import { runPrimary, type ListeningMessage } from './workers.js';
 
 const who = cluster.isWorker ? `hookwise serve [worker ${process.pid}]` : 'hookwise serve';
 const log = (line: string) => process.stderr.write(`${who}: ${line}\n`);
@@ -32,8 +33,7 @@ async function serve(flags: ServeFlags): Promise<number> {
   const port = integer(flags.port, '--port', 0);
   const maxBodyBytes = integer(flags.maxBody, '--max-body', 1);
   const drainTimeoutMs = integer(flags.drainTimeout, '--drain-timeout', 0);
-  const workers = workerCount(flags.workers);
-  if (workers instanceof Error) throw new UserError(workers.message);
+  const workers = flags.workers === 'auto' ? os.availableParallelism() : integer(flags.workers ?? '1', '--workers (or auto)', 1);
   if (workers > 1 && cluster.isPrimary) return runPrimary({ count: workers, shareMemoryCounters: isMemory(flags.counters), log });
   const tenants = await tenantsFrom(flags);
 

@@ -1,5 +1,4 @@
 import type { Worker } from 'node:cluster';
-import { MemoryCounterStore } from '../counters/memory.js';
 import type { CounterStore } from '../counters/types.js';
 
 /**
@@ -36,7 +35,7 @@ const isAnswer = (m: unknown): m is CounterAnswer =>
   typeof m === 'object' && m !== null && (m as CounterAnswer).hookwise === 'counters' && !('op' in m);
 
 /** The primary's side: answers every worker's counter messages from one in-memory store. */
-export function serveWorkerCounters(worker: Worker, store: CounterStore = primaryStore()): void {
+export function serveWorkerCounters(worker: Worker, store: CounterStore): void {
   worker.on('message', (message: unknown) => {
     if (!isRequest(message)) return;
     const { id, op, key, amount, ttlMs } = message;
@@ -52,13 +51,6 @@ export function serveWorkerCounters(worker: Worker, store: CounterStore = primar
       (error: Error) => reply(worker, { hookwise: 'counters', id, error: error.message }),
     );
   });
-}
-
-let shared: MemoryCounterStore | undefined;
-/** One store for every worker the primary starts, replacements included. */
-function primaryStore(): MemoryCounterStore {
-  shared ??= new MemoryCounterStore();
-  return shared;
 }
 
 function reply(worker: Worker, answer: CounterAnswer): void {

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import os from 'node:os';
+import { MemoryCounterStore } from '../counters/memory.js';
 import { serveWorkerCounters } from './worker-counters.js';
 
 /**
@@ -26,16 +26,6 @@ const RESTART_WINDOW_MS = 60_000;
 /** A restart waits 250 ms, doubling with each recent one up to this. */
 const MAX_RESTART_DELAY_MS = 30_000;
 
-/** `--workers`: a count of at least 1, or `auto` for the cores this process may use. */
-export function workerCount(value: string | undefined): number | Error {
-  if (value === undefined) return 1;
-  if (value === 'auto') return os.availableParallelism();
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    return new Error(`--workers must be a whole number of at least 1, or auto; got ${JSON.stringify(value)}`);
-  return n;
-}
-
 export interface PrimaryOptions {
   count: number;
   /** The workers count through the primary (no --counters URL): one store for all of them. */
@@ -53,11 +43,13 @@ export function runPrimary({ count, shareMemoryCounters, log }: PrimaryOptions):
     let stopping = false;
     let failed = false;
     let announced = false;
+    // One store for every worker, replacements included.
+    const counters = shareMemoryCounters ? new MemoryCounterStore() : undefined;
 
     const start = () => {
       const worker = cluster.fork();
       live.add(worker);
-      if (shareMemoryCounters) serveWorkerCounters(worker);
+      if (counters) serveWorkerCounters(worker, counters);
       worker.on('message', (message: unknown) => {
         if (!isListening(message)) return;
         listening.add(worker);

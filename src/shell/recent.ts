@@ -56,13 +56,6 @@ export class RecentMap<K, V> {
     return true;
   }
 
-  clear(): void {
-    this.young.clear();
-    this.old.clear();
-    this.youngWeight = 0;
-    this.oldWeight = 0;
-  }
-
   get size(): number {
     return this.young.size + this.old.size;
   }

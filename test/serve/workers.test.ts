@@ -146,7 +146,7 @@ describe('hookwise serve --workers', () => {
       env: { HOOKWISE_TOKEN: TOKEN },
     });
     expect(zero.code).toBe(1);
-    expect(zero.stderr).toContain('--workers must be a whole number of at least 1, or auto; got "0"');
+    expect(zero.stderr).toContain('--workers (or auto) must be an integer of at least 1, got "0"');
   });
 });
 

@@ -29,7 +29,7 @@ describe('RecentMap', () => {
     expect(m.weight).toBeLessThanOrEqual(100);
   });
 
-  it('replaces, deletes and clears, keeping its weight right', () => {
+  it('replaces and deletes, keeping its weight right', () => {
     const m = new RecentMap<string, string>({ entries: 10, weight: 100 });
     m.set('a', 'x', 10);
     m.set('a', 'y', 20);
@@ -38,9 +38,6 @@ describe('RecentMap', () => {
     expect(m.delete('a')).toBe(true);
     expect(m.delete('a')).toBe(false);
     expect(m.weight).toBe(0);
-    m.set('b', 'z', 5);
-    m.clear();
     expect(m.size).toBe(0);
-    expect(m.weight).toBe(0);
   });
 });

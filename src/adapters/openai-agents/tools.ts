@@ -1,7 +1,7 @@
 import { andThen } from '../shared/and-then.js';
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { HookwiseStopError } from '../shared/errors.js';
-import type { AfterTool, Plan, ToolCallInfo, ToolGate } from '../shared/tool-gate.js';
+import { withExtra, type AfterTool, type Plan, type ToolCallInfo, type ToolGate } from '../shared/tool-gate.js';
 
 type AnyFunctionTool = FunctionTool<any, any, any>;
 type InvokeDetails = Parameters<AnyFunctionTool['invoke']>[2];
@@ -144,8 +144,7 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
 /** What the model reads after PostToolUse: the (replaced) output with what hooks added; a stop ends the run. */
 function modelFacing(after: AfterTool): unknown {
   if (after.stop !== null) throw new HookwiseStopError(after.stop, 'PostToolUse');
-  if (after.extra.length > 0 && typeof after.output === 'string') return [after.output, ...after.extra].join('\n\n');
-  return after.output;
+  return withExtra(after.output, after.extra);
 }
 
 function rethrow(stop: string | null, error: unknown): never {

@@ -123,6 +123,37 @@ export class ToolGate {
     return this.engine.fireMaybeSync(event, input, this.fireOptions);
   }
 
+  /**
+   * A tool event's input: the gate's fields, the host's `fields`, then the call's own,
+   * which no host field overrides. Without host fields (the AI SDK's every call) it is
+   * one literal: a spread per call costs more than the no-op hooks it feeds.
+   */
+  private toolEventInput(
+    event: string,
+    call: ToolCallInfo,
+    toolInput: Record<string, unknown>,
+    fields?: Record<string, unknown>,
+  ): HookInput {
+    if (fields === undefined)
+      return {
+        hook_event_name: event,
+        session_id: this.sessionId,
+        cwd: this.cwd,
+        tool_name: call.name,
+        tool_input: toolInput,
+        tool_use_id: call.id,
+      };
+    return {
+      hook_event_name: event,
+      session_id: this.sessionId,
+      cwd: this.cwd,
+      ...fields,
+      tool_name: call.name,
+      tool_input: toolInput,
+      tool_use_id: call.id,
+    };
+  }
+
   /** Whether firing `event` would be noticed (a hook, an outcome listener): the adapters skip unnoticed model fires. */
   observes(event: string): boolean {
     return this.engine.observes(event);
@@ -133,25 +164,7 @@ export class ToolGate {
    * are and the policy neither rewrote nor asked (the usual call).
    */
   before(call: ToolCallInfo, validate?: InputValidator, fields?: Record<string, unknown>): Plan | Promise<Plan> {
-    const input: HookInput =
-      fields === undefined
-        ? {
-            hook_event_name: 'PreToolUse',
-            session_id: this.sessionId,
-            cwd: this.cwd,
-            tool_name: call.name,
-            tool_input: call.input,
-            tool_use_id: call.id,
-          }
-        : {
-            hook_event_name: 'PreToolUse',
-            session_id: this.sessionId,
-            cwd: this.cwd,
-            ...fields,
-            tool_name: call.name,
-            tool_input: call.input,
-            tool_use_id: call.id,
-          };
+    const input = this.toolEventInput('PreToolUse', call, call.input, fields);
     const pre = this.engine.fireMaybeSync('PreToolUse', input, this.fireOptions);
     return pre instanceof Promise ? pre.then((o) => this.planFrom(call, o, validate, fields)) : this.planFrom(call, pre, validate, fields);
   }
@@ -310,27 +323,8 @@ export class ToolGate {
     output: unknown,
     fields?: Record<string, unknown>,
   ): AfterTool | Promise<AfterTool> {
-    const hookInput: HookInput =
-      fields === undefined
-        ? {
-            hook_event_name: 'PostToolUse',
-            session_id: this.sessionId,
-            cwd: this.cwd,
-            tool_name: call.name,
-            tool_input: input,
-            tool_use_id: call.id,
-            tool_response: output,
-          }
-        : {
-            hook_event_name: 'PostToolUse',
-            session_id: this.sessionId,
-            cwd: this.cwd,
-            ...fields,
-            tool_name: call.name,
-            tool_input: input,
-            tool_use_id: call.id,
-            tool_response: output,
-          };
+    const hookInput = this.toolEventInput('PostToolUse', call, input, fields);
+    hookInput.tool_response = output;
     const post = this.engine.fireMaybeSync('PostToolUse', hookInput, this.fireOptions);
     return post instanceof Promise ? post.then((o) => this.afterFrom(call, output, o)) : this.afterFrom(call, output, post);
   }
@@ -350,14 +344,10 @@ export class ToolGate {
     error: unknown,
     fields?: Record<string, unknown>,
   ): { stop: string | null; extra: readonly string[] } | Promise<{ stop: string | null; extra: readonly string[] }> {
-    const failure = this.fireMaybeSync('PostToolUseFailure', {
-      ...fields,
-      tool_name: call.name,
-      tool_input: input,
-      tool_use_id: call.id,
-      error: error instanceof Error ? error.message : String(error),
-      is_interrupt: false,
-    });
+    const hookInput = this.toolEventInput('PostToolUseFailure', call, input, fields);
+    hookInput.error = error instanceof Error ? error.message : String(error);
+    hookInput.is_interrupt = false;
+    const failure = this.engine.fireMaybeSync('PostToolUseFailure', hookInput, this.fireOptions);
     return andThen(failure, (o) => this.failedFrom(call, o));
   }
 
