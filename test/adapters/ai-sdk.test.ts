@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
+import { generateText, stepCountIs, streamText, tool, type ModelMessage, type ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hookModel, hookRun, hookTools, HookwiseStopError, MemoryCoverage, UngovernedToolError } from '../../src/adapters/ai-sdk/index.js';
@@ -44,6 +44,11 @@ function recorder(engine: HookEngine): Array<{ event: string; input: HookInput }
   return fired;
 }
 
+/** The two scripted tool calls (weather, echo), then the model's answer. */
+function runTwoCalls(tools: ToolSet) {
+  return generateText({ model: scriptedModel(twoCalls), tools, prompt: 'go', stopWhen: stepCountIs(5) });
+}
+
 function toolResults(steps: Awaited<ReturnType<typeof generateText>>['steps']) {
   return steps.flatMap((s) => s.toolResults.map((r) => ({ id: r.toolCallId, output: r.output })));
 }
@@ -75,12 +80,7 @@ describe('hookTools', () => {
     const engine = new HookEngine();
     const fired = recorder(engine);
     engine.register({ name: 'n', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
-    await generateText({
-      model: scriptedModel(twoCalls),
-      tools: hookTools(engine, makeTools([]), { sessionId: 's1' }),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    await runTwoCalls(hookTools(engine, makeTools([]), { sessionId: 's1' }));
     const tool = fired.filter((f) => f.event.endsWith('ToolUse'));
     expect(tool.map((f) => `${f.event}:${f.input.tool_use_id}`).sort()).toEqual([
       'PostToolUse:c1',
@@ -191,12 +191,7 @@ describe('hookTools', () => {
   it('a block without a decision is read from `blocked` and denies too', async () => {
     const engine = new HookEngine().register({ name: 'b', events: ['PreToolUse'], matcher: 'echo', handler: () => block('no echo') });
     const ran: string[] = [];
-    const result = await generateText({
-      model: scriptedModel(twoCalls),
-      tools: hookTools(engine, makeTools(ran)),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    const result = await runTwoCalls(hookTools(engine, makeTools(ran)));
     expect(ran).toEqual(['weather:Paris']);
     expect(toolResults(result.steps)[1]).toEqual({ id: 'c2', output: 'no echo' });
   });
@@ -207,12 +202,7 @@ describe('hookTools', () => {
       .register({ name: 'bad', events: ['PreToolUse'], matcher: 'echo', handler: () => modify({ text: 42 }) });
     const ran: string[] = [];
     const fired = recorder(engine);
-    const result = await generateText({
-      model: scriptedModel(twoCalls),
-      tools: hookTools(engine, makeTools(ran)),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    const result = await runTwoCalls(hookTools(engine, makeTools(ran)));
     expect(ran).toEqual(['weather:Rome']);
     const results = toolResults(result.steps);
     expect(results[0]!.output).toEqual({ city: 'Rome', tempC: 21 });
@@ -241,12 +231,7 @@ describe('hookTools', () => {
       .register({ name: 'd', events: ['PreToolUse'], matcher: 'echo', handler: () => later(deny('no echo')) })
       .register({ name: 'r', events: ['PostToolUse'], matcher: 'weather', handler: () => later(replaceOutput('[redacted]')) });
     const ran: string[] = [];
-    const result = await generateText({
-      model: scriptedModel(twoCalls),
-      tools: hookTools(engine, makeTools(ran)),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    const result = await runTwoCalls(hookTools(engine, makeTools(ran)));
     expect(ran).toEqual(['weather:Rome']);
     expect(toolResults(result.steps)).toEqual([
       { id: 'c1', output: '[redacted]' },
@@ -448,12 +433,7 @@ describe('hookTools', () => {
       asked.push(toolName);
       return toolName === 'echo';
     };
-    const result = await generateText({
-      model: scriptedModel(twoCalls),
-      tools: hookTools(engine, makeTools(ran), { approve }),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    const result = await runTwoCalls(hookTools(engine, makeTools(ran), { approve }));
     expect(asked.sort()).toEqual(['echo', 'weather']);
     expect(ran).toEqual(['echo:hi']);
     expect(String(toolResults(result.steps)[0]!.output)).toMatch(/denied permission to use weather/);
@@ -463,12 +443,7 @@ describe('hookTools', () => {
     const engine = new HookEngine().register({ name: 'no-echo', events: ['PreToolUse'], matcher: 'echo', handler: () => deny('no') });
     const coverage = new MemoryCoverage();
     const audit = new MemoryAudit();
-    await generateText({
-      model: scriptedModel(twoCalls),
-      tools: hookTools(engine, makeTools([]), { coverage, audit, sessionId: 'cov' }),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    await runTwoCalls(hookTools(engine, makeTools([]), { coverage, audit, sessionId: 'cov' }));
     expect(coverage.executions.map((e) => e.toolName)).toEqual(['weather']);
     expect(coverage.executions[0]!.allowedBy!.event).toBe('PreToolUse');
     expect(coverage.uncovered()).toEqual([]);
