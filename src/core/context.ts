@@ -1,3 +1,4 @@
+import type { CounterStore } from './counter-store.js';
 import type { HookInput } from './input.js';
 import type { HookContext, HookLogger } from './spec.js';
 import type { Session, SessionState } from './state.js';
@@ -13,6 +14,7 @@ export interface FireScope {
   /** What the host passed as `env`; frozen into `frozenEnv` on first read. */
   readonly hostEnv: Readonly<Record<string, string | undefined>> | undefined;
   frozenEnv: Readonly<Record<string, string | undefined>> | undefined;
+  readonly counters: CounterStore | undefined;
 }
 
 const NO_ENV: Readonly<Record<string, string | undefined>> = Object.freeze({});
@@ -72,6 +74,10 @@ export class Context implements HookContext {
 
   get projectDir(): string | undefined {
     return this.scope.projectDir;
+  }
+
+  get counters(): CounterStore | undefined {
+    return this.scope.counters;
   }
 
   get env(): Readonly<Record<string, string | undefined>> {

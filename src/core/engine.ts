@@ -5,6 +5,7 @@ import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './o
 import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type RegisteredHook } from './registry.js';
 import { NO_OPINION, toVerdict, type Verdict } from './results.js';
 import type { AnyHook } from './hook.js';
+import type { CounterStore } from './counter-store.js';
 import type { HookLogger, HookSpec } from './spec.js';
 import { Context, type FireScope } from './context.js';
 import { Sessions } from './state.js';
@@ -21,6 +22,11 @@ export interface FireOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Aborting it aborts the running hook; the rest of the chain is skipped. */
   signal?: AbortSignal;
+  /**
+   * Counters shared beyond this process (`ctx.counters`): hookwise serve lends each tenant
+   * its share of `--counters`, and budgetGuard counts there. Default: none.
+   */
+  counters?: CounterStore;
 }
 
 export interface EngineOptions {
@@ -417,6 +423,7 @@ export class HookEngine {
       outer: options.signal,
       hostEnv: options.env,
       frozenEnv: undefined,
+      counters: options.counters,
     };
   }
 

@@ -1,4 +1,5 @@
 import type { HookInput } from './input.js';
+import type { CounterStore } from './counter-store.js';
 import type { Matcher } from './matchers.js';
 import type { ClaudeCodeJsonOutput, HookResult } from './results.js';
 import type { SessionState } from './state.js';
@@ -27,6 +28,8 @@ export interface HookContext {
   readonly projectDir: string | undefined;
   /** The environment the hook runs with: a frozen copy of the `env` fire option, else empty. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Counters the host shares beyond this process (the `counters` fire option); undefined when it lends none. */
+  readonly counters: CounterStore | undefined;
   /** A store private to the session; it lives until SessionEnd. */
   readonly state: SessionState;
   readonly logger: HookLogger;

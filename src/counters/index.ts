@@ -1,7 +1,6 @@
 export type { CounterStore } from './types.js';
 export { MemoryCounterStore } from './memory.js';
 export { RedisCounterStore, type RedisCounterOptions } from './redis.js';
-export { withCounters, lentCounters } from './shared.js';
 
 import { MemoryCounterStore } from './memory.js';
 import type { CounterStore } from './types.js';

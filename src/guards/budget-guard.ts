@@ -3,7 +3,6 @@ import { retry, stop } from '../core/results.js';
 import { defineHook, type MultiEventHook } from '../core/hook.js';
 import type { HookContext } from '../core/spec.js';
 import type { SessionState } from '../core/state.js';
-import { lentCounters } from '../counters/shared.js';
 import type { CounterStore } from '../counters/types.js';
 import { DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
 
@@ -25,8 +24,9 @@ export interface BudgetGuardOptions extends Omit<CommonGuardOptions, 'workspace'
   workspace?: string;
   interactive?: boolean;
   /**
-   * Where the counts live. Default: the store the host lends this fire (`hookwise serve`
-   * lends each tenant its view of `--counters redis://...`), else this engine's session state.
+   * Where the counts live. Default: the store the host lends this fire (`ctx.counters`:
+   * `hookwise serve` lends each tenant its view of `--counters redis://...`), else this
+   * engine's session state.
    * With a store, counts are atomic across every process that shares it (docs/fleet.md).
    */
   counters?: CounterStore;
@@ -87,7 +87,7 @@ export function budgetGuard(options: BudgetGuardOptions = {}): MultiEventHook<Bu
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
     onError: 'continue',
     handler: (input: HookInput, ctx) => {
-      const store = options.counters ?? lentCounters();
+      const store = options.counters ?? ctx.counters;
       if (store) return shared(store, input, ctx);
       const u = usageOf(ctx.state);
       const event = input.hook_event_name;

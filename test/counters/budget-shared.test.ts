@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
-import { MemoryCounterStore, RedisCounterStore, withCounters, type CounterStore } from '../../src/counters/index.js';
+import { MemoryCounterStore, RedisCounterStore, type CounterStore } from '../../src/counters/index.js';
 import { budgetGuard } from '../../src/guards/index.js';
 import { dropRedisPrefix, requireRedis, uniqueNamespace } from '../support/services.js';
 
@@ -12,8 +12,8 @@ afterAll(async () => {
   if (redis.url) await dropRedisPrefix(redis.url, prefix);
 });
 
-const call = (engine: HookEngine, session: string, tool = 'Bash') =>
-  engine.fire('PreToolUse', { session_id: session, tool_name: tool, tool_input: { command: 'ls' } });
+const call = (engine: HookEngine, session: string, tool = 'Bash', counters?: CounterStore) =>
+  engine.fire('PreToolUse', { session_id: session, tool_name: tool, tool_input: { command: 'ls' } }, counters && { counters });
 
 describe('budgetGuard with a counter store', () => {
   it('counts in the store it is given, with the same messages', async () => {
@@ -33,11 +33,11 @@ describe('budgetGuard with a counter store', () => {
   it('uses the store a host lends the fire when it was given none', async () => {
     const lent = new MemoryCounterStore();
     const engine = new HookEngine().register(budgetGuard({ maxToolCalls: 1 }));
-    await withCounters(lent, () => call(engine, 'x'));
+    await call(engine, 'x', 'Bash', lent);
     expect(await lent.get('budget:guard:budget:x:toolCalls')).toBe(1);
     // A fresh engine lent the same store sees the count: the limit is the store's, not the engine's.
     const fresh = new HookEngine().register(budgetGuard({ maxToolCalls: 1 }));
-    expect((await withCounters(lent, () => call(fresh, 'x'))).stop).toBe(true);
+    expect((await call(fresh, 'x', 'Bash', lent)).stop).toBe(true);
     // Without a lent store the engine's own session state counts, as before.
     expect((await call(fresh, 'x')).stop).toBe(false);
   });
