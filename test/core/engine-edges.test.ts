@@ -287,6 +287,29 @@ describe('hooks cannot change the input in place', () => {
     expect((await engine.fire('PreToolUse', bash('ls'))).decision).toBe('allow');
   });
 
+  it('a sealed copy is the input, field for field and in order, frozen at every level, whatever its width (fields past the per-position stores too)', async () => {
+    const engine = new HookEngine();
+    const seen: HookInput[] = [];
+    engine.register({ name: 'look', events: 'PreToolUse', handler: (i) => void seen.push(i) });
+    const wide = (n: number, prefix: string, inner?: () => unknown) =>
+      Object.fromEntries(Array.from({ length: n }, (_, k) => [`${prefix}${k}`, inner && k % 3 === 0 ? inner() : k]));
+    for (const width of [1, 4, 5, 8, 9, 14]) {
+      const input = { tool_name: 'Bash', tool_input: wide(width, 'n', () => wide(width, 'd')), ...wide(width, 'top') };
+      const before = JSON.stringify(input);
+      // Two fires: the stores of each position have seen a shape already on the second.
+      for (let round = 0; round < 2; round++) await engine.fire('PreToolUse', input);
+      for (const sealed of seen.splice(0)) {
+        const { hook_event_name, session_id, ...rest } = sealed;
+        expect([hook_event_name, session_id]).toEqual(['PreToolUse', 'default']);
+        expect(JSON.stringify(rest)).toBe(before);
+        expect(Object.isFrozen(sealed) && Object.isFrozen(sealed.tool_input)).toBe(true);
+        expect(Object.isFrozen((sealed.tool_input as Record<string, unknown>).n0)).toBe(true);
+      }
+      expect(JSON.stringify(input)).toBe(before);
+      expect(Object.isFrozen(input)).toBe(false);
+    }
+  });
+
   it('an input nested absurdly deep (or cyclic) is refused, not walked forever', async () => {
     const engine = new HookEngine();
     engine.register({ name: 'h', events: 'PreToolUse', handler: () => allow() });
