@@ -58,20 +58,24 @@ function reply(worker: Worker, answer: CounterAnswer): void {
   if (worker.isConnected()) worker.send(answer);
 }
 
+/** What a worker's store and its scoped views share: the calls waiting for an answer. */
+interface Link {
+  waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>;
+  next: number;
+  closed: boolean;
+}
+
 /** A worker's side: a CounterStore whose every operation the primary carries out. */
 export class WorkerCounterStore implements CounterStore {
-  private readonly waiting: Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>;
-  private readonly state: { next: number; closed: boolean };
+  private readonly link: Link;
 
   constructor(
     private readonly channel: NodeJS.Process = process,
     private readonly prefix = '',
-    waiting?: WorkerCounterStore['waiting'],
-    state?: WorkerCounterStore['state'],
+    link?: Link,
   ) {
-    this.waiting = waiting ?? new Map();
-    this.state = state ?? { next: 0, closed: false };
-    if (!waiting) this.listen();
+    this.link = link ?? { waiting: new Map(), next: 0, closed: false };
+    if (!link) this.listen();
   }
 
   increment(key: string, by = 1, options: { ttlMs?: number } = {}): Promise<number> {
@@ -87,44 +91,46 @@ export class WorkerCounterStore implements CounterStore {
   }
 
   scoped(prefix: string): CounterStore {
-    return new WorkerCounterStore(this.channel, this.prefix + prefix, this.waiting, this.state);
+    return new WorkerCounterStore(this.channel, this.prefix + prefix, this.link);
   }
 
   close(): Promise<void> {
-    this.state.closed = true;
+    this.link.closed = true;
     this.failAll('the counter store is closed');
     return Promise.resolve();
   }
 
   private ask(op: Operation, key: string, amount?: number, ttlMs?: number): Promise<number> {
-    if (this.state.closed) return Promise.reject(new Error('the counter store is closed'));
+    if (this.link.closed) return Promise.reject(new Error('the counter store is closed'));
     if (!this.channel.connected || !this.channel.send) return Promise.reject(new Error('the serve primary holding the counters is gone'));
-    const id = ++this.state.next;
+    const id = ++this.link.next;
     const request: CounterRequest = { hookwise: 'counters', id, op, key: this.prefix + key };
     if (amount !== undefined) request.amount = amount;
     if (ttlMs !== undefined) request.ttlMs = ttlMs;
     return new Promise<number>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.link.waiting.set(id, { resolve, reject });
       this.channel.send!(request);
     });
   }
 
   private listen(): void {
+    const waiting = this.link.waiting;
     this.channel.on('message', (message: unknown) => {
       if (!isAnswer(message)) return;
-      const waiter = this.waiting.get(message.id);
+      const waiter = waiting.get(message.id);
       if (!waiter) return;
-      this.waiting.delete(message.id);
+      waiting.delete(message.id);
       if (message.error !== undefined || typeof message.value !== 'number')
         waiter.reject(new Error(`counters: ${message.error ?? 'no value in the answer'}`));
       else waiter.resolve(message.value);
     });
-    // Whatever waits when the primary goes fails, so the guard counting fails closed.
+    // Whatever waits when the primary goes fails, as with Redis down: serve refuses a
+    // rate-limited request (a block), and a budget guard (onError 'continue') lets its call through (docs/fleet.md).
     this.channel.once('disconnect', () => this.failAll('the serve primary holding the counters is gone'));
   }
 
   private failAll(why: string): void {
-    for (const waiter of this.waiting.values()) waiter.reject(new Error(why));
-    this.waiting.clear();
+    for (const waiter of this.link.waiting.values()) waiter.reject(new Error(why));
+    this.link.waiting.clear();
   }
 }

@@ -45,8 +45,9 @@ function recorder(engine: HookEngine): Array<{ event: string; input: HookInput }
 }
 
 /** The two scripted tool calls (weather, echo), then the model's answer. */
-function runTwoCalls(tools: ToolSet) {
-  return generateText({ model: scriptedModel(twoCalls), tools, prompt: 'go', stopWhen: stepCountIs(5) });
+/** generateText of the two scripted calls, or of the model given (to read what it was sent). */
+function runAgent(tools: ToolSet, model = scriptedModel(twoCalls)) {
+  return generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(5) });
 }
 
 function toolResults(steps: Awaited<ReturnType<typeof generateText>>['steps']) {
@@ -61,13 +62,8 @@ describe('hookTools', () => {
     const ranB: string[] = [];
     const bareModel = scriptedModel(twoCalls);
     const hookedModel = scriptedModel(twoCalls);
-    const bare = await generateText({ model: bareModel, tools: makeTools(ranA), prompt: 'go', stopWhen: stepCountIs(5) });
-    const hooked = await generateText({
-      model: hookedModel,
-      tools: hookTools(engine, makeTools(ranB)),
-      prompt: 'go',
-      stopWhen: stepCountIs(5),
-    });
+    const bare = await runAgent(makeTools(ranA), bareModel);
+    const hooked = await runAgent(hookTools(engine, makeTools(ranB)), hookedModel);
     expect(hooked.text).toBe(bare.text);
     expect(ranB).toEqual(ranA);
     expect(toolResults(hooked.steps)).toEqual(toolResults(bare.steps));
@@ -80,7 +76,7 @@ describe('hookTools', () => {
     const engine = new HookEngine();
     const fired = recorder(engine);
     engine.register({ name: 'n', events: ['PreToolUse', 'PostToolUse'], handler: () => undefined });
-    await runTwoCalls(hookTools(engine, makeTools([]), { sessionId: 's1' }));
+    await runAgent(hookTools(engine, makeTools([]), { sessionId: 's1' }));
     const tool = fired.filter((f) => f.event.endsWith('ToolUse'));
     expect(tool.map((f) => `${f.event}:${f.input.tool_use_id}`).sort()).toEqual([
       'PostToolUse:c1',
@@ -104,7 +100,7 @@ describe('hookTools', () => {
     });
     const ran: string[] = [];
     const model = scriptedModel(twoCalls);
-    const result = await generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) });
+    const result = await runAgent(hookTools(engine, makeTools(ran)), model);
     expect(ran).toEqual(['echo:hi']);
     expect(toolResults(result.steps)).toEqual([
       { id: 'c1', output: 'weather is off limits' },
@@ -191,7 +187,7 @@ describe('hookTools', () => {
   it('a block without a decision is read from `blocked` and denies too', async () => {
     const engine = new HookEngine().register({ name: 'b', events: ['PreToolUse'], matcher: 'echo', handler: () => block('no echo') });
     const ran: string[] = [];
-    const result = await runTwoCalls(hookTools(engine, makeTools(ran)));
+    const result = await runAgent(hookTools(engine, makeTools(ran)));
     expect(ran).toEqual(['weather:Paris']);
     expect(toolResults(result.steps)[1]).toEqual({ id: 'c2', output: 'no echo' });
   });
@@ -202,7 +198,7 @@ describe('hookTools', () => {
       .register({ name: 'bad', events: ['PreToolUse'], matcher: 'echo', handler: () => modify({ text: 42 }) });
     const ran: string[] = [];
     const fired = recorder(engine);
-    const result = await runTwoCalls(hookTools(engine, makeTools(ran)));
+    const result = await runAgent(hookTools(engine, makeTools(ran)));
     expect(ran).toEqual(['weather:Rome']);
     const results = toolResults(result.steps);
     expect(results[0]!.output).toEqual({ city: 'Rome', tempC: 21 });
@@ -218,7 +214,7 @@ describe('hookTools', () => {
       handler: () => replaceOutput('[redacted]'),
     });
     const model = scriptedModel(twoCalls);
-    const result = await generateText({ model, tools: hookTools(engine, makeTools([])), prompt: 'go', stopWhen: stepCountIs(5) });
+    const result = await runAgent(hookTools(engine, makeTools([])), model);
     expect(toolResults(result.steps)[0]!.output).toBe('[redacted]');
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain('[redacted]');
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).not.toContain('tempC');
@@ -231,7 +227,7 @@ describe('hookTools', () => {
       .register({ name: 'd', events: ['PreToolUse'], matcher: 'echo', handler: () => later(deny('no echo')) })
       .register({ name: 'r', events: ['PostToolUse'], matcher: 'weather', handler: () => later(replaceOutput('[redacted]')) });
     const ran: string[] = [];
-    const result = await runTwoCalls(hookTools(engine, makeTools(ran)));
+    const result = await runAgent(hookTools(engine, makeTools(ran)));
     expect(ran).toEqual(['weather:Rome']);
     expect(toolResults(result.steps)).toEqual([
       { id: 'c1', output: '[redacted]' },
@@ -245,9 +241,7 @@ describe('hookTools', () => {
       handler: () => later(stop('enough')),
     });
     const model = scriptedModel([...twoCalls.slice(0, 1), { text: 'never' }]);
-    await expect(generateText({ model, tools: hookTools(halting, makeTools([])), prompt: 'go', stopWhen: stepCountIs(5) })).rejects.toThrow(
-      'enough',
-    );
+    await expect(runAgent(hookTools(halting, makeTools([])), model)).rejects.toThrow('enough');
     expect(model.doGenerateCalls).toHaveLength(1);
   });
 
@@ -298,7 +292,7 @@ describe('hookTools', () => {
     });
     const ran: string[] = [];
     const model = scriptedModel(twoCalls);
-    const run = generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) });
+    const run = runAgent(hookTools(engine, makeTools(ran)), model);
     await expect(run).rejects.toThrow(HookwiseStopError);
     await expect(run).rejects.toThrow('budget exhausted');
     expect(ran).toEqual([]);
@@ -318,9 +312,7 @@ describe('hookTools', () => {
       { calls: [{ id: 'c3', name: 'echo', input: { text: 'again' } }] },
       { text: 'never' },
     ]);
-    await expect(generateText({ model, tools: hookTools(engine, makeTools(ran)), prompt: 'go', stopWhen: stepCountIs(5) })).rejects.toThrow(
-      'seen enough',
-    );
+    await expect(runAgent(hookTools(engine, makeTools(ran)), model)).rejects.toThrow('seen enough');
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(ran).not.toContain('echo:again');
   });
@@ -380,7 +372,7 @@ describe('hookTools', () => {
     const ran: string[] = [];
     const fired = recorder(engine);
     const tools = hookTools(engine, makeTools(ran));
-    const first = await generateText({ model: scriptedModel(twoCalls), tools, prompt: 'go', stopWhen: stepCountIs(5) });
+    const first = await runAgent(tools);
     expect(ran).toEqual(['echo:hi']);
     const request = first.content.find((c) => c.type === 'tool-approval-request');
     expect(request).toBeDefined();
@@ -409,7 +401,7 @@ describe('hookTools', () => {
       ran.length = 0;
       fired.length = 0;
       const tools = hookTools(engine, { ...own, weather: { ...own.weather, needsApproval } }, { coverage });
-      const first = await generateText({ model: scriptedModel(twoCalls), tools, prompt: 'go', stopWhen: stepCountIs(5) });
+      const first = await runAgent(tools);
       expect(ran).toEqual(['echo:hi']);
       const request = first.content.find((c) => c.type === 'tool-approval-request') as { approvalId: string } | undefined;
       expect(request).toBeDefined();
@@ -433,7 +425,7 @@ describe('hookTools', () => {
       asked.push(toolName);
       return toolName === 'echo';
     };
-    const result = await runTwoCalls(hookTools(engine, makeTools(ran), { approve }));
+    const result = await runAgent(hookTools(engine, makeTools(ran), { approve }));
     expect(asked.sort()).toEqual(['echo', 'weather']);
     expect(ran).toEqual(['echo:hi']);
     expect(String(toolResults(result.steps)[0]!.output)).toMatch(/denied permission to use weather/);
@@ -443,7 +435,7 @@ describe('hookTools', () => {
     const engine = new HookEngine().register({ name: 'no-echo', events: ['PreToolUse'], matcher: 'echo', handler: () => deny('no') });
     const coverage = new MemoryCoverage();
     const audit = new MemoryAudit();
-    await runTwoCalls(hookTools(engine, makeTools([]), { coverage, audit, sessionId: 'cov' }));
+    await runAgent(hookTools(engine, makeTools([]), { coverage, audit, sessionId: 'cov' }));
     expect(coverage.executions.map((e) => e.toolName)).toEqual(['weather']);
     expect(coverage.executions[0]!.allowedBy!.event).toBe('PreToolUse');
     expect(coverage.uncovered()).toEqual([]);
