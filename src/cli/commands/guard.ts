@@ -9,6 +9,7 @@ interface GuardFlags {
   json?: boolean;
   write?: boolean;
   cwd?: string;
+  sandbox?: boolean;
 }
 
 const EXIT_HELP = `
@@ -23,7 +24,8 @@ function print(
     process.stdout.write(`${JSON.stringify({ ...subject, ...decision }, null, 2)}\n`);
     return;
   }
-  const word = decision.decision === 'allow' ? 'allowed' : decision.decision === 'ask' ? 'ask' : 'denied';
+  const contained = (decision as { contained?: string[] }).contained;
+  const word = decision.decision === 'allow' ? (contained ? 'allowed in the OS sandbox' : 'allowed') : decision.decision === 'ask' ? 'ask' : 'denied';
   process.stdout.write(`${word}: ${decision.reason}\n`);
 }
 
@@ -38,11 +40,12 @@ export function defineGuard(program: Command, setExit: SetExit): void {
     .option('--cwd <dir>', 'folder the command runs in (default: the workspace)')
     .option('-i, --interactive', 'what cannot be proven safe is asked instead of denied')
     .option('--json', 'print the decision and every finding as JSON')
+    .option('--no-sandbox', "judge as with `sandbox: 'off'`: what cannot be proven safe is refused instead of run sandboxed")
     .addHelpText('after', EXIT_HELP)
     .action(async (command: string, flags: GuardFlags) => {
       const { loadShellJudge } = await import('../../guards/shell-guard.js');
       const workspace = path.resolve(flags.workspace ?? process.cwd());
-      const judge = await loadShellJudge({ workspace, interactive: flags.interactive === true });
+      const judge = await loadShellJudge({ workspace, interactive: flags.interactive === true, sandbox: flags.sandbox === false ? 'off' : 'on' });
       const decision = judge.judge(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
       print(decision, { command, workspace }, flags.json);
       setExit(decision.decision === 'allow' ? 0 : 2);
