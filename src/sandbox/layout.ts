@@ -130,7 +130,8 @@ function walk(policy: PathPolicy, root: string, layout: Layout): void {
         protect(full, root, layout);
         continue;
       }
-      if (entry.isFile() && policy.protectedRuleOf(full, root)) protect(full, root, layout);
+      // A file with other names may be the same file outside the workspace: read-only, whatever its name here.
+      if (entry.isFile() && (policy.protectedRuleOf(full, root) || linkCount(full) > 1)) protect(full, root, layout);
       if (entry.isDirectory() && depth < MAX_DEPTH && !NOT_WALKED.has(entry.name)) queue.push({ dir: full, depth: depth + 1 });
     }
   }
@@ -200,6 +201,10 @@ function secretBases(policy: PathPolicy): string[] {
     if (fixed < 0) bases.add(path.dirname(expanded));
   }
   return [...bases];
+}
+
+function linkCount(p: string): number {
+  return fs.lstatSync(p, { throwIfNoEntry: false })?.nlink ?? 1;
 }
 
 function realOf(p: string): string | undefined {
