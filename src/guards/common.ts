@@ -57,7 +57,10 @@ export function decide(
   const inSandbox = contained ? sorted.filter((f) => f.level === 'unprovable').map((f) => f.reason) : [];
   const worst = contained ? sorted.find((f) => f.level !== 'unprovable') : sorted[0];
   if (!worst) {
-    const reason = inSandbox.length > 0 ? `runs in the OS sandbox, which contains what hookwise cannot prove safe: ${inSandbox.join('; ')}` : allowReason;
+    const reason =
+      inSandbox.length > 0
+        ? `runs in the OS sandbox, which contains what hookwise cannot prove safe: ${inSandbox.join('; ')}`
+        : allowReason;
     const d: GuardDecision = { decision: 'allow', reason, findings: sorted };
     if (inSandbox.length > 0) d.contained = inSandbox;
     if (explicit && inSandbox.length === 0) d.explicit = true;

@@ -3,7 +3,8 @@ import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
 import { deny, modify } from '../core/results.js';
 import type { HookContext } from '../core/spec.js';
-import { resolveSandbox, Sandbox, type SandboxOption } from '../sandbox/index.js';
+import { Sandbox } from '../sandbox/sandbox.js';
+import { resolveSandbox, type SandboxOption } from '../sandbox/settings.js';
 import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import {

@@ -73,7 +73,18 @@ function sweep(layout: Layout): string {
 }
 
 export function wrapCommand({ launcher, layout, command, unsetNames, passEnv }: WrapInputs): string {
-  const sandbox = ['/bin/bash', '-c', scrub(passEnv, unsetNames), 'hookwise-sandbox', ...launcher, '/bin/bash', '-c', INNER, 'bash', command];
+  const sandbox = [
+    '/bin/bash',
+    '-c',
+    scrub(passEnv, unsetNames),
+    'hookwise-sandbox',
+    ...launcher,
+    '/bin/bash',
+    '-c',
+    INNER,
+    'bash',
+    command,
+  ];
   return (
     `__hw_f=$(mktemp) && { ${sandbox.map(shq).join(' ')} 3>"$__hw_f"; __hw_s=$?; ${sweep(layout)}` +
     `[ -s "$__hw_f" ] && cd -- "$(cat -- "$__hw_f")"; rm -f -- "$__hw_f"; (exit $__hw_s); }`

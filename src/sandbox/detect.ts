@@ -30,10 +30,14 @@ function detectBwrap(): Availability {
       why: 'the OS sandbox needs bubblewrap, which is not installed: install it (Debian/Ubuntu: `apt-get install bubblewrap`; Fedora: `dnf install bubblewrap`), or set `sandbox: "off"` in the shell guard',
     };
   }
-  const probe = spawnSync(program, ['--die-with-parent', '--unshare-all', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/true'], {
-    encoding: 'utf8',
-    timeout: 10_000,
-  });
+  const probe = spawnSync(
+    program,
+    ['--die-with-parent', '--unshare-all', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/true'],
+    {
+      encoding: 'utf8',
+      timeout: 10_000,
+    },
+  );
   if (probe.status === 0) return { ok: true, program };
   const said = (probe.stderr || probe.error?.message || `exit ${probe.status}`).trim().split('\n')[0];
   return {

@@ -92,7 +92,9 @@ export function layoutFor({ policy, pathDirs }: LayoutInputs): Layout {
     sweep: [],
   };
   const home = realOf(policy.home);
-  const shown = [home, ...roots.read, ...pathDirs.map(realOf)].filter((p): p is string => p !== undefined);
+  // A PATH folder's parent too: version managers keep their programs beside their shims (~/.pyenv/{shims,versions}).
+  const tools = pathDirs.flatMap((d) => [d, path.dirname(d)]).map(realOf);
+  const shown = [home, ...roots.read, ...tools].filter((p): p is string => p !== undefined && !HIDDEN_TOPS.includes(p));
   layout.readable = unique(shown.filter((p) => layout.hidden.some((top) => isWithin(p, top)) && !layout.writable.includes(p)));
   for (const root of layout.writable) walk(policy, root, layout);
   maskOutsideSecrets(policy, layout);

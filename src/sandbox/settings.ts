@@ -29,7 +29,8 @@ export function resolveSandbox(option: SandboxOption | undefined, guard: string)
     throw new TypeError(`${guard}: sandbox must be "on", "off" or { network, passEnv }, got ${JSON.stringify(option)}`);
   }
   for (const key of Object.keys(option)) {
-    if (key !== 'network' && key !== 'passEnv') throw new TypeError(`${guard}: sandbox.${key} is not an option (expected network or passEnv)`);
+    if (key !== 'network' && key !== 'passEnv')
+      throw new TypeError(`${guard}: sandbox.${key} is not an option (expected network or passEnv)`);
   }
   const network = option.network ?? 'off';
   if (network !== 'off' && network !== 'on') {

@@ -74,7 +74,9 @@ describe('hookwise guard shell (spawned)', () => {
   it('says a command it cannot prove safe runs in the OS sandbox, exit 0', async () => {
     const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/);
+    expect(r.stdout).toMatch(
+      /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
+    );
   }, 30_000);
 
   it.each(LOOK_ALIKES)(

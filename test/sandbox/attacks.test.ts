@@ -1,6 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ATTACKS } from './attacks.js';
-import { ENV_SECRET, guardEngine, hostLine, leaked, makeRange, runBash, snapshot, victimAlive, type Range, type RunResult } from './harness.js';
+import {
+  ENV_SECRET,
+  guardEngine,
+  hostLine,
+  leaked,
+  makeRange,
+  runBash,
+  snapshot,
+  victimAlive,
+  type Range,
+  type RunResult,
+} from './harness.js';
 
 let r: Range;
 beforeEach(async () => {

@@ -176,7 +176,11 @@ export function guardEngine(r: Range, options: ShellGuardOptions = {}): HookEngi
 
 /** The line the host would run: the guard's rewrite, or undefined when the call is refused. */
 export async function hostLine(engine: HookEngine, r: Range, command: string): Promise<{ line?: string; reason: string | null }> {
-  const outcome = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command }, cwd: r.ws, session_id: 's' }, { env: r.env });
+  const outcome = await engine.fire(
+    'PreToolUse',
+    { tool_name: 'Bash', tool_input: { command }, cwd: r.ws, session_id: 's' },
+    { env: r.env },
+  );
   if (outcome.blocked) return { reason: outcome.reason };
   const line = (outcome.updatedInput as { command?: string } | null)?.command;
   if (typeof line !== 'string') throw new Error(`the guard let ${command} run without a sandbox`);

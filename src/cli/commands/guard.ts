@@ -25,7 +25,8 @@ function print(
     return;
   }
   const contained = (decision as { contained?: string[] }).contained;
-  const word = decision.decision === 'allow' ? (contained ? 'allowed in the OS sandbox' : 'allowed') : decision.decision === 'ask' ? 'ask' : 'denied';
+  const word =
+    decision.decision === 'allow' ? (contained ? 'allowed in the OS sandbox' : 'allowed') : decision.decision === 'ask' ? 'ask' : 'denied';
   process.stdout.write(`${word}: ${decision.reason}\n`);
 }
 
@@ -45,7 +46,11 @@ export function defineGuard(program: Command, setExit: SetExit): void {
     .action(async (command: string, flags: GuardFlags) => {
       const { loadShellJudge } = await import('../../guards/shell-guard.js');
       const workspace = path.resolve(flags.workspace ?? process.cwd());
-      const judge = await loadShellJudge({ workspace, interactive: flags.interactive === true, sandbox: flags.sandbox === false ? 'off' : 'on' });
+      const judge = await loadShellJudge({
+        workspace,
+        interactive: flags.interactive === true,
+        sandbox: flags.sandbox === false ? 'off' : 'on',
+      });
       const decision = judge.judge(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
       print(decision, { command, workspace }, flags.json);
       setExit(decision.decision === 'allow' ? 0 : 2);
