@@ -4,11 +4,12 @@
  */
 export interface SandboxSettings {
   /**
-   * `off` (default): the command has no network at all; `on`: the host's network;
-   * `{ allow: [...] }`: only these domains (and their subdomains), through a proxy
-   * hookwise runs outside the sandbox.
+   * `off` (default): the command has no network at all, loopback included; `on`:
+   * the host's network (what the parser cannot prove safe is then refused, not
+   * contained, since an upload would leave). A domain allowlist is not built yet
+   * (docs/security.md#the-os-sandbox).
    */
-  network?: 'off' | 'on' | { allow: string[] };
+  network?: 'off' | 'on';
   /** Environment variables passed in although their names or values look secret. */
   passEnv?: string[];
 }
@@ -17,7 +18,7 @@ export interface SandboxSettings {
 export type SandboxOption = 'on' | 'off' | SandboxSettings;
 
 export interface ResolvedSandbox {
-  network: 'off' | 'on' | { allow: string[] };
+  network: 'off' | 'on';
   passEnv: string[];
 }
 
@@ -34,10 +35,7 @@ export function resolveSandbox(option: SandboxOption | undefined, guard: string)
   }
   const network = option.network ?? 'off';
   if (network !== 'off' && network !== 'on') {
-    const allow = (network as { allow?: unknown }).allow;
-    if (typeof network !== 'object' || !Array.isArray(allow) || allow.some((d) => typeof d !== 'string' || !/^[a-z0-9.*-]+$/i.test(d))) {
-      throw new TypeError(`${guard}: sandbox.network must be "off", "on" or { allow: ["registry.npmjs.org", ...] } (domain names)`);
-    }
+    throw new TypeError(`${guard}: sandbox.network must be "off" or "on", got ${JSON.stringify(network)} (a domain allowlist is not available yet)`);
   }
   const passEnv = option.passEnv ?? [];
   if (!Array.isArray(passEnv) || passEnv.some((n) => typeof n !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) {
