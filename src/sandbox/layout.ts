@@ -105,38 +105,75 @@ export function layoutFor({ policy, pathDirs }: LayoutInputs): Layout {
   return layout;
 }
 
+/** What one folder holds that the layout cares about, remembered with the folder's mtime. */
+interface FolderFacts {
+  mtimeMs: number;
+  subfolders: string[];
+  masked: string[];
+  maskedDirs: string[];
+  protected: string[];
+  gitDirs: string[];
+  gitFiles: string[];
+}
+
+/**
+ * Per root, the facts of each folder walked. A folder's mtime changes whenever an entry
+ * is created, removed or renamed in it, so an unchanged folder is not read again: a
+ * call costs one stat per folder instead of one per file.
+ */
+const walked = new WeakMap<PathPolicy, Map<string, Map<string, FolderFacts>>>();
+
 function walk(policy: PathPolicy, root: string, layout: Layout): void {
+  let roots = walked.get(policy);
+  if (roots === undefined) walked.set(policy, (roots = new Map()));
+  let folders = roots.get(root);
+  if (folders === undefined) roots.set(root, (folders = new Map()));
+  const seen = new Set<string>();
   let budget = MAX_ENTRIES;
   const queue: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
   while (queue.length > 0 && budget > 0) {
     const { dir, depth } = queue.shift()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (--budget <= 0) break;
-      const full = path.join(dir, entry.name);
-      if (entry.isSymbolicLink()) continue; // a link is judged where it leads, which is walked or masked itself
-      if (policy.secretRuleOf(full)) {
-        (entry.isDirectory() ? layout.maskedDirs : layout.maskedFiles).push(full);
-        continue;
-      }
-      if (entry.name === '.git') {
-        protectGit(full, entry.isDirectory(), root, layout);
-        continue;
-      }
-      if (entry.isDirectory() && CONFIG_DIRS.includes(entry.name)) {
-        protect(full, root, layout);
-        continue;
-      }
+    const facts = factsOf(policy, root, dir, folders);
+    if (facts === undefined) continue;
+    seen.add(dir);
+    budget -= facts.subfolders.length + facts.masked.length + facts.protected.length + 1;
+    layout.maskedFiles.push(...facts.masked);
+    layout.maskedDirs.push(...facts.maskedDirs);
+    for (const p of facts.protected) protect(p, root, layout);
+    for (const g of facts.gitDirs) protectGit(g, true, root, layout);
+    for (const g of facts.gitFiles) protectGit(g, false, root, layout);
+    if (depth < MAX_DEPTH) for (const sub of facts.subfolders) queue.push({ dir: sub, depth: depth + 1 });
+  }
+  for (const dir of folders.keys()) if (!seen.has(dir)) folders.delete(dir);
+}
+
+function factsOf(policy: PathPolicy, root: string, dir: string, folders: Map<string, FolderFacts>): FolderFacts | undefined {
+  const stat = fs.statSync(dir, { throwIfNoEntry: false });
+  if (stat === undefined || !stat.isDirectory()) return undefined;
+  const known = folders.get(dir);
+  if (known !== undefined && known.mtimeMs === stat.mtimeMs) return known;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const facts: FolderFacts = { mtimeMs: stat.mtimeMs, subfolders: [], masked: [], maskedDirs: [], protected: [], gitDirs: [], gitFiles: [] };
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue; // a link is judged where it leads, which is walked or masked itself
+    if (policy.secretRuleOf(full)) (entry.isDirectory() ? facts.maskedDirs : facts.masked).push(full);
+    else if (entry.name === '.git') (entry.isDirectory() ? facts.gitDirs : facts.gitFiles).push(full);
+    else if (entry.isDirectory() && CONFIG_DIRS.includes(entry.name)) facts.protected.push(full);
+    else if (entry.isDirectory()) {
+      if (!NOT_WALKED.has(entry.name)) facts.subfolders.push(full);
+    } else if (entry.isFile() && (policy.protectedRuleOf(full, root) || linkCount(full) > 1)) {
       // A file with other names may be the same file outside the workspace: read-only, whatever its name here.
-      if (entry.isFile() && (policy.protectedRuleOf(full, root) || linkCount(full) > 1)) protect(full, root, layout);
-      if (entry.isDirectory() && depth < MAX_DEPTH && !NOT_WALKED.has(entry.name)) queue.push({ dir: full, depth: depth + 1 });
+      facts.protected.push(full);
     }
   }
+  folders.set(dir, facts);
+  return facts;
 }
 
 /** `.git` stays writable (commits), but what git would run outside the sandbox is read-only. */
@@ -173,13 +210,11 @@ function pin(dir: string, root: string, layout: Layout): void {
 function maskOutsideSecrets(policy: PathPolicy, layout: Layout): void {
   const candidates = new Set<string>();
   for (const base of secretBases(policy)) {
-    if (!exists(base)) continue;
+    const stat = fs.statSync(base, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
     candidates.add(base);
-    try {
-      for (const name of fs.readdirSync(base)) candidates.add(path.join(base, name));
-    } catch {
-      // not a folder
-    }
+    // A folder named by a rule with a wildcard below it (`/etc/ssh/ssh_host_*_key`): its entries are candidates.
+    if (stat.isDirectory() && !policy.secretRuleOf(base)) for (const name of fs.readdirSync(base)) candidates.add(path.join(base, name));
   }
   for (const candidate of candidates) {
     const real = realOf(candidate);
@@ -200,7 +235,6 @@ function secretBases(policy: PathPolicy): string[] {
     const fixed = expanded.split('/').findIndex((part) => /[*?[\]{}!]/.test(part));
     const parts = expanded.split('/');
     bases.add(fixed < 0 ? expanded : parts.slice(0, fixed).join('/') || '/');
-    if (fixed < 0) bases.add(path.dirname(expanded));
   }
   return [...bases];
 }

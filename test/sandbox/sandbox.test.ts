@@ -86,6 +86,21 @@ describe("the host's shell keeps working", () => {
   });
 });
 
+describe('what the sandbox hides follows the disk between calls', () => {
+  it('a secret or protected file made after an earlier call is hidden or read-only in the next one', async () => {
+    const engine = guardEngine(r);
+    await hostLine(engine, r, 'ls');
+    fs.mkdirSync(path.join(r.ws, 'deep', 'er'), { recursive: true });
+    fs.writeFileSync(path.join(r.ws, 'deep', 'er', '.env.local'), 'LATE=sk-late-secret-value-000111');
+    fs.mkdirSync(path.join(r.ws, 'deep', '.vscode'));
+    const { line } = await hostLine(engine, r, 'f=.env; cat "deep/er/$f.local"; d=.vscode; echo "{}" > "deep/$d/tasks.json"');
+    expect(line, 'the parser alone would have refused: the test would prove nothing').toBeDefined();
+    const result = await runBash(r, line!);
+    expect(result.stdout).not.toContain('sk-late');
+    expect(fs.existsSync(path.join(r.ws, 'deep', '.vscode', 'tasks.json'))).toBe(false);
+  });
+});
+
 describe('the wrap is the last word', () => {
   it('user hooks see the command as the model wrote it; their rewrite is what runs, sandboxed', async () => {
     const seen: string[] = [];
