@@ -140,13 +140,14 @@ export async function runClaudeCode(c) {
     });
     const allText = main.map((r) => JSON.stringify(r.body.messages)).join('\n');
     return {
+      inspected: c.inspect?.(project),
       calls,
       hookRuns: hookRuns(project),
       contextSeen: c.context !== undefined && allText.includes(c.context),
       // The model was called after the last tool result: the turn did not end early.
       turnEnded: main.length <= c.calls.length,
       stopFeedbackSeen: c.stopReason !== undefined && allText.includes(c.stopReason),
-      raw: { code, requests: main.length, stderr: err.slice(-2000), stdout: out.slice(-4000) },
+      raw: { code, requests: main.length, stderr: err.slice(-2000), stdout: out.slice(-20000) },
     };
   } finally {
     await mock.close();

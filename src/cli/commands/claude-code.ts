@@ -165,7 +165,8 @@ export async function answerWith(
   input: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<string | undefined> {
-  const outcome = await engine.fire(event, input, signal ? { signal } : undefined);
+  // The project, not the folder Claude Code's shell is in now: a `cd src` must not shrink the guards' workspace.
+  const outcome = await engine.fire(event, input, { projectDir: projectDirOf(input), ...(signal && { signal }) });
   return serialise(toClaudeCodeOutput(outcome, input.tool_name));
 }
 
