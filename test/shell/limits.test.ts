@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { overLimit, SHELL_INPUT_LIMITS } from '../../src/shell/limits.js';
+import { PARSE_BUDGET } from '../../src/shell/parser.js';
 
 const pipeline = (n: number) => `true${' | true'.repeat(n)}`;
 const nested = (n: number) => `${'$('.repeat(n)}ls${')'.repeat(n)}`;
@@ -51,5 +54,18 @@ describe('overLimit: what a command may hold before it is parsed', () => {
   it('takes its limits as an argument', () => {
     expect(overLimit('a | b | c', { chars: 100, pipes: 1, nesting: 5 })).toMatch(/more than 1 pipes/);
     expect(overLimit('echo hello', { chars: 5, pipes: 1, nesting: 5 })).toMatch(/is 10 characters long/);
+  });
+});
+
+describe('docs/guards.md, "Limits"', () => {
+  it('gives the limits and the budget the parser uses', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/guards.md'), 'utf8');
+    const table = /<!-- example: shell-limits -->\n([\s\S]*?)\n\n/.exec(doc)![1]!;
+    const value = (row: string) => new RegExp(`^\\| ${row}[^\\n]* \\| (\\d+)`, 'm').exec(table)?.[1];
+    expect(Number(value('length'))).toBe(SHELL_INPUT_LIMITS.chars);
+    expect(Number(value('pipes'))).toBe(SHELL_INPUT_LIMITS.pipes);
+    expect(Number(value('brackets'))).toBe(SHELL_INPUT_LIMITS.nesting);
+    expect(Number(value('time of one parse'))).toBe(PARSE_BUDGET.timeMs);
+    expect(Number(value("the parser's memory")) * 1024 * 1024).toBe(PARSE_BUDGET.memoryBytes);
   });
 });
