@@ -31,7 +31,8 @@ export function overLimit(source: string, limits: ShellInputLimits = SHELL_INPUT
     return `the command is ${source.length} characters long; hookwise parses commands of at most ${limits.chars} (write long content to a file with the Write tool instead)`;
   }
   const { pipes, nesting } = scan(source, limits);
-  if (pipes > limits.pipes) return `the command chains more than ${limits.pipes} pipes (|); hookwise parses at most ${limits.pipes} in one command`;
+  if (pipes > limits.pipes)
+    return `the command chains more than ${limits.pipes} pipes (|); hookwise parses at most ${limits.pipes} in one command`;
   if (nesting > limits.nesting)
     return `the command nests brackets more than ${limits.nesting} deep; hookwise parses at most ${limits.nesting} levels`;
   return undefined;

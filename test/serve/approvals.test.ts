@@ -194,7 +194,9 @@ describe.each(targets)('approvals API on %s', (_name, fresh) => {
       for (const scope of ['once', 'session']) {
         const a = await call(`${url}/approve`, 'solo-agents-token-0123456789', { method: 'POST', body: { scope } });
         expect(a.status).toBe(403);
-        expect(a.json.error).toMatch(/^hookwise serve: tenant:solo is the token of tenant "solo"'s agents, which may deny but never approve/);
+        expect(a.json.error).toMatch(
+          /^hookwise serve: tenant:solo is the token of tenant "solo"'s agents, which may deny but never approve/,
+        );
       }
       expect((await store.get(pending.id))!.state).toBe('pending');
       const shown = await call(url, 'solo-agents-token-0123456789');

@@ -73,7 +73,8 @@ async function viaClaudeCode(url: string, body: unknown, token = ACME, cwd = pro
   return a;
 }
 
-const reasonOf = (a: Answer) => (a.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
+const reasonOf = (a: Answer) =>
+  (a.json as { hookSpecificOutput: { permissionDecisionReason: string } }).hookSpecificOutput.permissionDecisionReason;
 const attack = `rm -f ${sentinel}`;
 
 describe('finding 4: one huge command is refused alone, in the same server process', () => {
@@ -121,10 +122,17 @@ describe('finding 5: every hook request gets a decision', () => {
       '/V1/Claude-Code',
     ]) {
       const a = await viaClaudeCode(`${served.url}${route}`, preToolUse(project, 'Bash', { command: attack }));
-      expect({ route, status: a.status, deny: reasonOf(a) }).toMatchObject({ route, status: 200, deny: expect.stringMatching(/outside the workspace/) });
+      expect({ route, status: a.status, deny: reasonOf(a) }).toMatchObject({
+        route,
+        status: 200,
+        deny: expect.stringMatching(/outside the workspace/),
+      });
       expect(existsSync(sentinel)).toBe(true);
       // And an ordinary command is allowed there.
-      expect(await post(`${served.url}${route}`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME)).toMatchObject({ status: 200, text: '' });
+      expect(await post(`${served.url}${route}`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME)).toMatchObject({
+        status: 200,
+        text: '',
+      });
     }
   });
 
@@ -184,7 +192,11 @@ describe('finding 5: every hook request gets a decision', () => {
     expect((await post(`${served.url}/v1/fire/PreToolUse/x`, input, {}, ACME)).status).toBe(400);
     for (const route of ['/v1/fire/PreToolUse?x=1', '/v1/fire/PreToolUse/', '/v1/fire/%50reToolUse']) {
       const a = await post(`${served.url}${route}`, input, {}, ACME);
-      expect({ route, status: a.status, json: a.json }).toMatchObject({ route, status: 200, json: { event: 'PreToolUse', decision: 'deny' } });
+      expect({ route, status: a.status, json: a.json }).toMatchObject({
+        route,
+        status: 200,
+        json: { event: 'PreToolUse', decision: 'deny' },
+      });
     }
   });
 
@@ -201,7 +213,9 @@ describe('finding 5: every hook request gets a decision', () => {
     expect(reasonOf(a)).toBe(`hookwise serve: ${through} is outside the project roots of tenant acme (or does not exist), links followed`);
     expect(existsSync(sentinel)).toBe(true);
     // The real project, inside the roots, still works.
-    expect(await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME)).toMatchObject({ text: '' });
+    expect(await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME)).toMatchObject({
+      text: '',
+    });
   });
 });
 
