@@ -71,6 +71,8 @@ export const ERROR_HEADER = 'x-hookwise-error';
 interface Seen {
   event?: string;
   tool?: string;
+  /** The body (or its head), to find the tool in when a refusal needs it: not read on every call. */
+  body?: string;
 }
 
 interface Request {
@@ -151,14 +153,14 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         seen.event = eventFromPath ?? sniffEvent(error.head) ?? seen.event;
-        seen.tool = sniffToolName(error.head);
+        seen.body = error.head;
         throw new Refusal(413, `hookwise serve: ${error.message}`, seen.event);
       }
       throw error;
     }
     const sniffed = eventFromPath ?? sniffEvent(body) ?? seen.event;
     seen.event = sniffed;
-    seen.tool = sniffToolName(body);
+    seen.body = body;
     const { policy, counters: store } = authenticate(req, sniffed);
     let input: unknown;
     try {
@@ -241,7 +243,8 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     if (res.headersSent) return void res.destroy();
     // Claude Code treats any non-2xx answer as a non-blocking error and runs the tool,
     // so to Claude Code a refusal is a 200 with the event's failure answer (a block, or the output held back).
-    const answer = claude ? claudeCodeFailure(refusal.event ?? seen.event, refusal.message, seen.tool) : undefined;
+    const tool = seen.tool ?? (seen.body === undefined ? undefined : sniffToolName(seen.body));
+    const answer = claude ? claudeCodeFailure(refusal.event ?? seen.event, refusal.message, tool) : undefined;
     if (answer) sendJson(res, 200, answer, { [ERROR_HEADER]: String(refusal.status) });
     else sendJson(res, refusal.status, { error: refusal.message, ...refusal.extra });
   };
