@@ -115,6 +115,7 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
   const { forWorkspace, interactive, sandbox } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
   const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive, sandbox) : undefined));
+  // Set on first use; after a failed parse it is reloading, and calls wait for it (parser.ts).
   let parser: Parser | undefined;
   // The judge reports a command that is not a string, so it is passed on unchecked.
   const run = (input: HookInput, workspace: string, ctx: HookContext) => {
@@ -138,8 +139,8 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
     handler: (input, ctx) => {
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the shell guard', interactive);
-      if (parser) return run(input, workspace, ctx);
-      // First use: load the parser, then stay synchronous.
+      if (parser?.ready) return run(input, workspace, ctx);
+      // First use, or the first since a failed parse: load the parser, then stay synchronous.
       return loadBashParser().then((p) => {
         parser = p;
         return run(input, workspace, ctx);

@@ -2,7 +2,7 @@ import { checkAnswer } from '../approvals/policy.js';
 import type { Approval, ApprovalScope } from '../approvals/types.js';
 import type { Tenant } from './tenants.js';
 
-/** Who a token on the approvals API is: one of a tenant's approvers, or the tenant itself. */
+/** Who a token on the approvals API is: one of a tenant's approvers, or the tenant itself (its agents). */
 export interface Identity {
   tenant: Tenant;
   /** What an answer records as `answeredBy`: the approver's name, or `tenant:<name>` for the tenant's own token. */
@@ -36,8 +36,15 @@ export function allowedFor(who: Identity, approval: Approval): Allowed {
   return { approve: true, session: refusal(who, approval, 'session') === undefined };
 }
 
-/** Why the policy refuses this identity's approval, or undefined when it lets it stand. */
+/**
+ * Why this identity may not approve, or undefined when the policy lets it stand. The
+ * tenant's own token is what its agents hold: it reads and denies, never approves, with
+ * approvers listed or not (an agent must not answer its own ask).
+ */
 export function refusal(who: Identity, approval: Approval, scope: ApprovalScope): string | undefined {
+  if (who.kind === 'tenant') {
+    return `${who.name} is the token of tenant "${who.tenant.name}"'s agents, which may deny but never approve: approve with an approver's own token (approvals.approvers in the tenants file), or with \`hookwise approvals approve ${approval.id}\` where the store is`;
+  }
   const check = checkAnswer(who.tenant.approvals, approval, { decision: 'approve', by: who.name, scope });
   return check.ok ? undefined : check.message;
 }

@@ -3,19 +3,21 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { toClaudeCodeOutput } from '../core/claude-code.js';
 import type { FireOptions } from '../core/engine.js';
-import { eventInfo } from '../core/events.js';
+import { checkEvent, EventNameError } from '../core/events.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
 import { MemoryCounterStore } from '../counters/memory.js';
 import type { CounterStore } from '../counters/types.js';
 import type { ApprovalStore } from '../approvals/types.js';
-import { failureOutcome, sniffEvent } from './answers.js';
+import { claudeCodeFailure, sniffEvent, sniffToolName } from './answers.js';
 import { ApprovalsApi } from './approvals-api.js';
 import { sendApprovalsPage } from './approvals-page.js';
 import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http.js';
 import { TenantPolicy, type EngineAttach } from './policy.js';
 import { Refusal } from './refusal.js';
-import { hashToken, insideRoots, type Tenant } from './tenants.js';
+import { realProjectDir } from './roots.js';
+import { hookRoute } from './routes.js';
+import { hashToken, type Tenant } from './tenants.js';
 
 export interface ServeOptions {
   tenants: Tenant[];
@@ -64,6 +66,14 @@ const KNOWN_HEADERS = 256;
 export const PROJECT_DIR_HEADER = 'x-hookwise-project-dir';
 /** On /v1/claude-code, a refusal answered as a 200 block carries its real status here. */
 export const ERROR_HEADER = 'x-hookwise-error';
+
+/** What is known of a request so far: its event and tool, once read (or guessed from a cut body). */
+interface Seen {
+  event?: string;
+  tool?: string;
+  /** The body (or its head), to find the tool in when a refusal needs it: not read on every call. */
+  body?: string;
+}
 
 interface Request {
   policy: TenantPolicy;
@@ -131,18 +141,26 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     }
   };
 
-  /** Body, token, input, rate limit and project: everything a fire needs, or the refusal. */
-  const prepare = async (req: IncomingMessage, eventFromPath: string | undefined, seen: { event?: string }): Promise<Request> => {
+  /**
+   * Body, token, input, rate limit and project: everything a fire needs, or the refusal.
+   * `seen` keeps what is known of the request as it is learnt (the event, the tool), so
+   * a refusal can be that event's failure answer.
+   */
+  const prepare = async (req: IncomingMessage, eventFromPath: string | undefined, seen: Seen): Promise<Request> => {
     let body: string;
     try {
       body = await readBody(req, maxBody);
     } catch (error) {
-      if (error instanceof BodyTooLarge)
-        throw new Refusal(413, `hookwise serve: ${error.message}`, eventFromPath ?? sniffEvent(error.head));
+      if (error instanceof BodyTooLarge) {
+        seen.event = eventFromPath ?? sniffEvent(error.head) ?? seen.event;
+        seen.body = error.head;
+        throw new Refusal(413, `hookwise serve: ${error.message}`, seen.event);
+      }
       throw error;
     }
-    const sniffed = eventFromPath ?? sniffEvent(body);
+    const sniffed = eventFromPath ?? sniffEvent(body) ?? seen.event;
     seen.event = sniffed;
+    seen.body = body;
     const { policy, counters: store } = authenticate(req, sniffed);
     let input: unknown;
     try {
@@ -152,10 +170,19 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     }
     if (typeof input !== 'object' || input === null || Array.isArray(input))
       throw new Refusal(400, 'hookwise serve: the body must be a JSON object', sniffed);
-    const event = eventFromPath ?? (input as HookInput).hook_event_name;
-    if (typeof event !== 'string' || event === '')
+    const named = eventFromPath ?? (input as HookInput).hook_event_name;
+    if (typeof named !== 'string' || named === '')
       throw new Refusal(400, 'hookwise serve: hook_event_name is missing; expected the JSON Claude Code sends a hook', sniffed);
-    seen.event = event;
+    seen.event = named;
+    const toolName = (input as HookInput).tool_name;
+    seen.tool = typeof toolName === 'string' ? toolName : undefined;
+    let event: string;
+    try {
+      event = checkEvent(named);
+    } catch (error) {
+      if (error instanceof EventNameError) throw new Refusal(400, `hookwise serve: ${error.message}`, named);
+      throw error;
+    }
     const header = req.headers[PROJECT_DIR_HEADER];
     const projectDir = typeof header === 'string' && header !== '' ? header : (input as HookInput).cwd;
     if (typeof projectDir !== 'string' || !path.isAbsolute(projectDir)) {
@@ -165,10 +192,17 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
         event,
       );
     }
-    const resolved = path.resolve(projectDir);
+    let resolved = path.resolve(projectDir);
     const roots = policy.tenant.projectRoots;
-    if (roots && !insideRoots(resolved, roots)) {
-      throw new Refusal(403, `hookwise serve: ${projectDir} is outside the project roots of tenant ${policy.tenant.name}`, event);
+    if (roots) {
+      const real = realProjectDir(resolved, roots);
+      if (real === undefined)
+        throw new Refusal(
+          403,
+          `hookwise serve: ${projectDir} is outside the project roots of tenant ${policy.tenant.name} (or does not exist), links followed`,
+          event,
+        );
+      resolved = real;
     }
     // Awaited only when there is a limit: every promise on this path is paid for on every tool call.
     if (policy.tenant.rateLimit) await rateLimit(policy.tenant, store, event);
@@ -187,55 +221,59 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
     return acknowledge ? fired.then((outcome) => acknowledge().then(() => outcome)) : fired;
   };
 
-  const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: { event?: string }) => {
+  const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: Seen) => {
     const r = await prepare(req, undefined, seen);
     const answer = toClaudeCodeOutput(await fire(r), r.input.tool_name);
     if (answer) sendJson(res, 200, answer);
     else sendEmpty(res, 200);
   };
 
-  const fireApi = async (req: IncomingMessage, res: ServerResponse, event: string, seen: { event?: string }) => {
+  const fireApi = async (req: IncomingMessage, res: ServerResponse, event: string, seen: Seen) => {
     const r = await prepare(req, event, seen);
     sendJson(res, 200, await fire(r));
   };
 
   /** A refusal or a crash, answered so that it never lets a blockable event through. */
-  const fail = (res: ServerResponse, error: unknown, claude: boolean, event: string | undefined) => {
+  const fail = (res: ServerResponse, error: unknown, claude: boolean, seen: Seen) => {
     const refusal =
       error instanceof Refusal
         ? error
-        : new Refusal(500, `hookwise serve: internal error: ${error instanceof Error ? error.message : String(error)}`, event);
+        : new Refusal(500, `hookwise serve: internal error: ${error instanceof Error ? error.message : String(error)}`, seen.event);
     if (refusal.status >= 500) log(`${refusal.message}`);
     if (res.headersSent) return void res.destroy();
     // Claude Code treats any non-2xx answer as a non-blocking error and runs the tool,
-    // so to Claude Code a refusal of a blockable event is a 200 that blocks.
-    if (claude && refusal.event && eventInfo(refusal.event).blockable) {
-      sendJson(res, 200, toClaudeCodeOutput(failureOutcome(refusal.event, refusal.message)), { [ERROR_HEADER]: String(refusal.status) });
-    } else {
-      sendJson(res, refusal.status, { error: refusal.message, ...refusal.extra });
-    }
+    // so to Claude Code a refusal is a 200 with the event's failure answer (a block, or the output held back).
+    const tool = seen.tool ?? (seen.body === undefined ? undefined : sniffToolName(seen.body));
+    const answer = claude ? claudeCodeFailure(refusal.event ?? seen.event, refusal.message, tool) : undefined;
+    if (answer) sendJson(res, 200, answer, { [ERROR_HEADER]: String(refusal.status) });
+    else sendJson(res, refusal.status, { error: refusal.message, ...refusal.extra });
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
-    const claude = url === '/v1/claude-code';
-    const seen: { event?: string } = {};
+    const seen: Seen = {};
+    let claude = false;
     try {
       if (draining) res.setHeader('connection', 'close');
-      if (req.method === 'POST' && claude) return await claudeCode(req, res, seen);
-      if (req.method === 'POST' && url.startsWith('/v1/fire/')) return await fireApi(req, res, decodeURIComponent(url.slice(9)), seen);
+      const hook = hookRoute(url);
+      if (hook?.kind === 'claude-code') {
+        claude = true;
+        if (hook.pathEvent !== undefined) seen.event = hook.pathEvent;
+      }
+      if (req.method === 'POST' && hook?.kind === 'claude-code') return await claudeCode(req, res, seen);
+      if (req.method === 'POST' && hook?.kind === 'fire') return await fireApi(req, res, hook.event, seen);
       if (req.method === 'GET' && url === '/healthz') return sendJson(res, 200, { ok: true });
       if (req.method === 'GET' && url === '/readyz') return await readyz(res);
       // Parsed only off the hook routes: those answer on every tool call.
-      const parsed = new URL(url, 'http://serve');
+      const parsed = parseUrl(url);
       if (ApprovalsApi.owns(parsed.pathname)) return await approvals.route(req, res, parsed);
       if (req.method === 'GET' && parsed.pathname === '/approvals') return sendApprovalsPage(res);
-      const known = claude || url.startsWith('/v1/fire/') || url === '/healthz' || url === '/readyz' || parsed.pathname === '/approvals';
+      const known = hook !== undefined || url === '/healthz' || url === '/readyz' || parsed.pathname === '/approvals';
       sendJson(res, known ? 405 : 404, {
         error: known ? `hookwise serve: ${req.method} is not allowed on ${url}` : `hookwise serve: no route ${url}`,
       });
     } catch (error) {
-      fail(res, error, claude, seen.event);
+      fail(res, error, claude, seen);
     }
   };
 
@@ -285,6 +323,14 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
       return closing;
     },
   };
+}
+
+function parseUrl(url: string): URL {
+  try {
+    return new URL(url, 'http://serve');
+  } catch {
+    throw new Refusal(400, `hookwise serve: ${JSON.stringify(url)} is not a valid path`);
+  }
 }
 
 /** Calls made in the same turn of the event loop share one run of `fn` (one audit commit for many answers). */

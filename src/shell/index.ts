@@ -1,6 +1,7 @@
 import { loadBashParser, parseBash, type Node } from './parser.js';
 
-export { loadBashParser, parseBash } from './parser.js';
+export { BashParser, loadBashParser, parseBash, ParseRefused } from './parser.js';
+export { overLimit, SHELL_INPUT_LIMITS, type ShellInputLimits } from './limits.js';
 
 function collectCommands(node: Node, out: string[]): void {
   if (node.type === 'command') out.push(node.text.replace(/\s+/g, ' ').trim());
@@ -19,8 +20,11 @@ export async function loadShellSplitter(): Promise<(command: string) => string[]
       const out: string[] = [];
       collectCommands(tree.rootNode, out);
       return out;
+    } catch (error) {
+      parser.failed();
+      throw error;
     } finally {
-      tree.delete();
+      parser.release(tree);
     }
   };
 }

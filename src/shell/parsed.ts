@@ -1,4 +1,4 @@
-import { parseBash, type Parser } from './parser.js';
+import { ParseRefused, type Parser } from './parser.js';
 import { RecentMap } from './recent.js';
 import { extractScript, type Script, type SimpleCommand } from './script.js';
 import { snapshotTree } from './syntax.js';
@@ -39,7 +39,7 @@ export class ParsedScripts {
   use<T>(parser: Parser, source: string, use: (script: Script) => T): T {
     const hit = this.scripts.get(source);
     if (hit) return use(hit);
-    const tree = parseBash(parser, source);
+    const tree = parser.parse(source);
     try {
       const again = this.seenOnce.delete(source);
       // One huge script would push out most others: it is read from the parser's tree each time.
@@ -52,8 +52,12 @@ export class ParsedScripts {
       }
       if (!again && source.length <= this.limits.seenChars) this.seenOnce.set(source, true);
       return use(extractScript(tree.rootNode));
+    } catch (error) {
+      // Whatever went wrong while the parser's own tree was read may have left its runtime broken.
+      if (!(error instanceof ParseRefused)) parser.failed();
+      throw error;
     } finally {
-      tree.delete();
+      parser.release(tree);
     }
   }
 

@@ -178,21 +178,31 @@ describe.each(targets)('approvals API on %s', (_name, fresh) => {
     const self = await call(api(`/${pending.id}/approve`), TOKENS.acme, { method: 'POST', body: {} });
     expect(self).toMatchObject({
       status: 403,
-      json: { error: 'hookwise serve: tenant:acme may not approve Bash (tenant "acme"): only alice may' },
+      json: {
+        error: `hookwise serve: tenant:acme is the token of tenant "acme"'s agents, which may deny but never approve: approve with an approver's own token (approvals.approvers in the tenants file), or with \`hookwise approvals approve ${pending.id}\` where the store is`,
+      },
     });
     expect((await store.get(pending.id))!.state).toBe('pending');
   });
 
-  it('a tenant without approvers answers with its own token, recorded as tenant:<name>', async () => {
+  it("a tenant without approvers: its agents' token denies, but never approves its own ask", async () => {
     const solo = tenant('solo', tenants[0]!.config, 'solo-agents-token-0123456789');
     const other = await startHookServer({ tenants: [solo], port: 0, watch: false, approvals: store, log: () => {} });
     try {
       const pending = await store.request(askFor('solo', { toolUseId: 'toolu_solo' }));
-      const a = await call(`${other.url}/v1/approvals/${pending.id}/approve`, 'solo-agents-token-0123456789', {
-        method: 'POST',
-        body: { scope: 'session' },
-      });
-      expect(a.json).toMatchObject({ state: 'approved', answeredBy: 'tenant:solo', scope: 'session' });
+      const url = `${other.url}/v1/approvals/${pending.id}`;
+      for (const scope of ['once', 'session']) {
+        const a = await call(`${url}/approve`, 'solo-agents-token-0123456789', { method: 'POST', body: { scope } });
+        expect(a.status).toBe(403);
+        expect(a.json.error).toMatch(
+          /^hookwise serve: tenant:solo is the token of tenant "solo"'s agents, which may deny but never approve/,
+        );
+      }
+      expect((await store.get(pending.id))!.state).toBe('pending');
+      const shown = await call(url, 'solo-agents-token-0123456789');
+      expect(shown.json.allowed).toMatchObject({ approve: false, session: false });
+      const d = await call(`${url}/deny`, 'solo-agents-token-0123456789', { method: 'POST', body: {} });
+      expect(d.json).toMatchObject({ state: 'denied', answeredBy: 'tenant:solo' });
     } finally {
       await other.close();
     }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCounterStore, type CounterStore } from '../../src/counters/index.js';
+import { WITHHELD_OUTPUT } from '../../src/serve/answers.js';
 import { startHookServer, type HookServer } from '../../src/serve/index.js';
 import { GUARDS_CONFIG, post, preToolUse, tenant, TOKEN, workspace, writeConfig } from './helpers.js';
 
@@ -73,7 +74,7 @@ describe('POST /v1/claude-code', () => {
     }
   });
 
-  it('blocks other blockable events the Claude Code way, and answers the real status on events that cannot block', async () => {
+  it('blocks other blockable events the Claude Code way, holds PostToolUse output back, and answers the real status on events that cannot block', async () => {
     const stop = await cc(
       { session_id: 's', cwd: ws.project, hook_event_name: 'Stop', stop_hook_active: false },
       {},
@@ -86,8 +87,19 @@ describe('POST /v1/claude-code', () => {
       {},
       'wrong-token-xxxxxxxx',
     );
-    expect(post.status).toBe(401);
-    expect(post.json).toEqual({ error: 'hookwise serve: unknown token' });
+    // The tool ran, but its output was never checked: the model gets a placeholder (Bash's output is an object).
+    expect(post.status).toBe(200);
+    expect(post.headers.get('x-hookwise-error')).toBe('401');
+    expect(post.json).toEqual({
+      systemMessage: 'hookwise serve: unknown token',
+      hookSpecificOutput: {
+        hookEventName: 'PostToolUse',
+        updatedToolOutput: { stdout: WITHHELD_OUTPUT, stderr: '', interrupted: false, isImage: false },
+      },
+    });
+    const note = await cc({ session_id: 's', cwd: ws.project, hook_event_name: 'Notification', message: 'hi' }, {}, 'wrong-token-xxxxxxxx');
+    expect(note.status).toBe(401);
+    expect(note.json).toEqual({ error: 'hookwise serve: unknown token' });
   });
 
   it('refuses a body over the limit (413) with a deny for the event it names', async () => {
@@ -110,9 +122,14 @@ describe('POST /v1/claude-code', () => {
     const a = await cc(cut);
     expect(a.headers.get('x-hookwise-error')).toBe('400');
     expect(a.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    // No one can tell which event it was: a block every blockable event honours.
     const none = await cc({ tool_name: 'Bash' });
-    expect(none.status).toBe(400);
-    expect(none.json).toEqual({ error: 'hookwise serve: hook_event_name is missing; expected the JSON Claude Code sends a hook' });
+    expect(none.status).toBe(200);
+    expect(none.headers.get('x-hookwise-error')).toBe('400');
+    expect(none.json).toEqual({
+      decision: 'block',
+      reason: 'hookwise serve: hook_event_name is missing; expected the JSON Claude Code sends a hook',
+    });
   });
 
   it('needs the project directory, absolute, from the input cwd or the header', async () => {
@@ -335,7 +352,7 @@ export default { hooks: [{ name: 'lax', events: ['PreToolUse'], handler: () => a
       expect(outside.json).toMatchObject({
         hookSpecificOutput: {
           permissionDecision: 'deny',
-          permissionDecisionReason: 'hookwise serve: /etc is outside the project roots of tenant lax',
+          permissionDecisionReason: 'hookwise serve: /etc is outside the project roots of tenant lax (or does not exist), links followed',
         },
       });
     } finally {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ParsedScripts } from '../../src/shell/parsed.js';
+import { SHELL_INPUT_LIMITS } from '../../src/shell/limits.js';
 import { loadBashParser, parseBash, type Node, type Parser } from '../../src/shell/parser.js';
 import { extractScript, type Script } from '../../src/shell/script.js';
 import { snapshotTree, type SyntaxNode } from '../../src/shell/syntax.js';
@@ -126,7 +127,8 @@ describe('snapshotTree: a plain copy of the parsed tree', () => {
   it('copies a deeply nested command without overflowing the stack', () => {
     // Subshells in subshells; the live tree's own recursive walks run out of wasm stack on this.
     const source = `${'( '.repeat(2000)}ls${' )'.repeat(2000)}`;
-    const tree = parseBash(parser, source);
+    // Past the input limit of the guards (test/shell/limits.test.ts); the copy itself has no such limit.
+    const tree = parseBash(parser, source, { ...SHELL_INPUT_LIMITS, nesting: Infinity });
     try {
       const { root, size } = snapshotTree(tree, source);
       expect(size).toBe(tree.rootNode.descendantCount);

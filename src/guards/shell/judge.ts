@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ParsedScripts } from '../../shell/parsed.js';
-import type { Parser } from '../../shell/parser.js';
+import { ParseRefused, type Parser } from '../../shell/parser.js';
 import type { SimpleCommand } from '../../shell/script.js';
 import { evalWord, type Lookup } from '../../shell/words.js';
 import type { PathPolicy, PathVerdict } from '../paths/judge.js';
@@ -259,13 +259,19 @@ export class ShellJudgement implements JudgeApi {
       this.unprovable(`the command nests shells more than ${MAX_DEPTH} levels deep`);
       return;
     }
-    this.options.scripts.use(this.parser, source, (script) => {
-      for (const p of script.problems) this.unprovable(p);
-      const outer = this.cwds;
-      this.prepass(script.commands);
-      for (const cmd of script.commands) this.simple(cmd);
-      this.cwds = outer && this.cwds ? [...new Set([...outer, ...this.cwds])] : undefined;
-    });
+    try {
+      this.options.scripts.use(this.parser, source, (script) => {
+        for (const p of script.problems) this.unprovable(p);
+        const outer = this.cwds;
+        this.prepass(script.commands);
+        for (const cmd of script.commands) this.simple(cmd);
+        this.cwds = outer && this.cwds ? [...new Set([...outer, ...this.cwds])] : undefined;
+      });
+    } catch (error) {
+      // Too large, too deep or too slow to parse: refused, whatever a person would say to it.
+      if (error instanceof ParseRefused) this.deny(error.message);
+      else throw error;
+    }
   }
 
   private lookup: Lookup = (name) => {
