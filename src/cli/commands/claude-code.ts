@@ -6,6 +6,8 @@ import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
 import { UserError } from '../errors.js';
+import { followHookTimeouts, stallReason } from '../hook-deadline.js';
+import { hookProcessesEnded } from '../hook-processes.js';
 import { RECURSION_GUARD } from '../resident/address.cjs';
 import { readInputObject } from '../stdin.js';
 
@@ -125,6 +127,8 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
       return envelope.finish();
     }
     const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
+    const deadlines = followHookTimeouts(engine, envelope.watchdog);
+    envelope.stallReason = (ms) => stallReason(ms, deadlines);
     const audit = await auditTo(engine, projectDir);
     process.env[RECURSION_GUARD] = '1';
     const answer = await answerWith(engine, event, input);
@@ -134,6 +138,8 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     started.afterAnswer?.();
     // Async hooks finish before the process ends; what they return has no later outcome to reach.
     await engine.drain();
+    // A timed-out command hook that ignores SIGTERM is SIGKILLed after its grace: end with it, not before.
+    await hookProcessesEnded();
     return envelope.finish();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -16,7 +16,9 @@ import {
 } from '../commands/claude-code.js';
 import { DEFAULT_STALL_TIMEOUT_MS, millis, oneLine, within } from '../envelope.js';
 import { parseInputObject } from '../stdin.js';
-import { startWatchdog } from '../watchdog.js';
+import { killHookProcesses } from '../hook-processes.js';
+import { startWatchdog, type Watchdog } from '../watchdog.js';
+import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
 import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
 import { LoadedFiles } from './track.js';
 
@@ -75,6 +77,9 @@ class Resident {
   private lastCall = Date.now();
   private socketIno: number | undefined;
   private closing: Promise<void> | undefined;
+  private watchdog!: Watchdog;
+  /** The hooks running now and their timeouts, which the watchdog enforces (../hook-deadline.ts). */
+  private deadlines: HookDeadlines | undefined;
   private done!: (code: number) => void;
 
   constructor(
@@ -111,10 +116,11 @@ class Resident {
     const reallyExit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit.bind(process);
     const fatal = (reason: string) => {
       log(`${reason}; ending (calls in flight answer with the failure answer)`);
+      killHookProcesses();
       reallyExit(70);
     };
     const stallMs = millis(this.flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
-    startWatchdog(stallMs, (ms) => fatal(`a hook or the config ran synchronously for ${ms} ms of CPU time without yielding`));
+    this.watchdog = startWatchdog(stallMs, (ms) => fatal(stallReason(ms, this.deadlines)));
     process.on('uncaughtException', (error) => fatal(`uncaught error: ${oneLine(String(error?.stack ?? error))}`));
     process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));
   }
@@ -166,6 +172,7 @@ class Resident {
   private async load(files: string[], projectDir: string): Promise<Loaded> {
     this.files.add(files);
     const engine = await this.files.during(() => loadFor(files, projectDir));
+    this.deadlines = followHookTimeouts(engine, this.watchdog);
     const audit = await auditTo(engine, projectDir);
     // The shell guard's parser is loaded on first use: load it now, not in a call someone waits for.
     void import('../../shell/parser.js').then((m) => m.loadBashParser()).catch(() => {});
