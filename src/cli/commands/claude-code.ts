@@ -50,6 +50,10 @@ export function defineClaudeCode(program: Command, setExit: SetExit): void {
       'answer in this process; never through (or by starting) a resident hookwise (also HOOKWISE_RESIDENT=0; docs/claude-code.md#the-resident)',
     )
     .option(
+      '--resident-timeout <ms>',
+      'how long a resident may stay silent before this call stops waiting for it (default 5000; also HOOKWISE_RESIDENT_TIMEOUT_MS; docs/claude-code.md#the-resident)',
+    )
+    .option(
       '--load-timeout <ms>',
       `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`,
     )
@@ -79,6 +83,8 @@ export function parseClaudeCodeArgs(args: string[]): ClaudeCodeFlags & { badArgu
     else if (arg === '--fail-open') flags.failOpen = true;
     // Read by the launcher (../resident/client.cts) before this process is chosen.
     else if (arg === '--no-resident') continue;
+    else if (arg === '--resident-timeout') i++;
+    else if (arg.startsWith('--resident-timeout=')) continue;
     else if (arg === '--load-timeout' || arg.startsWith('--load-timeout=')) flags.loadTimeout = value('--load-timeout') ?? '';
     else if (arg === '--stall-timeout' || arg.startsWith('--stall-timeout=')) flags.stallTimeout = value('--stall-timeout') ?? '';
     else flags.badArgument ??= arg;
