@@ -58,7 +58,7 @@ async function treePids(pidFile: string): Promise<number[]> {
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
 
-describe('a command hook tree that ignores SIGTERM', () => {
+describe('a command hook tree that ignores SIGTERM', { timeout: 120_000 }, () => {
   it('survives SIGTERM on its own (the attack works without hookwise)', async () => {
     const pidFile = path.join(root, 'bare-pids');
     const termLog = path.join(root, 'bare-term');
@@ -99,7 +99,7 @@ describe('a command hook tree that ignores SIGTERM', () => {
   });
 });
 
-describe('a hook stuck in synchronous code', () => {
+describe('a hook stuck in synchronous code', { timeout: 120_000 }, () => {
   const looping = `export default { hooks: [{ name: 'spin', events: 'PreToolUse', timeoutMs: 500, handler: (i) => { if (i.tool_input.command === 'spin') for (;;) {} } }] };\n`;
   // A stall timeout far beyond the test's own: only the hook's timeoutMs can end the call in time.
   const patient = { HOOKWISE_STALL_TIMEOUT_MS: '600000' };

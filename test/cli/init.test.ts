@@ -111,7 +111,9 @@ describe('hookwise init', () => {
     const upgraded = JSON.parse(readFileSync(file, 'utf8'));
     expect(upgraded.hooks.PreToolUse[0].hooks[0].command).toBe(directCommand('PreToolUse'));
     expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(directCommand('Stop', ' --fail-open'));
-    expect(upgraded.hooks.Stop[0].hooks[0].command).toBe('node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code --fail-open');
+    expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(
+      'node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code --fail-open',
+    );
     expect((await runCli(['init', 'claude-code'], { cwd: dir })).stdout).toContain('already answers every event');
   });
 
@@ -158,7 +160,13 @@ describe('a missing hookwise fails closed', () => {
       ],
       {
         cwd: dir,
-        stdin: JSON.stringify({ hook_event_name: event, session_id: 's', cwd: dir, tool_name: 'Bash', tool_input: { command: 'rm -rf ~' } }),
+        stdin: JSON.stringify({
+          hook_event_name: event,
+          session_id: 's',
+          cwd: dir,
+          tool_name: 'Bash',
+          tool_input: { command: 'rm -rf ~' },
+        }),
         env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '', ...env },
       },
     );
@@ -183,7 +191,9 @@ describe('a missing hookwise fails closed', () => {
     const { dir, settings } = await clone();
     const r = await runEntry(settings.hooks[event]![0]!.hooks[0]!.command, dir, event);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toBe('hookwise failed closed: hookwise is not installed in this project (node_modules/hookwise is missing): run npm install\n');
+    expect(r.stderr).toBe(
+      'hookwise failed closed: hookwise is not installed in this project (node_modules/hookwise is missing): run npm install\n',
+    );
   });
 
   it.each(['Stop', 'PostToolUse'])('%s (where exit 2 would keep the agent going or cannot block): the run ends', async (event) => {
@@ -205,7 +215,7 @@ describe('a missing hookwise fails closed', () => {
     expect(r.stderr).toMatch(/^hookwise failed closed: .*run npm install\n$/);
   });
 
-  it('the npx form: npx failing to run hookwise (offline, not installed) refuses too; hookwise\'s own answers pass', async () => {
+  it("the npx form: npx failing to run hookwise (offline, not installed) refuses too; hookwise's own answers pass", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
     roots.push(dir);
     expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
@@ -231,11 +241,21 @@ describe('a missing hookwise fails closed', () => {
   it('init run again rewrites the entries an earlier init wrote into the form that fails closed (flags kept)', async () => {
     const dir = project();
     mkdirSync(path.join(dir, '.claude'));
-    const old = (flags = '') => ({ hooks: [{ type: 'command', command: `node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code${flags}` }] });
-    const hooks = { PreToolUse: [old(' --config policy.ts')], PermissionRequest: [old()], PostToolUse: [old()], UserPromptSubmit: [old()], Stop: [old()] };
+    const old = (flags = '') => ({
+      hooks: [{ type: 'command', command: `node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code${flags}` }],
+    });
+    const hooks = {
+      PreToolUse: [old(' --config policy.ts')],
+      PermissionRequest: [old()],
+      PostToolUse: [old()],
+      UserPromptSubmit: [old()],
+      Stop: [old()],
+    };
     writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks }));
     const init = await runCli(['init', 'claude-code'], { cwd: dir });
-    expect(init.stdout).toContain('the call is refused when hookwise cannot be run, on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop');
+    expect(init.stdout).toContain(
+      'the call is refused when hookwise cannot be run, on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop',
+    );
     const after = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
     expect(after.hooks.PreToolUse[0].hooks[0].command).toBe(directCommand('PreToolUse', ' --config policy.ts'));
     expect(after.hooks.Stop[0].hooks[0].command).toBe(directCommand('Stop'));

@@ -303,7 +303,7 @@ describe('a resident goes', () => {
   });
 });
 
-describe('a resident proves itself, and a silent one holds no call', () => {
+describe('a resident proves itself, and a silent one holds no call', { timeout: 120_000 }, () => {
   const ALLOW = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
   const socketOf = () => path.join(residentsDir, readdirSync(residentsDir).find((n) => n.endsWith('.sock'))!);
 
@@ -348,7 +348,9 @@ describe('a resident proves itself, and a silent one holds no call', () => {
       const r = await call(dir, bash('rm -rf /'));
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-      expect(r.stderr).toContain(`not using the resident at ${socket}: it did not prove that it holds the resident key; answered in this process`);
+      expect(r.stderr).toContain(
+        `not using the resident at ${socket}: it did not prove that it holds the resident key; answered in this process`,
+      );
       // It was asked (a hello with a nonce), and never got the call: not the command, not the environment.
       expect(received.join('')).toMatch(/^\{"hello":"[0-9a-f]{32}","every":\d+\}\n$/);
       // Its socket was removed: the next call starts a resident that can prove itself.
@@ -362,7 +364,7 @@ describe('a resident proves itself, and a silent one holds no call', () => {
     }
   });
 
-  it('a key file that is not the resident\'s own (replaced, or open to others) is not believed', async () => {
+  it("a key file that is not the resident's own (replaced, or open to others) is not believed", async () => {
     const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
     await call(dir, bash('ls'));
     const resident = await residentFor(dir);

@@ -169,7 +169,9 @@ export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAUL
     let silence = setTimeout(silent, timeoutMs);
     connection.setEncoding('utf8');
     // The heartbeat interval the resident is asked for: several beats fit in one silence.
-    connection.on('connect', () => connection.write(`${JSON.stringify({ hello: nonce, every: Math.max(20, Math.floor(timeoutMs / 4)) })}\n`));
+    connection.on('connect', () =>
+      connection.write(`${JSON.stringify({ hello: nonce, every: Math.max(20, Math.floor(timeoutMs / 4)) })}\n`),
+    );
     connection.on('data', (chunk: string) => {
       clearTimeout(silence);
       silence = setTimeout(silent, timeoutMs);
@@ -178,7 +180,8 @@ export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAUL
         const newline = text.indexOf('\n');
         if (newline < 0) return;
         if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
-        if (!matches(proofOf(found.key, nonce), text.slice(0, newline))) return end({ unanswered: 'it did not prove that it holds the resident key' });
+        if (!matches(proofOf(found.key, nonce), text.slice(0, newline)))
+          return end({ unanswered: 'it did not prove that it holds the resident key' });
         text = text.slice(newline + 1);
         stage = 'sent';
         connection.write(`${line}\n`);
