@@ -40,12 +40,14 @@ export function followHookTimeouts(engine: HookEngine, watchdog: Watchdog): Hook
   };
 }
 
-/** The failure's reason for a main thread stopped after `ms` of CPU time. */
-export function stallReason(ms: number, deadlines: HookDeadlines | undefined): string {
+/**
+ * The failure's reason for a main thread stopped after `ms` of CPU time: the hook
+ * that was running, and its timeoutMs when that (not the stall timeout) was the limit.
+ */
+export function stallReason(ms: number, deadlines: HookDeadlines | undefined, stallMs: number): string {
   const running = deadlines?.running();
-  if (running && ms <= running.limitMs) {
-    const which = running.names.length === 1 ? `hook ${running.names[0]}` : `hooks ${running.names.join(', ')}`;
-    return `${which} ran synchronously for ${ms} ms of CPU time without yielding (timeoutMs ${running.timeoutMs}; at least ${MIN_HOOK_STALL_MS} ms of CPU time is allowed); stopped`;
-  }
-  return `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`;
+  if (!running) return `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`;
+  const which = running.names.length === 1 ? `hook ${running.names[0]}` : `hooks ${running.names.join(', ')}`;
+  const own = ms < stallMs ? ` (timeoutMs ${running.timeoutMs}; at least ${MIN_HOOK_STALL_MS} ms of CPU time is allowed)` : '';
+  return `${which} ran synchronously for ${ms} ms of CPU time without yielding${own}; stopped`;
 }

@@ -134,7 +134,7 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     }
     const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
     const deadlines = followHookTimeouts(engine, envelope.watchdog);
-    envelope.stallReason = (ms) => stallReason(ms, deadlines);
+    envelope.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
     const audit = await auditTo(engine, projectDir);
     process.env[RECURSION_GUARD] = '1';
     const answer = await answerWith(engine, event, input);

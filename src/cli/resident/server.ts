@@ -128,7 +128,7 @@ class Resident {
       reallyExit(70);
     };
     const stallMs = millis(this.flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
-    this.watchdog = startWatchdog(stallMs, (ms) => fatal(stallReason(ms, this.deadlines)));
+    this.watchdog = startWatchdog(stallMs, (ms) => fatal(stallReason(ms, this.deadlines, stallMs)));
     process.on('uncaughtException', (error) => fatal(`uncaught error: ${oneLine(String(error?.stack ?? error))}`));
     process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));
   }
