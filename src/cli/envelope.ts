@@ -1,6 +1,7 @@
 import type * as Fs from 'node:fs';
 import type * as V8 from 'node:v8';
-import { startWatchdog } from './watchdog.js';
+import { killHookProcesses } from './hook-processes.js';
+import { startWatchdog, type Watchdog } from './watchdog.js';
 
 // From the loaded built-ins, not `import ... from 'node:fs'`: ES-module facades cost
 // start-up on every tool call. getBuiltinModule is Node 20.16+.
@@ -47,6 +48,10 @@ type State = 'running' | 'answered' | 'exiting';
 export class Envelope {
   private state: State = 'running';
   private answerCode = 0;
+  /** Watches the main thread; tightened to a running hook's own timeout (hook-deadline.ts). */
+  watchdog!: Watchdog;
+  /** Says what was stuck when the watchdog stops the main thread after `ms` of CPU time. */
+  stallReason = (ms: number) => `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`;
   private readonly exit: (code?: number) => never;
   private readonly reallyExit: (code: number) => never;
 
@@ -132,16 +137,18 @@ export class Envelope {
   }
 
   private startWatchdog(): void {
-    startWatchdog(this.options.stallTimeoutMs, (ms) => {
+    this.watchdog = startWatchdog(this.options.stallTimeoutMs, (ms) => {
       // The inspector prints "Waiting for the debugger to disconnect..." at exit; the answer has one line.
       if (this.state === 'running') {
-        const answer = this.options.failure(`a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`);
+        const answer = this.options.failure(this.stallReason(ms));
         if (answer.stdout) writeAll(1, answer.stdout);
         writeAll(2, `${answer.stderr}\n`);
         this.answerCode = answer.code;
       }
       this.state = 'exiting';
       fs.closeSync(2);
+      // reallyExit skips the 'exit' event, where command hooks' processes are otherwise killed.
+      killHookProcesses();
       this.reallyExit(this.answerCode);
     });
   }

@@ -16,9 +16,10 @@ const HEARTBEAT_MS = 100;
  * and `onStall` runs there. `onStall` must end the process: the loop it interrupted
  * resumes when it returns. Used by the envelope (one answer) and the resident (many).
  */
-export function startWatchdog(stallMs: number, onStall: (ms: number) => void): void {
+export function startWatchdog(stallMs: number, onStall: (ms: number) => void): Watchdog {
   const { Worker } = workerThreads;
-  const beat = new Int32Array(new SharedArrayBuffer(4));
+  // [0]: the heartbeat; [1]: a tighter stall limit while a hook with a shorter timeout runs (0: none).
+  const beat = new Int32Array(new SharedArrayBuffer(8));
   (globalThis as Record<symbol, unknown>)[STALLED] = onStall;
   const heartbeat = setInterval(() => Atomics.add(beat, 0, 1), HEARTBEAT_MS);
   heartbeat.unref();
@@ -29,6 +30,15 @@ export function startWatchdog(stallMs: number, onStall: (ms: number) => void): v
     process.stderr.write(`hookwise: warning: the watchdog thread failed: ${error instanceof Error ? error.message : String(error)}\n`);
   });
   worker.unref();
+  return { tighten: (ms) => void Atomics.store(beat, 1, ms === undefined ? 0 : Math.max(1, Math.min(ms, stallMs))) };
+}
+
+export interface Watchdog {
+  /**
+   * Stop the main thread after `ms` of CPU time instead of the whole stall timeout
+   * (never more than it), until called again; undefined goes back to the stall timeout.
+   */
+  tighten(ms: number | undefined): void;
 }
 
 /**
@@ -48,20 +58,22 @@ const cpuMs = () => {
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch { return Date.now(); }
 };
-let last = Atomics.load(beat, 0), since = cpuMs(), quiet = 0;
+let last = Atomics.load(beat, 0), since = cpuMs(), quiet = 0, limit = stallMs;
 const timer = setInterval(() => {
   const now = Atomics.load(beat, 0);
   if (now !== last) { last = now; since = cpuMs(); quiet = 0; return; }
-  if (++quiet < 3 || cpuMs() - since < stallMs) return;
+  limit = Atomics.load(beat, 1) || stallMs;
+  if (++quiet < 3 || cpuMs() - since < limit) return;
   clearInterval(timer);
   try {
     const { Session } = require('node:inspector');
     const session = new Session();
     session.connectToMainThread();
-    session.post('Runtime.evaluate', { expression: "globalThis[Symbol.for('hookwise.watchdog.stalled')](" + stallMs + ")" });
+    session.post('Runtime.evaluate', { expression: "globalThis[Symbol.for('hookwise.watchdog.stalled')](" + limit + ")" });
   } catch (error) {
-    require('node:fs').writeSync(2, 'hookwise: a hook or the config ran synchronously for ' + stallMs + ' ms; killed\\n');
+    require('node:fs').writeSync(2, 'hookwise: a hook or the config ran synchronously for ' + limit + ' ms; killed\\n');
     process.kill(process.pid, 'SIGKILL');
   }
+// Every 250 ms at most: a tightened limit is never under a second (hook-deadline.ts), so three quiet checks fit in it.
 }, Math.max(10, Math.min(250, Math.floor(stallMs / 4))));
 `;

@@ -13,6 +13,56 @@ export const HOOK_ID_ENV = 'HOOKWISE_HOOK_ID';
 
 let runs = 0;
 
+/**
+ * Hook processes still running in this process, by marker. When this process ends
+ * (a one-shot `hookwise claude-code` exits right after its answer, before a timed-out
+ * hook's grace is over), whatever is left is SIGKILLed: a hook that ignores SIGTERM
+ * (`trap "" TERM`) and its children never outlive the hookwise that started them.
+ */
+const running = new Map<string, { pgid: number; ended: Promise<void>; end: () => void }>();
+let exitHookInstalled = false;
+
+/** Start counting a hook process as running; `untrack` when it is over. */
+export function track(hookId: string, pgid: number): void {
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  running.set(hookId, { pgid, ended, end });
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    // 'exit' runs for process.exit() and a natural end; paths that skip it (reallyExit) call killAllHookProcesses themselves.
+    process.on('exit', killAllHookProcesses);
+  }
+}
+
+export function untrack(hookId: string): void {
+  running.get(hookId)?.end();
+  running.delete(hookId);
+}
+
+/** SIGKILL every hook process tree this process still runs (its group and its marked processes). */
+export function killAllHookProcesses(): void {
+  for (const [hookId, { pgid }] of running) killEverything(pgid, hookId);
+}
+
+/**
+ * Resolves when every hook process still running is over (a timed-out one is killed
+ * after its grace), or after `boundMs`, whichever comes first: what is left then is
+ * killed as the process exits.
+ */
+export async function hookProcessesEnded(boundMs: number): Promise<void> {
+  if (running.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+  await Promise.race([Promise.all([...running.values()].map((r) => r.ended)), bound]);
+  clearTimeout(timer);
+}
+
+/**
+ * The same two functions for the CLI's envelope and resident, which must not load the
+ * handlers just to find out that no hook process ever ran (start-up of every call).
+ */
+(globalThis as Record<symbol, unknown>)[Symbol.for('hookwise.hookProcesses')] = { killAllHookProcesses, hookProcessesEnded };
+
 /** A marker no other run of this or another hookwise process shares. */
 export function newHookId(): string {
   runs += 1;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedBuffer } from './capped-buffer.js';
-import { HOOK_ID_ENV, killEverything, newHookId, signalGroup } from './containment.js';
+import { HOOK_ID_ENV, killEverything, newHookId, signalGroup, track, untrack } from './containment.js';
 
 /**
  * Runs one hook process: input on stdin, stdout/stderr captured up to a cap, the
@@ -79,6 +79,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
       return;
     }
 
+    if (child.pid !== undefined) track(hookId, child.pid);
     const stdout = new CappedBuffer(options.limitBytes);
     const stderr = new CappedBuffer(options.limitBytes);
     const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
@@ -92,6 +93,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
 
     const cleanup = () => {
       settled = true;
+      untrack(hookId);
       clearTimeout(killTimer);
       clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);

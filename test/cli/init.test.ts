@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DIRECT_COMMAND, mergeClaudeSettings, NPX_COMMAND, SERVE_URL } from '../../src/cli/init/claude-settings.js';
+import { directCommand, mergeClaudeSettings, npxCommand, SERVE_URL } from '../../src/cli/init/claude-settings.js';
 import { repoRoot, runCli, runNode } from './run-cli.js';
 
 const roots: string[] = [];
@@ -60,7 +60,7 @@ describe('hookwise init', () => {
     expect(after.model).toBe('sonnet');
     expect(after.permissions).toEqual(before.permissions);
     expect(after.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
-    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: DIRECT_COMMAND }] });
+    expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: directCommand('PreToolUse') }] });
     expect(Object.keys(after.hooks)).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop']);
 
     // A second run changes nothing.
@@ -98,9 +98,10 @@ describe('hookwise init', () => {
     expect(before.stdout).toContain('about a second per call');
     const file = path.join(dir, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(file, 'utf8'));
-    settings.hooks.Stop[0].hooks[0].command = `${NPX_COMMAND} --fail-open`;
+    // As an earlier hookwise wrote it, with a flag added by hand.
+    settings.hooks.Stop[0].hooks[0].command = 'npx hookwise claude-code --fail-open';
     writeFileSync(file, JSON.stringify(settings));
-    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(NPX_COMMAND);
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(npxCommand('PreToolUse'));
     mkdirSync(path.join(dir, 'node_modules'));
     symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
     const after = await runCli(['init', 'claude-code'], { cwd: dir });
@@ -108,8 +109,11 @@ describe('hookwise init', () => {
       'the installed hookwise instead of npx on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop',
     );
     const upgraded = JSON.parse(readFileSync(file, 'utf8'));
-    expect(upgraded.hooks.PreToolUse[0].hooks[0].command).toBe(DIRECT_COMMAND);
-    expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(`${DIRECT_COMMAND} --fail-open`);
+    expect(upgraded.hooks.PreToolUse[0].hooks[0].command).toBe(directCommand('PreToolUse'));
+    expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(directCommand('Stop', ' --fail-open'));
+    expect(upgraded.hooks.Stop[0].hooks[0].command).toBe(
+      'node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code --fail-open',
+    );
     expect((await runCli(['init', 'claude-code'], { cwd: dir })).stdout).toContain('already answers every event');
   });
 
@@ -139,6 +143,123 @@ describe('hookwise init', () => {
     const init = await runCli(['init', 'cursor'], { cwd: project() });
     expect(init.code).toBe(1);
     expect(init.stderr).toContain('claude-code');
+  });
+});
+
+/**
+ * Finding 8 of issue 23: a project that commits the settings init writes and is cloned
+ * without `npm install`. The entry's exact command runs as Claude Code runs it (sh,
+ * CLAUDE_PROJECT_DIR), in a project with no node_modules/hookwise.
+ */
+describe('a missing hookwise fails closed', () => {
+  const runEntry = (command: string, dir: string, event: string, env: Record<string, string> = {}) =>
+    runNode(
+      [
+        '-e',
+        `const r = require('node:child_process').spawnSync('/bin/sh', ['-c', ${JSON.stringify(command)}], { stdio: 'inherit' }); process.exit(r.status ?? 1)`,
+      ],
+      {
+        cwd: dir,
+        stdin: JSON.stringify({
+          hook_event_name: event,
+          session_id: 's',
+          cwd: dir,
+          tool_name: 'Bash',
+          tool_input: { command: 'rm -rf ~' },
+        }),
+        env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '', ...env },
+      },
+    );
+
+  /** The settings init writes when hookwise is installed, in a clone that has not run npm install. */
+  async function clone(): Promise<{ dir: string; settings: { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> } }> {
+    const dir = project();
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
+    const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    rmSync(path.join(dir, 'node_modules'), { recursive: true });
+    return { dir, settings };
+  }
+
+  it('the plain command an earlier init wrote exits 1 (Claude Code runs the tool unguarded)', async () => {
+    const { dir } = await clone();
+    const r = await runEntry('node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code', dir, 'PreToolUse');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Cannot find module');
+  });
+
+  it.each(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit'])('%s: exit 2 and one line naming npm install', async (event) => {
+    const { dir, settings } = await clone();
+    const r = await runEntry(settings.hooks[event]![0]!.hooks[0]!.command, dir, event);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      'hookwise failed closed: hookwise is not installed in this project (node_modules/hookwise is missing): run npm install\n',
+    );
+  });
+
+  it.each(['Stop', 'PostToolUse'])('%s (where exit 2 would keep the agent going or cannot block): the run ends', async (event) => {
+    const { dir, settings } = await clone();
+    const r = await runEntry(settings.hooks[event]![0]!.hooks[0]!.command, dir, event);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      continue: false,
+      stopReason: 'hookwise failed closed: hookwise is not installed in this project (node_modules/hookwise is missing): run npm install',
+    });
+  });
+
+  it('no node on the PATH: the same refusal', async () => {
+    const { dir, settings } = await clone();
+    mkdirSync(path.join(dir, 'node_modules'));
+    symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
+    const r = await runEntry(settings.hooks.PreToolUse![0]!.hooks[0]!.command, dir, 'PreToolUse', { PATH: '/nonexistent' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^hookwise failed closed: .*run npm install\n$/);
+  });
+
+  it("the npx form: npx failing to run hookwise (offline, not installed) refuses too; hookwise's own answers pass", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
+    roots.push(dir);
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
+    const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    // Offline: npx cannot fetch hookwise, and the test asks no registry.
+    const offline = { npm_config_offline: 'true', npm_config_yes: 'false' };
+    const pre = await runEntry(settings.hooks.PreToolUse[0].hooks[0].command, dir, 'PreToolUse', offline);
+    expect([pre.code, pre.stdout]).toEqual([2, '']);
+    expect(pre.stderr).toContain('hookwise failed closed: npx could not run hookwise: run npm install --save-dev hookwise\n');
+    const stop = await runEntry(settings.hooks.Stop[0].hooks[0].command, dir, 'Stop', offline);
+    expect(stop.code).toBe(0);
+    expect(JSON.parse(stop.stdout)).toMatchObject({ continue: false });
+    // Installed (npx finds it in node_modules/.bin): the same command gives hookwise's own answer.
+    mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
+    symlinkSync(path.join(repoRoot, 'bin', 'hookwise.js'), path.join(dir, 'node_modules', '.bin', 'hookwise'));
+    const answered = await runEntry(settings.hooks.PreToolUse[0].hooks[0].command, dir, 'PreToolUse', offline);
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(JSON.parse(answered.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    // npx is slow to start, three times over, on a loaded machine.
+  }, 120_000);
+
+  it('init run again rewrites the entries an earlier init wrote into the form that fails closed (flags kept)', async () => {
+    const dir = project();
+    mkdirSync(path.join(dir, '.claude'));
+    const old = (flags = '') => ({
+      hooks: [{ type: 'command', command: `node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code${flags}` }],
+    });
+    const hooks = {
+      PreToolUse: [old(' --config policy.ts')],
+      PermissionRequest: [old()],
+      PostToolUse: [old()],
+      UserPromptSubmit: [old()],
+      Stop: [old()],
+    };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks }));
+    const init = await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(init.stdout).toContain(
+      'the call is refused when hookwise cannot be run, on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop',
+    );
+    const after = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(after.hooks.PreToolUse[0].hooks[0].command).toBe(directCommand('PreToolUse', ' --config policy.ts'));
+    expect(after.hooks.Stop[0].hooks[0].command).toBe(directCommand('Stop'));
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).stdout).toContain('already answers every event');
   });
 });
 

@@ -6,6 +6,8 @@ import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
 import { UserError } from '../errors.js';
+import { followHookTimeouts, stallReason } from '../hook-deadline.js';
+import { hookProcessesEnded } from '../hook-processes.js';
 import { RECURSION_GUARD } from '../resident/address.cjs';
 import { readInputObject } from '../stdin.js';
 
@@ -48,6 +50,10 @@ export function defineClaudeCode(program: Command, setExit: SetExit): void {
       'answer in this process; never through (or by starting) a resident hookwise (also HOOKWISE_RESIDENT=0; docs/claude-code.md#the-resident)',
     )
     .option(
+      '--resident-timeout <ms>',
+      'how long a resident may stay silent before this call stops waiting for it (default 5000; also HOOKWISE_RESIDENT_TIMEOUT_MS; docs/claude-code.md#the-resident)',
+    )
+    .option(
       '--load-timeout <ms>',
       `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`,
     )
@@ -77,6 +83,8 @@ export function parseClaudeCodeArgs(args: string[]): ClaudeCodeFlags & { badArgu
     else if (arg === '--fail-open') flags.failOpen = true;
     // Read by the launcher (../resident/client.cts) before this process is chosen.
     else if (arg === '--no-resident') continue;
+    else if (arg === '--resident-timeout') i++;
+    else if (arg.startsWith('--resident-timeout=')) continue;
     else if (arg === '--load-timeout' || arg.startsWith('--load-timeout=')) flags.loadTimeout = value('--load-timeout') ?? '';
     else if (arg === '--stall-timeout' || arg.startsWith('--stall-timeout=')) flags.stallTimeout = value('--stall-timeout') ?? '';
     else flags.badArgument ??= arg;
@@ -125,6 +133,8 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
       return envelope.finish();
     }
     const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
+    const deadlines = followHookTimeouts(engine, envelope.watchdog);
+    envelope.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
     const audit = await auditTo(engine, projectDir);
     process.env[RECURSION_GUARD] = '1';
     const answer = await answerWith(engine, event, input);
@@ -134,6 +144,8 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     started.afterAnswer?.();
     // Async hooks finish before the process ends; what they return has no later outcome to reach.
     await engine.drain();
+    // A timed-out command hook that ignores SIGTERM is SIGKILLed after its grace: end with it, not before.
+    await hookProcessesEnded();
     return envelope.finish();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -55,8 +55,9 @@ async function residents(): Promise<Array<{ socket: string; status: Status }>> {
   for (const name of names) {
     const socket = path.join(dir, name);
     const reply = await ask(socket, { op: 'status' });
-    if (reply === 'absent') fs.rmSync(socket, { force: true });
-    else if (reply !== 'lost' && reply.kind === 'status') found.push({ socket, status: reply });
+    // Nobody there, or a listener that cannot prove it is a resident hookwise: its socket goes.
+    if (reply === 'absent' || (typeof reply === 'object' && 'unanswered' in reply)) fs.rmSync(socket, { force: true });
+    else if (typeof reply === 'object' && 'kind' in reply && reply.kind === 'status') found.push({ socket, status: reply });
   }
   return found;
 }

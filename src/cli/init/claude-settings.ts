@@ -13,12 +13,66 @@ export const SERVE_URL = 'http://127.0.0.1:8787/v1/claude-code';
  * The command Claude Code runs on every hook: Node on the project's own hookwise when
  * the project installs it; npx only when it does not, since npx costs about a second
  * of every call (docs/benchmarks.md).
+ *
+ * Either way, a hookwise that cannot be run (a clone without `npm install`, npx
+ * offline, no node) must not let the call through: Claude Code reads exit 1 ("Cannot
+ * find module") as a non-blocking error and runs the tool unguarded. So each command
+ * is a small sh line that answers for the missing hookwise itself (missingAnswer).
+ * Entries with `--fail-open` ask for the opposite and are written plain.
  */
-export const DIRECT_COMMAND = 'node "$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js" claude-code';
-export const NPX_COMMAND = 'npx hookwise claude-code';
+const HOOKWISE_JS = '"$CLAUDE_PROJECT_DIR/node_modules/hookwise/bin/hookwise.js"';
+const PLAIN_DIRECT = `node ${HOOKWISE_JS} claude-code`;
+const PLAIN_NPX = 'npx hookwise claude-code';
+const NOT_INSTALLED = 'hookwise is not installed in this project (node_modules/hookwise is missing): run npm install';
+const NPX_FAILED = 'npx could not run hookwise: run npm install --save-dev hookwise';
 
-export function hookEntry(mode: ClaudeMode, installed = false): Record<string, unknown> {
-  if (mode === 'command') return { type: 'command', command: installed ? DIRECT_COMMAND : NPX_COMMAND };
+/**
+ * Events whose exit 2 refuses what is about to happen. On Stop, exit 2 means "keep
+ * going" (and on PostToolUse the tool already ran): there the answer ends the run.
+ */
+const REFUSED_BY_EXIT_2: ReadonlySet<string> = new Set(['PreToolUse', 'PermissionRequest', 'UserPromptSubmit']);
+
+/** What Claude Code gets from the entry when hookwise cannot be run: the call refused, or the run ended. */
+export function missingAnswer(event: string, why: string): string {
+  const reason = `hookwise failed closed: ${why}`;
+  if (REFUSED_BY_EXIT_2.has(event)) return `echo '${reason}' >&2; exit 2`;
+  return `echo '${JSON.stringify({ continue: false, stopReason: reason })}'; exit 0`;
+}
+
+/** The entry's command with the project's installed hookwise; `flags` (with their leading space) are passed on. */
+export function directCommand(event: string, flags = ''): string {
+  if (/(^| )--fail-open\b/.test(flags)) return `${PLAIN_DIRECT}${flags}`;
+  return `[ -f ${HOOKWISE_JS} ] && command -v node >/dev/null && exec ${PLAIN_DIRECT}${flags}; ${missingAnswer(event, NOT_INSTALLED)}`;
+}
+
+/**
+ * The entry's command through npx. npx's own failures exit 1 like hookwise's
+ * non-blocking answers, so only hookwise's exit 0 and exit 2 pass; anything else is
+ * taken as hookwise not having run.
+ */
+export function npxCommand(event: string, flags = ''): string {
+  if (/(^| )--fail-open\b/.test(flags)) return `${PLAIN_NPX}${flags}`;
+  return `${PLAIN_NPX}${flags} || { [ $? -eq 2 ] && exit 2; ${missingAnswer(event, NPX_FAILED)}; }`;
+}
+
+/** The form of an entry hookwise wrote (now or in an earlier release) and its flags; undefined for any other command. */
+function formOf(command: string, event: string): { form: 'direct' | 'npx'; flags: string } | undefined {
+  for (const [form, plain, build] of [
+    ['direct', PLAIN_DIRECT, directCommand],
+    ['npx', PLAIN_NPX, npxCommand],
+  ] as const) {
+    if (command === plain || command.startsWith(`${plain} `)) {
+      const flags = command.slice(plain.length);
+      if (!/[;&|<>`$(){}]/.test(flags)) return { form, flags };
+    }
+    const flagged = /claude-code((?: [^;&|<>`$(){}]*)?)(?:;| \|\|)/.exec(command);
+    if (flagged && command === build(event, flagged[1])) return { form, flags: flagged[1]! };
+  }
+  return undefined;
+}
+
+export function hookEntry(mode: ClaudeMode, installed: boolean, event: string): Record<string, unknown> {
+  if (mode === 'command') return { type: 'command', command: installed ? directCommand(event) : npxCommand(event) };
   return {
     type: 'http',
     url: SERVE_URL,
@@ -34,34 +88,37 @@ export interface MergeResult {
   added: string[];
   /** Events whose `npx hookwise claude-code` now runs the project's installed hookwise directly. */
   upgraded: string[];
+  /** Events whose entry, written by an earlier hookwise, now fails closed when hookwise cannot be run. */
+  guarded: string[];
 }
 
 /**
  * Add one hookwise entry per event, keeping every other key, group and hook as
  * it was. An event that already runs hookwise (either mode) is left alone, so
  * running init twice changes nothing, except that an `npx hookwise claude-code`
- * entry (flags kept) runs the installed hookwise once the project installs it.
+ * entry (flags kept) runs the installed hookwise once the project installs it, and an
+ * entry of an earlier hookwise gets the form that fails closed when hookwise is missing.
  */
 export function mergeClaudeSettings(existing: Record<string, unknown>, mode: ClaudeMode, installed = false): MergeResult {
   const hooks = asObject(existing.hooks, 'hooks');
   const added: string[] = [];
   const upgraded: string[] = [];
+  const guarded: string[] = [];
   const merged: Record<string, unknown> = { ...hooks };
   for (const event of CLAUDE_EVENTS) {
     const groups = merged[event] === undefined ? [] : asArray(merged[event], `hooks.${event}`);
     if (groups.some(runsHookwise)) {
-      if (!installed) continue;
-      const direct = groups.map(runningInstalled);
-      if (direct.some((g, i) => g !== groups[i])) {
-        merged[event] = direct;
-        upgraded.push(event);
-      }
+      const changes = { npx: false, guard: false };
+      const rewritten = groups.map((g) => rewriteEntries(g, event, installed, changes));
+      if (changes.npx || changes.guard) merged[event] = rewritten;
+      if (changes.npx) upgraded.push(event);
+      else if (changes.guard) guarded.push(event);
       continue;
     }
-    merged[event] = [...groups, { hooks: [hookEntry(mode, installed)] }];
+    merged[event] = [...groups, { hooks: [hookEntry(mode, installed, event)] }];
     added.push(event);
   }
-  return { settings: { ...existing, hooks: merged }, added, upgraded };
+  return { settings: { ...existing, hooks: merged }, added, upgraded, guarded };
 }
 
 const RUNS_HOOKWISE = /\bhookwise(\.js")?\s+claude-code\b/;
@@ -74,19 +131,28 @@ function runsHookwise(group: unknown): boolean {
   });
 }
 
-/** The group with its `npx hookwise claude-code` commands running the installed hookwise; the same group when it has none. */
-function runningInstalled(group: unknown): unknown {
+/**
+ * The group with hookwise's own entries in their current form: the installed hookwise
+ * instead of npx once the project installs it, and the form that fails closed (flags
+ * kept). The same group when nothing changes; other hooks are never touched.
+ */
+function rewriteEntries(group: unknown, event: string, installed: boolean, changes: { npx: boolean; guard: boolean }): unknown {
   const hooks = (group as { hooks?: unknown })?.hooks;
   if (!Array.isArray(hooks)) return group;
-  const isNpx = (h: { command?: unknown }) =>
-    typeof h?.command === 'string' && (h.command === NPX_COMMAND || h.command.startsWith(`${NPX_COMMAND} `));
-  if (!hooks.some(isNpx)) return group;
-  return {
-    ...(group as object),
-    hooks: hooks.map((h: { command?: string }) =>
-      isNpx(h) ? { ...h, command: DIRECT_COMMAND + h.command!.slice(NPX_COMMAND.length) } : h,
-    ),
-  };
+  let changed = false;
+  const next = hooks.map((h: { command?: unknown }) => {
+    if (typeof h?.command !== 'string') return h;
+    const found = formOf(h.command, event);
+    if (!found) return h;
+    const form = installed ? 'direct' : found.form;
+    const command = form === 'direct' ? directCommand(event, found.flags) : npxCommand(event, found.flags);
+    if (command === h.command) return h;
+    if (form !== found.form) changes.npx = true;
+    else changes.guard = true;
+    changed = true;
+    return { ...h, command };
+  });
+  return changed ? { ...(group as object), hooks: next } : group;
 }
 
 function asObject(value: unknown, where: string): Record<string, unknown> {

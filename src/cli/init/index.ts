@@ -50,7 +50,7 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
     say(`--- .claude/settings.json\n${text}`);
     return;
   }
-  if (merged.added.length === 0 && merged.upgraded.length === 0) {
+  if (merged.added.length === 0 && merged.upgraded.length === 0 && merged.guarded.length === 0) {
     say(`${pc.dim('kept')}     .claude/settings.json (hookwise already answers every event)`);
     return;
   }
@@ -60,6 +60,8 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
     say(`${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: hookwise on ${merged.added.join(', ')}`);
   if (merged.upgraded.length > 0)
     say(`${pc.green('updated')}  .claude/settings.json: the installed hookwise instead of npx on ${merged.upgraded.join(', ')}`);
+  if (merged.guarded.length > 0)
+    say(`${pc.green('updated')}  .claude/settings.json: the call is refused when hookwise cannot be run, on ${merged.guarded.join(', ')}`);
   if (!options.serve && !installsHookwise(dir))
     say(
       `${pc.yellow('note')}     hookwise is not installed in this project, so Claude Code runs it through npx (about a second per call): \`npm install --save-dev hookwise\`, then \`npx hookwise init claude-code\` again`,

@@ -13,7 +13,7 @@ import os = require('node:os');
 import path = require('node:path');
 
 /** Bumped when the request or reply shape changes: an older resident then never matches. */
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 /** Unix socket paths are limited to 108 bytes on Linux (104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 
@@ -90,7 +90,7 @@ function hash(text: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** A request, one JSON line. */
+/** A request, one JSON line, sent once the resident has proven itself (./proof.cts). */
 export type ResidentRequest = { op: 'hook'; identity: string; input: string } | { op: 'status' } | { op: 'stop' };
 
 /** A reply, one JSON line. `decline`: nothing ran; the caller answers in-process. */

@@ -24,12 +24,18 @@ import {
   socketPath,
   untrusted,
 } from './address.cjs';
+import { keyFileOf, matches, newNonce, proofOf, readKey, sealOf, writeKey } from './proof.cjs';
 
 /** Set by hookwise for the command hooks it runs (src/handlers/containment.ts), which kills what they leave running. */
 const HOOK_ID_ENV = 'HOOKWISE_HOOK_ID';
 const BIN = path.resolve(__dirname, '..', '..', '..', 'bin', 'hookwise.js');
 /** A start younger than this is still under way: no second resident is started meanwhile. */
 const STARTING_MS = 10_000;
+
+/** How long a resident may stay silent (no proof, no acknowledgement, no heartbeat) before the caller stops waiting. */
+export const RESIDENT_TIMEOUT_ENV = 'HOOKWISE_RESIDENT_TIMEOUT_MS';
+export const RESIDENT_TIMEOUT_FLAG = '--resident-timeout';
+const DEFAULT_RESIDENT_TIMEOUT_MS = 5000;
 
 /** Resolves with the exit code; the process ends once the answer is written. */
 export async function runClaudeCodeCommand(args: string[]): Promise<number> {
@@ -43,8 +49,23 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
   const env = { ...process.env };
   const start = () => startResident(where, args, env);
   const input = await readStdin();
-  const reply = await ask(where.socket, { op: 'hook', identity: where.identity, input });
+  let timeoutMs: number;
+  try {
+    timeoutMs = residentTimeoutOf(args);
+  } catch (error) {
+    return failClosed(input, (error as Error).message);
+  }
+  const socketIno = inodeOf(where.socket);
+  const reply = await ask(where.socket, { op: 'hook', identity: where.identity, input }, timeoutMs);
   if (reply === 'absent') return inProcess(args, input, start);
+  if (typeof reply === 'object' && 'unanswered' in reply) {
+    // Nothing ran there, and this call's input never left this process: answer it here. The
+    // socket goes (unless it was replaced meanwhile), so that the next call gets a resident that can prove itself.
+    process.stderr.write(`hookwise: not using the resident at ${where.socket}: ${reply.unanswered}; answered in this process\n`);
+    if (socketIno !== undefined && inodeOf(where.socket) === socketIno) fs.rmSync(where.socket, { force: true });
+    return inProcess(args, input, start);
+  }
+  if (typeof reply === 'object' && 'failed' in reply) return failClosed(input, reply.failed);
   if (reply === 'lost') return failClosed(input, 'the resident hookwise ended before it answered');
   if (reply.kind === 'answer') {
     if (reply.stdout) fs.writeSync(1, reply.stdout);
@@ -54,6 +75,31 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
   // Declined: nothing ran there. A stale resident (its config changed) is on its way out; the next call gets a new one.
   const restart = reply.kind === 'decline' && reply.why !== 'identity';
   return inProcess(args, input, restart ? start : undefined);
+}
+
+/** `--resident-timeout <ms>` (or `=ms`), else HOOKWISE_RESIDENT_TIMEOUT_MS, else 5 s. */
+function residentTimeoutOf(args: string[]): number {
+  let value = process.env[RESIDENT_TIMEOUT_ENV];
+  let name = RESIDENT_TIMEOUT_ENV;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === RESIDENT_TIMEOUT_FLAG) value = args[++i];
+    else if (arg.startsWith(`${RESIDENT_TIMEOUT_FLAG}=`)) value = arg.slice(RESIDENT_TIMEOUT_FLAG.length + 1);
+    else continue;
+    name = RESIDENT_TIMEOUT_FLAG;
+  }
+  if (value === undefined || value === '') return DEFAULT_RESIDENT_TIMEOUT_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name}: expected a positive whole number of milliseconds, got "${value}"`);
+  return ms;
+}
+
+function inodeOf(file: string): number | undefined {
+  try {
+    return fs.lstatSync(file).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Where {
@@ -84,28 +130,84 @@ function residentFor(args: string[]): Where | undefined {
 }
 
 /**
- * One request, one reply. `absent`: nobody listens (nothing was sent). `lost`: the
- * resident took the request (it acknowledges with `+` before running anything) and
- * ended without answering. A connection dropped before the acknowledgement ran
- * nothing, so it counts as absent.
+ * What became of a request:
+ * - a reply, proven to be the resident's answer to this request;
+ * - `absent`: nobody listens (nothing was sent);
+ * - `{ unanswered }`: the listener did not prove it holds the resident's key, or did not
+ *   prove it or take the request within `timeoutMs`: nothing ran there, and only the
+ *   nonce was sent before the proof (never the request);
+ * - `lost`: the resident took the request (it acknowledges with `+` before running
+ *   anything) and ended without answering;
+ * - `{ failed }`: it took the request and then went silent for `timeoutMs` (stopped,
+ *   or its main thread stuck), or its reply does not carry its seal.
+ * A connection dropped before the acknowledgement ran nothing, so it counts as absent.
  */
-export function ask(socket: string, request: ResidentRequest): Promise<ResidentReply | 'absent' | 'lost'> {
+export type Asked = ResidentReply | 'absent' | 'lost' | { unanswered: string } | { failed: string };
+
+export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAULT_RESIDENT_TIMEOUT_MS): Promise<Asked> {
   return new Promise((resolve) => {
+    const found = readKey(keyFileOf(socket));
+    const nonce = newNonce();
+    const line = JSON.stringify(request);
     const connection = net.createConnection(socket);
+    let stage: 'proof' | 'sent' | 'reply' = 'proof';
+    let taken = false;
     let text = '';
+    let settled = false;
+    const end = (result: Asked) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(silence);
+      connection.destroy();
+      resolve(result);
+    };
+    const silent = () => {
+      if (stage === 'proof') return end({ unanswered: `it did not prove itself within ${timeoutMs} ms` });
+      if (!taken) return end({ unanswered: `it did not take the call within ${timeoutMs} ms` });
+      end({ failed: `the resident hookwise gave no sign of life for ${timeoutMs} ms after it took the call` });
+    };
+    let silence = setTimeout(silent, timeoutMs);
     connection.setEncoding('utf8');
-    connection.on('connect', () => connection.write(`${JSON.stringify(request)}\n`));
+    // The heartbeat interval the resident is asked for: several beats fit in one silence.
+    connection.on('connect', () =>
+      connection.write(`${JSON.stringify({ hello: nonce, every: Math.max(20, Math.floor(timeoutMs / 4)) })}\n`),
+    );
     connection.on('data', (chunk: string) => {
+      clearTimeout(silence);
+      silence = setTimeout(silent, timeoutMs);
       text += chunk;
+      if (stage === 'proof') {
+        const newline = text.indexOf('\n');
+        if (newline < 0) return;
+        if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
+        if (!matches(proofOf(found.key, nonce), text.slice(0, newline)))
+          return end({ unanswered: 'it did not prove that it holds the resident key' });
+        text = text.slice(newline + 1);
+        stage = 'sent';
+        connection.write(`${line}\n`);
+      }
+      // Heartbeats ('.') and the acknowledgement ('+') come before the reply.
+      let i = 0;
+      while (stage === 'sent' && i < text.length && (text[i] === '.' || text[i] === '+')) {
+        if (text[i] === '+') taken = true;
+        i++;
+      }
+      text = text.slice(i);
+      if (text.length > 0) stage = 'reply';
     });
     connection.on('error', () => {});
     connection.on('close', () => {
-      const accepted = text.startsWith('+');
-      const line = accepted ? text.slice(1) : text;
+      if (settled) return;
+      if (stage !== 'reply') return end(taken ? 'lost' : 'absent');
+      const [reply, seal] = text.split('\n');
+      if (!('key' in found) || !matches(sealOf(found.key, nonce, line, reply ?? ''), seal)) {
+        const why = "the resident's reply does not carry its seal";
+        return end(taken ? { failed: why } : { unanswered: why });
+      }
       try {
-        resolve(JSON.parse(line) as ResidentReply);
+        end(JSON.parse(reply!) as ResidentReply);
       } catch {
-        resolve(accepted ? 'lost' : 'absent');
+        end({ failed: "the resident's reply is not JSON" });
       }
     });
   });
@@ -142,6 +244,8 @@ function startResident({ dir, socket }: Where, args: string[], env: NodeJS.Proce
     if (untrusted(dir)) return;
     if (startedRecently(`${base}.starting`)) return;
     fs.writeFileSync(`${base}.starting`, String(process.pid), { flag: 'wx', mode: 0o600 });
+    // The key the resident proves itself with; it reads it as it starts (./proof.cts).
+    writeKey(keyFileOf(socket));
     const log = fs.openSync(`${base}.log`, 'w', 0o600);
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
     const child = spawn(process.execPath, [BIN, 'claude-code', RESIDENT_FLAG, ...args], {

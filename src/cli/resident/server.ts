@@ -16,8 +16,11 @@ import {
 } from '../commands/claude-code.js';
 import { DEFAULT_STALL_TIMEOUT_MS, millis, oneLine, within } from '../envelope.js';
 import { parseInputObject } from '../stdin.js';
-import { startWatchdog } from '../watchdog.js';
+import { killHookProcesses } from '../hook-processes.js';
+import { startWatchdog, type Watchdog } from '../watchdog.js';
+import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
 import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
+import { keyFileOf, proofOf, readKey, sealOf } from './proof.cjs';
 import { LoadedFiles } from './track.js';
 
 /**
@@ -58,7 +61,13 @@ export async function runResident(args: string[]): Promise<number> {
     log(`not starting: ${why ?? `unknown argument ${flags.badArgument}`}`);
     return 1;
   }
-  return new Resident(identity, flags, socket).run();
+  // The key its launcher wrote for it: without it no caller would believe it (./proof.cts).
+  const found = readKey(keyFileOf(socket));
+  if (!('key' in found)) {
+    log(`not starting: ${found.why}`);
+    return 1;
+  }
+  return new Resident(identity, flags, socket, found.key).run();
 }
 
 class Resident {
@@ -75,12 +84,16 @@ class Resident {
   private lastCall = Date.now();
   private socketIno: number | undefined;
   private closing: Promise<void> | undefined;
+  private watchdog!: Watchdog;
+  /** The hooks running now and their timeouts, which the watchdog enforces (../hook-deadline.ts). */
+  private deadlines: HookDeadlines | undefined;
   private done!: (code: number) => void;
 
   constructor(
     private readonly identity: string,
     private readonly flags: ClaudeCodeFlags,
     private readonly socket: string,
+    private readonly key: string,
   ) {
     this.failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
     this.loadTimeoutMs = loadTimeoutOf(flags);
@@ -111,10 +124,11 @@ class Resident {
     const reallyExit = (process as unknown as { reallyExit: (code: number) => never }).reallyExit.bind(process);
     const fatal = (reason: string) => {
       log(`${reason}; ending (calls in flight answer with the failure answer)`);
+      killHookProcesses();
       reallyExit(70);
     };
     const stallMs = millis(this.flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
-    startWatchdog(stallMs, (ms) => fatal(`a hook or the config ran synchronously for ${ms} ms of CPU time without yielding`));
+    this.watchdog = startWatchdog(stallMs, (ms) => fatal(stallReason(ms, this.deadlines, stallMs)));
     process.on('uncaughtException', (error) => fatal(`uncaught error: ${oneLine(String(error?.stack ?? error))}`));
     process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));
   }
@@ -166,41 +180,69 @@ class Resident {
   private async load(files: string[], projectDir: string): Promise<Loaded> {
     this.files.add(files);
     const engine = await this.files.during(() => loadFor(files, projectDir));
+    this.deadlines = followHookTimeouts(engine, this.watchdog);
     const audit = await auditTo(engine, projectDir);
     // The shell guard's parser is loaded on first use: load it now, not in a call someone waits for.
     void import('../../shell/parser.js').then((m) => m.loadBashParser()).catch(() => {});
     return { engine, audit };
   }
 
+  /**
+   * One call: a hello (the caller's nonce) answered with the proof, then one request
+   * answered with a sealed reply (./proof.cts). While the request runs, a heartbeat
+   * (`.`) at the interval the caller asked for tells it this resident is alive: a
+   * stopped (SIGSTOP) or stuck resident goes silent, and the caller stops waiting.
+   */
   private connection(c: net.Socket): void {
     let text = '';
+    let nonce: string | undefined;
+    let every = 1000;
     c.setEncoding('utf8');
     c.on('error', () => {});
     const onData = (chunk: string) => {
       text += chunk;
-      const end = text.indexOf('\n');
-      if (end < 0 && text.length < MAX_REQUEST_CHARS) return;
-      c.off('data', onData);
-      if (end < 0) return void c.destroy();
-      void this.request(c, text.slice(0, end));
+      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n')) {
+        const line = text.slice(0, end);
+        text = text.slice(end + 1);
+        if (nonce === undefined) {
+          const hello = helloOf(line);
+          if (!hello) return void c.destroy();
+          ({ nonce, every } = hello);
+          c.write(`${proofOf(this.key, nonce)}\n`);
+          continue;
+        }
+        c.off('data', onData);
+        return void this.request(c, line, nonce, every);
+      }
+      if (text.length >= MAX_REQUEST_CHARS) c.destroy();
     };
     c.on('data', onData);
   }
 
-  private async request(c: net.Socket, line: string): Promise<void> {
+  private async request(c: net.Socket, line: string, nonce: string, every: number): Promise<void> {
+    const heartbeat = setInterval(() => c.writable && c.write('.'), every);
+    c.once('close', () => clearInterval(heartbeat));
     let request: ResidentRequest;
     try {
       request = JSON.parse(line) as ResidentRequest;
     } catch {
+      clearInterval(heartbeat);
       return void c.destroy();
     }
-    const reply = (r: ResidentReply): void => void c.end(`${JSON.stringify(r)}\n`);
+    const reply = (r: ResidentReply): void => {
+      clearInterval(heartbeat);
+      const text = JSON.stringify(r);
+      c.end(`${text}\n${sealOf(this.key, nonce, line, text)}\n`);
+    };
     if (request.op === 'status') return reply(this.status());
     if (request.op === 'stop') {
       reply({ kind: 'stopping' });
       return void this.shutdown('asked to stop');
     }
-    if (request.op !== 'hook') return void c.destroy();
+    if (request.op !== 'hook') {
+      clearInterval(heartbeat);
+      return void c.destroy();
+    }
     if (request.identity !== this.identity) return reply({ kind: 'decline', why: 'identity' });
     if (this.closing) return reply({ kind: 'decline', why: 'closing' });
     this.inFlight++;
@@ -297,6 +339,9 @@ class Resident {
     this.closing ??= (async () => {
       log(`going: ${why}`);
       if (this.ownsSocket()) fs.rmSync(this.socket, { force: true });
+      // Its key goes with it, unless a launcher has already written the next resident's.
+      const left = readKey(keyFileOf(this.socket));
+      if ('key' in left && left.key === this.key) fs.rmSync(keyFileOf(this.socket), { force: true });
       await new Promise<void>((resolve) => this.server.close(() => resolve()));
       if (this.inFlight > 0) await new Promise<void>((resolve) => (this.idle = resolve));
       const loaded = await this.served?.loaded?.catch(() => undefined);
@@ -329,6 +374,18 @@ interface Call {
 }
 
 const keyOf = (files: string[], projectDir: string) => JSON.stringify([files, projectDir]);
+
+/** The caller's hello: its nonce and the heartbeat interval it asks for (kept between 20 ms and 1 s). */
+function helloOf(line: string): { nonce: string; every: number } | undefined {
+  try {
+    const hello = JSON.parse(line) as { hello?: unknown; every?: unknown };
+    if (typeof hello.hello !== 'string' || !/^[0-9a-f]{32}$/.test(hello.hello)) return undefined;
+    const every = typeof hello.every === 'number' && Number.isFinite(hello.every) ? Math.min(1000, Math.max(20, hello.every)) : 1000;
+    return { nonce: hello.hello, every };
+  } catch {
+    return undefined;
+  }
+}
 
 /** Does someone listen on this socket? */
 function answers(socket: string): Promise<boolean> {
