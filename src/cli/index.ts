@@ -12,6 +12,9 @@ import { defineRun } from './commands/run.js';
 import { defineInit } from './commands/init.js';
 import { defineServe } from './commands/serve.js';
 import { defineMcpProxy } from './commands/mcp-proxy.js';
+import { definePolicyTest } from './commands/policy-test.js';
+import { defineReplay } from './commands/replay.js';
+import { defineExplain } from './commands/explain.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -41,6 +44,9 @@ export async function main(argv: string[]): Promise<number> {
     defineGuard,
     defineServe,
     defineMcpProxy,
+    definePolicyTest,
+    defineReplay,
+    defineExplain,
   ])
     define(program, setExit);
   try {
