@@ -42,7 +42,7 @@ export interface ReplayListener {
 export async function replayCalls(
   engine: HookEngine,
   items: AsyncIterable<SourceItem>,
-  options: { projectDir: string },
+  options: { projectDir: string; /** Replaces each call's recorded cwd (sessions recorded in another folder or machine). */ cwd?: string },
   listener: ReplayListener,
 ): Promise<ReplaySummary> {
   const summary: ReplaySummary = { calls: 0, same: 0, differences: 0, problems: 0, skipped: 0 };
@@ -57,7 +57,7 @@ export async function replayCalls(
       listener.skipped(item.skipped);
       continue;
     }
-    const call = item.call;
+    const call = options.cwd === undefined ? item.call : { ...item.call, cwd: options.cwd };
     const outcome = await engine.fire('PreToolUse', inputOf(call), { projectDir: call.cwd ?? options.projectDir });
     summary.calls++;
     const difference = compare(call, outcome);

@@ -29,7 +29,7 @@ export function defineReplay(program: Command, setExit: SetExit): void {
     .option('--json', 'one JSON object per difference (JSON Lines) instead of a table')
     .option('--to-tests <file>', 'also write the differences as policy test cases (YAML, or JSON for .json) pinning today\'s decisions')
     .option('--run-command-hooks', 'run Claude Code command hooks too (by default they are not run: they may have side effects)')
-    .option('--project <dir>', 'the project folder the guards judge when the source does not record one (default: the current folder)')
+    .option('--project <dir>', 'the project folder the calls are judged in, instead of the one each call recorded (default: the recorded cwd, else the current folder)')
     .addHelpText('after', '\nExit status: 0 every call decided as recorded, 1 some decided differently, 2 a source, flag or policy could not be used (or a line could not be read).')
     .action(async (sources: string[], flags: ReplayFlags) => setExit(await replay(sources, flags)));
 }
@@ -49,7 +49,7 @@ async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
     const differences: import('../../replay/index.js').Difference[] = [];
     const started = Date.now();
     let lastProgress = started;
-    const summary = await r.replayCalls(engine, items, { projectDir }, {
+    const summary = await r.replayCalls(engine, items, { projectDir, cwd: flags.project ? projectDir : undefined }, {
       difference(d) {
         differences.push(d);
         if (flags.json) process.stdout.write(r.jsonLine(d));
