@@ -13,7 +13,11 @@ export function formatExplanation(e: Explanation): string {
   lines.push('', 'hooks in run order:');
   e.hooks.forEach((h, i) => {
     const timing = h.durationMs !== null ? ` ${h.durationMs.toFixed(2)} ms` : '';
-    const verdict = h.matched ? `${h.status}${h.result ? ` → ${h.result}` : ''}${timing}` : 'matcher did not select it';
+    const verdict = !h.matched
+      ? 'matcher did not select it'
+      : h.status === 'skipped'
+        ? 'selected, not run: the chain ended before it (an earlier hook refused, stopped or skipped)'
+        : `matched, ${h.status}${h.result ? ` → ${h.result}` : ''}${timing}`;
     lines.push(`  ${i + 1}. ${h.name}: ${verdict}`);
     if (h.source) lines.push(`       from ${h.source}`);
     if (h.matched && h.returned !== undefined) lines.push(`       returned ${short(h.returned)}`);
