@@ -1,7 +1,9 @@
 import type { AuditFilters, AuditRow } from '../audit/query.js';
 import type { Outcome } from '../core/outcome.js';
 import { happenedOf } from './classify.js';
-import type { SourceItem } from './types.js';
+import type { SourceBatch, SourceItem } from './types.js';
+
+const BATCH = 512;
 
 export interface AuditSelection {
   sessionId?: string;
@@ -14,7 +16,7 @@ export interface AuditSelection {
  * oldest first: each `outcome` record keeps the call (tool_name, tool_input,
  * tool_use_id) beside the whole Outcome. SQLite rows are streamed.
  */
-export async function* auditCalls(target: string, selection: AuditSelection): AsyncGenerator<SourceItem> {
+export async function* auditCalls(target: string, selection: AuditSelection): AsyncGenerator<SourceBatch> {
   const filters: AuditFilters = { kind: 'outcome', event: 'PreToolUse', ...selection };
   const { isPostgresUrl } = await import('../audit/postgres-url.js');
   let rows: Iterable<AuditRow>;
@@ -25,7 +27,15 @@ export async function* auditCalls(target: string, selection: AuditSelection): As
     if (!existsSync(target)) throw new AuditDatabaseMissingError(target);
     rows = (await import('../audit/query.js')).iterateAudit(target, filters);
   }
-  for (const row of rows) yield fromRow(target, row);
+  let batch: SourceItem[] = [];
+  for (const row of rows) {
+    batch.push(fromRow(target, row));
+    if (batch.length === BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
 }
 
 function fromRow(source: string, row: AuditRow): SourceItem {

@@ -2,4 +2,4 @@ export { transcriptCalls } from './transcript.js';
 export { auditCalls, type AuditSelection } from './audit-source.js';
 export { replayCalls, type Difference, type ReplaySummary, type ReplayListener } from './replay.js';
 export { formatTable, jsonLine, summaryLine, tableRow, toTests } from './report.js';
-export type { RecordedCall, SourceItem, SourceProblem, Happened } from './types.js';
+export type { RecordedCall, SourceItem, SourceBatch, SourceProblem, Happened } from './types.js';

@@ -3,7 +3,7 @@ import type { HookEngine } from '../core/engine.js';
 import type { Outcome } from '../core/outcome.js';
 import { decidingHook } from '../policy-test/deciding-hook.js';
 import { happenedOf } from './classify.js';
-import type { Happened, RecordedCall, SourceItem, SourceProblem } from './types.js';
+import type { Happened, RecordedCall, SourceBatch, SourceProblem } from './types.js';
 
 /** A call today's policy decides differently from what happened. */
 export interface Difference {
@@ -29,7 +29,7 @@ export interface ReplayListener {
   difference(d: Difference): void;
   problem(p: SourceProblem): void;
   skipped(p: SourceProblem): void;
-  /** Called after each call; `calls` so far. */
+  /** Called after each batch of calls; `calls` so far. */
   progress?(calls: number): void;
 }
 
@@ -41,30 +41,34 @@ export interface ReplayListener {
  */
 export async function replayCalls(
   engine: HookEngine,
-  items: AsyncIterable<SourceItem>,
+  items: AsyncIterable<SourceBatch>,
   options: { projectDir: string; /** Replaces each call's recorded cwd (sessions recorded in another folder or machine). */ cwd?: string },
   listener: ReplayListener,
 ): Promise<ReplaySummary> {
   const summary: ReplaySummary = { calls: 0, same: 0, differences: 0, problems: 0, skipped: 0 };
-  for await (const item of items) {
-    if ('problem' in item) {
-      summary.problems++;
-      listener.problem(item.problem);
-      continue;
+  for await (const batch of items) {
+    for (const item of batch) {
+      if ('problem' in item) {
+        summary.problems++;
+        listener.problem(item.problem);
+        continue;
+      }
+      if ('skipped' in item) {
+        summary.skipped++;
+        listener.skipped(item.skipped);
+        continue;
+      }
+      const call = options.cwd === undefined ? item.call : { ...item.call, cwd: options.cwd };
+      // Without a promise when every hook answers at once: a replay fires 100,000s of times.
+      const fired = engine.fireMaybeSync('PreToolUse', inputOf(call), { projectDir: call.cwd ?? options.projectDir });
+      const outcome = fired instanceof Promise ? await fired : fired;
+      summary.calls++;
+      const difference = compare(call, outcome);
+      if (difference) {
+        summary.differences++;
+        listener.difference(difference);
+      } else summary.same++;
     }
-    if ('skipped' in item) {
-      summary.skipped++;
-      listener.skipped(item.skipped);
-      continue;
-    }
-    const call = options.cwd === undefined ? item.call : { ...item.call, cwd: options.cwd };
-    const outcome = await engine.fire('PreToolUse', inputOf(call), { projectDir: call.cwd ?? options.projectDir });
-    summary.calls++;
-    const difference = compare(call, outcome);
-    if (difference) {
-      summary.differences++;
-      listener.difference(difference);
-    } else summary.same++;
     listener.progress?.(summary.calls);
   }
   await engine.drain();

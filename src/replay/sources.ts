@@ -3,16 +3,16 @@ import path from 'node:path';
 import { PolicyTestError } from '../policy-test/errors.js';
 import { auditCalls, type AuditSelection } from './audit-source.js';
 import { transcriptCalls } from './transcript.js';
-import type { SourceItem } from './types.js';
+import type { SourceBatch } from './types.js';
 
 /**
  * Every named source, in order, as one stream of calls: `postgres://` URLs and SQLite
  * files are audit trails, `.jsonl` files Claude Code transcripts, folders the
  * transcripts in them. Each is checked before anything is replayed.
  */
-export async function sourceItems(sources: string[], selection: AuditSelection): Promise<AsyncIterable<SourceItem>> {
+export async function sourceItems(sources: string[], selection: AuditSelection): Promise<AsyncIterable<SourceBatch>> {
   const { isPostgresUrl } = await import('../audit/postgres-url.js');
-  const streams: Array<() => AsyncIterable<SourceItem>> = [];
+  const streams: Array<() => AsyncIterable<SourceBatch>> = [];
   for (const given of sources) {
     if (isPostgresUrl(given)) {
       streams.push(() => auditCalls(given, selection));

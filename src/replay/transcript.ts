@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { PolicyTestError } from '../policy-test/errors.js';
-import type { Happened, RecordedCall, SourceItem } from './types.js';
+import type { Happened, RecordedCall, SourceBatch, SourceItem } from './types.js';
 
 interface ToolUse {
   at: number;
@@ -37,7 +37,11 @@ const NOT_A_HOOK = [
  * with the user `tool_result` that answered it. A line that is not JSON is reported
  * with its number and the rest is read.
  */
-export async function* transcriptCalls(file: string): AsyncGenerator<SourceItem> {
+export async function* transcriptCalls(file: string): AsyncGenerator<SourceBatch> {
+  for await (const item of transcriptItems(file)) yield [item];
+}
+
+async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
   if (!existsSync(file)) throw new PolicyTestError(file, 'no such transcript file');
   if (statSync(file).isDirectory()) throw new PolicyTestError(file, 'is a folder; name the session .jsonl files in it');
   const pending = new Map<string, ToolUse>();

@@ -32,3 +32,6 @@ export interface SourceProblem {
 }
 
 export type SourceItem = { call: RecordedCall } | { problem: SourceProblem } | { skipped: SourceProblem };
+
+/** Sources yield items in batches: one promise per batch, not per row (replay reads 100,000s of rows). */
+export type SourceBatch = SourceItem[];
