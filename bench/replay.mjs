@@ -48,17 +48,26 @@ async function inProcess(target, config) {
   const { engine } = await loadPolicy({ files: [config], cwd: path.dirname(config) });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
-  const summary = await replayCalls(engine, auditCalls(target, {}), { projectDir: path.dirname(config) }, { difference() {}, problem() {}, skipped() {} });
+  const summary = await replayCalls(
+    engine,
+    auditCalls(target, {}),
+    { projectDir: path.dirname(config) },
+    { difference() {}, problem() {}, skipped() {} },
+  );
   const cpu = process.cpuUsage(c0);
   const ms = performance.now() - t0;
-  if (summary.calls !== EVENTS || summary.differences !== 0) throw new Error(`replay saw ${summary.calls} calls, ${summary.differences} differences`);
+  if (summary.calls !== EVENTS || summary.differences !== 0)
+    throw new Error(`replay saw ${summary.calls} calls, ${summary.differences} differences`);
   // On a shared, busy machine the wall clock measures the other processes too: CPU time is given beside it.
   return { wall: (EVENTS / ms) * 1000, cpu: EVENTS / ((cpu.user + cpu.system) / 1e6) };
 }
 
 function throughCli(target, config) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [cli, 'replay', target, '--json', '--config', config], { encoding: 'utf8', env: { ...process.env, HOOKWISE_AUDIT_KEY: KEY } });
+  const r = spawnSync(process.execPath, [cli, 'replay', target, '--json', '--config', config], {
+    encoding: 'utf8',
+    env: { ...process.env, HOOKWISE_AUDIT_KEY: KEY },
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`hookwise replay exited ${r.status}: ${r.stderr.slice(-500)}`);
   return { wall: (EVENTS / ms) * 1000 };
@@ -85,7 +94,10 @@ export async function benchReplay() {
     const db = path.join(dir, 'audit.db');
     await record(db);
     rows.push({ name: `SQLite trail, ${EVENTS.toLocaleString('en-US')} events, in-process`, ...(await inProcess(db, config)) });
-    rows.push({ name: `SQLite trail, ${EVENTS.toLocaleString('en-US')} events, \`hookwise replay\` (start-up included)`, ...throughCli(db, config) });
+    rows.push({
+      name: `SQLite trail, ${EVENTS.toLocaleString('en-US')} events, \`hookwise replay\` (start-up included)`,
+      ...throughCli(db, config),
+    });
     const base = process.env.HOOKWISE_BENCH_PG ?? 'postgres://postgres@127.0.0.1:5432/test';
     if (await pgReachable(base)) {
       const schema = `hw_bench_replay_${process.pid}`;
@@ -93,7 +105,10 @@ export async function benchReplay() {
       url.searchParams.set('schema', schema);
       try {
         await record(url.href);
-        rows.push({ name: `PostgreSQL trail, ${EVENTS.toLocaleString('en-US')} events, \`hookwise replay\``, ...throughCli(url.href, config) });
+        rows.push({
+          name: `PostgreSQL trail, ${EVENTS.toLocaleString('en-US')} events, \`hookwise replay\``,
+          ...throughCli(url.href, config),
+        });
       } finally {
         const client = new pg.Client({ connectionString: base });
         await client.connect();

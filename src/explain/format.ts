@@ -28,7 +28,10 @@ export function formatExplanation(e: Explanation): string {
   lines.push('', 'merge:');
   for (const n of e.merge) lines.push(`  - ${n}`);
   const o = e.outcome;
-  lines.push('', `outcome: decision ${o.decision ?? 'none'}, ${o.blocked ? 'blocked' : 'not blocked'}${e.decidedBy ? `, decided by ${e.decidedBy}` : ''}`);
+  lines.push(
+    '',
+    `outcome: decision ${o.decision ?? 'none'}, ${o.blocked ? 'blocked' : 'not blocked'}${e.decidedBy ? `, decided by ${e.decidedBy}` : ''}`,
+  );
   if (o.reason) lines.push(`  reason: ${o.reason}`);
   if (o.updatedInput) lines.push(`  updatedInput: ${short(o.updatedInput)}`);
   if (o.additionalContext) lines.push(`  additionalContext: ${short(o.additionalContext)}`);

@@ -33,8 +33,14 @@ export function junitReport(results: FileResult[], cwd: string): string {
         out.push(`${open}/>`);
         continue;
       }
-      const diff = c.mismatches.map((m) => `${m.field}: expected ${JSON.stringify(m.expected)}, actual ${JSON.stringify(m.actual)}`).join('\n');
-      out.push(`${open}>`, `      <failure message="${xml(c.mismatches.map((m) => m.field).join(', '))} differ" type="mismatch">${xml(diff)}</failure>`, '    </testcase>');
+      const diff = c.mismatches
+        .map((m) => `${m.field}: expected ${JSON.stringify(m.expected)}, actual ${JSON.stringify(m.actual)}`)
+        .join('\n');
+      out.push(
+        `${open}>`,
+        `      <failure message="${xml(c.mismatches.map((m) => m.field).join(', '))} differ" type="mismatch">${xml(diff)}</failure>`,
+        '    </testcase>',
+      );
     }
     const uncovered = r.unexercised.map((h) => `not exercised: ${h.name}`).join('\n');
     out.push(`    <system-out>${xml(uncovered)}</system-out>`, '    <system-err></system-err>', '  </testsuite>');

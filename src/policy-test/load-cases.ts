@@ -21,7 +21,8 @@ export function findTestFiles(paths: string[], cwd: string): string[] {
   const found: string[] = [];
   for (const given of paths.length ? paths : ['.']) {
     const abs = path.resolve(cwd, given);
-    if (!existsSync(abs)) throw new PolicyTestError(abs, 'no such file or folder; name a *.policy-test.{yaml,json,ts} file or a folder holding some');
+    if (!existsSync(abs))
+      throw new PolicyTestError(abs, 'no such file or folder; name a *.policy-test.{yaml,json,ts} file or a folder holding some');
     if (statSync(abs).isDirectory()) found.push(...walk(abs));
     else found.push(abs);
   }
@@ -57,7 +58,8 @@ export async function loadTestFile(file: string): Promise<LoadedTestFile> {
 }
 
 function validate(file: string, data: unknown): Omit<LoadedTestFile, 'file' | 'format'> {
-  if (!isObject(data)) throw new PolicyTestError(file, 'expected an object with `cases: [...]` (TypeScript: export default definePolicyTest({...}))');
+  if (!isObject(data))
+    throw new PolicyTestError(file, 'expected an object with `cases: [...]` (TypeScript: export default definePolicyTest({...}))');
   const { policy, cases } = data as Partial<PolicyTestFile>;
   if (policy !== undefined && (!Array.isArray(policy) || policy.some((p) => typeof p !== 'string')))
     throw new PolicyTestError(file, 'expected a list of config files, relative to this file', 'policy');
@@ -78,12 +80,16 @@ function validateCase(file: string, c: unknown, at: string): PolicyCase {
     if (error instanceof EventNameError) throw new PolicyTestError(file, error.message, `${at}.event`);
     throw error;
   }
-  if (c.input !== undefined && !isObject(c.input)) throw new PolicyTestError(file, 'expected an object (the input the host sends)', `${at}.input`);
-  if (!isObject(c.expect)) throw new PolicyTestError(file, `expected an object with one or more of ${[...EXPECT_FIELDS].join(', ')}`, `${at}.expect`);
+  if (c.input !== undefined && !isObject(c.input))
+    throw new PolicyTestError(file, 'expected an object (the input the host sends)', `${at}.input`);
+  if (!isObject(c.expect))
+    throw new PolicyTestError(file, `expected an object with one or more of ${[...EXPECT_FIELDS].join(', ')}`, `${at}.expect`);
   for (const key of Object.keys(c.expect))
-    if (!EXPECT_FIELDS.has(key)) throw new PolicyTestError(file, `unknown expectation; expected one of ${[...EXPECT_FIELDS].join(', ')}`, `${at}.expect.${key}`);
+    if (!EXPECT_FIELDS.has(key))
+      throw new PolicyTestError(file, `unknown expectation; expected one of ${[...EXPECT_FIELDS].join(', ')}`, `${at}.expect.${key}`);
   const e = c.expect as PolicyExpectation;
-  if ('decision' in e && !DECISIONS.has(e.decision as string)) throw new PolicyTestError(file, 'expected allow, deny, ask, defer or null', `${at}.expect.decision`);
+  if ('decision' in e && !DECISIONS.has(e.decision as string))
+    throw new PolicyTestError(file, 'expected allow, deny, ask, defer or null', `${at}.expect.decision`);
   return c as unknown as PolicyCase;
 }
 

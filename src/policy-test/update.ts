@@ -14,7 +14,8 @@ const FIRST_FIELDS: Array<keyof PolicyExpectation> = ['decision', 'reason', 'hoo
  */
 export async function updateCases(result: FileResult): Promise<number> {
   const { file, format } = result.loaded;
-  if (format === 'ts') throw new PolicyTestError(file, 'TypeScript cases are code and are not rewritten; --update works on YAML and JSON files');
+  if (format === 'ts')
+    throw new PolicyTestError(file, 'TypeScript cases are code and are not rewritten; --update works on YAML and JSON files');
   const changed = result.cases.filter((c) => c.mismatches.length > 0 || Object.keys(c.case.expect).length === 0);
   if (changed.length === 0) return 0;
   const text = readFileSync(file, 'utf8');

@@ -42,7 +42,7 @@ export interface ReplayListener {
 export async function replayCalls(
   engine: HookEngine,
   items: AsyncIterable<SourceBatch>,
-  options: { projectDir: string; /** Replaces each call's recorded cwd (sessions recorded in another folder or machine). */ cwd?: string },
+  options: { projectDir: string /** Replaces each call's recorded cwd (sessions recorded in another folder or machine). */; cwd?: string },
   listener: ReplayListener,
 ): Promise<ReplaySummary> {
   const summary: ReplaySummary = { calls: 0, same: 0, differences: 0, problems: 0, skipped: 0 };

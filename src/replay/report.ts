@@ -4,15 +4,24 @@ import type { Difference, ReplaySummary } from './replay.js';
 const MAX_INPUT = 60;
 
 function inputText(input: Record<string, unknown>): string {
-  const shown = typeof input.command === 'string' ? input.command : typeof input.file_path === 'string' ? input.file_path : JSON.stringify(input);
+  const shown =
+    typeof input.command === 'string' ? input.command : typeof input.file_path === 'string' ? input.file_path : JSON.stringify(input);
   return shown.length > MAX_INPUT ? `${shown.slice(0, MAX_INPUT - 1)}…` : shown;
 }
 
 /** One difference as a table row: session, turn (or audit seq), tool, what changed, input, why. */
 export function tableRow(d: Difference): string[] {
   const where = d.call.turn !== null ? `turn ${d.call.turn}` : `seq ${d.call.at}`;
-  const why = d.now === 'refused' || d.now === 'asked' ? (d.reason ?? '') : d.call.happened === 'refused' ? `was: ${d.call.reason ?? ''}` : '';
-  return [d.call.sessionId.slice(0, 8), where, d.call.tool, d.change, inputText(d.call.toolInput), `${d.hook ? `${d.hook}: ` : ''}${why}`.trim()];
+  const why =
+    d.now === 'refused' || d.now === 'asked' ? (d.reason ?? '') : d.call.happened === 'refused' ? `was: ${d.call.reason ?? ''}` : '';
+  return [
+    d.call.sessionId.slice(0, 8),
+    where,
+    d.call.tool,
+    d.change,
+    inputText(d.call.toolInput),
+    `${d.hook ? `${d.hook}: ` : ''}${why}`.trim(),
+  ];
 }
 
 export function formatTable(rows: string[][]): string {

@@ -19,9 +19,15 @@ export async function sourceItems(sources: string[], selection: AuditSelection):
       continue;
     }
     const file = path.resolve(given);
-    if (!existsSync(file)) throw new PolicyTestError(file, 'no such file or folder; name a Claude Code transcript (.jsonl), a folder of them, or an audit database');
+    if (!existsSync(file))
+      throw new PolicyTestError(
+        file,
+        'no such file or folder; name a Claude Code transcript (.jsonl), a folder of them, or an audit database',
+      );
     if (statSync(file).isDirectory()) {
-      const found = readdirSync(file).filter((f) => f.endsWith('.jsonl')).sort();
+      const found = readdirSync(file)
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort();
       if (found.length === 0) throw new PolicyTestError(file, 'holds no .jsonl session transcripts');
       for (const f of found) streams.push(() => transcriptCalls(path.join(file, f)));
     } else if (isSqlite(file)) streams.push(() => auditCalls(file, selection));

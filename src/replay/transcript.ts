@@ -65,7 +65,11 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
     }
     if (typeof entry.permissionMode === 'string') permissionMode.current = entry.permissionMode;
     const content = entry.message?.content;
-    if (entry.type === 'user' && !entry.isMeta && (typeof content === 'string' || (Array.isArray(content) && content.some((b) => b?.type === 'text'))))
+    if (
+      entry.type === 'user' &&
+      !entry.isMeta &&
+      (typeof content === 'string' || (Array.isArray(content) && content.some((b) => b?.type === 'text')))
+    )
       turn++;
     if (!Array.isArray(content)) continue;
     for (const block of content) {
@@ -92,7 +96,13 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
         const text = textOf(block.content);
         const refusedByHook = block.is_error === true && !NOT_A_HOOK.some((p) => p.test(text));
         if (block.is_error === true && !refusedByHook) {
-          yield { skipped: { source: file, at: use.at, problem: `${use.name} call ${use.id} failed or was refused by Claude Code itself, not by a hook` } };
+          yield {
+            skipped: {
+              source: file,
+              at: use.at,
+              problem: `${use.name} call ${use.id} failed or was refused by Claude Code itself, not by a hook`,
+            },
+          };
           continue;
         }
         yield { call: toCall(file, use, refusedByHook ? 'refused' : 'allowed', refusedByHook ? text : null) };

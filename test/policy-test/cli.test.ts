@@ -64,7 +64,7 @@ describe('hookwise test', () => {
   });
 
   it('--reporter junit writes JUnit XML that a JUnit schema accepts, failures included', async () => {
-    writeFileSync(path.join(dir, 'hookwise.config.mjs'), POLICY.replace("'refused: rm deletes files'", "'<gone> & \"quoted\"'"));
+    writeFileSync(path.join(dir, 'hookwise.config.mjs'), POLICY.replace("'refused: rm deletes files'", '\'<gone> & "quoted"\''));
     const r = await test(['--reporter', 'junit']);
     expect(r.code).toBe(1);
     const xsd = readFileSync(path.join(repoRoot, 'test', 'fixtures', 'junit', 'junit.xsd'), 'utf8');
@@ -72,9 +72,14 @@ describe('hookwise test', () => {
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
     expect(r.stdout).toContain('<testcase name="rm is refused" classname="main.policy-test.yaml"');
-    expect(r.stdout).toContain('<failure message="reason differ" type="mismatch">reason: expected &quot;/rm deletes/&quot;, actual &quot;&lt;gone&gt; &amp; \\&quot;quoted\\&quot;&quot;</failure>');
+    expect(r.stdout).toContain(
+      '<failure message="reason differ" type="mismatch">reason: expected &quot;/rm deletes/&quot;, actual &quot;&lt;gone&gt; &amp; \\&quot;quoted\\&quot;&quot;</failure>',
+    );
     // The schema check is not vacuous: the same report with a testcase missing its name is refused.
-    const broken = await validateXML({ xml: [{ fileName: 'broken.xml', contents: r.stdout.replace(' name="rm is refused"', '') }], schema: [xsd] });
+    const broken = await validateXML({
+      xml: [{ fileName: 'broken.xml', contents: r.stdout.replace(' name="rm is refused"', '') }],
+      schema: [xsd],
+    });
     expect(broken.valid).toBe(false);
   });
 
@@ -92,7 +97,16 @@ describe('hookwise test', () => {
   it('JSON and TypeScript (definePolicyTest) cases run too', async () => {
     writeFileSync(
       path.join(dir, 'more.policy-test.json'),
-      JSON.stringify({ cases: [{ name: 'rm in json', event: 'PreToolUse', input: { tool_name: 'Bash', tool_input: { command: 'rm x' } }, expect: { decision: 'deny' } }] }),
+      JSON.stringify({
+        cases: [
+          {
+            name: 'rm in json',
+            event: 'PreToolUse',
+            input: { tool_name: 'Bash', tool_input: { command: 'rm x' } },
+            expect: { decision: 'deny' },
+          },
+        ],
+      }),
     );
     writeFileSync(
       path.join(dir, 'typed.policy-test.ts'),

@@ -8,7 +8,11 @@ import { repoRoot, runCli } from '../cli/run-cli.js';
 // through the built CLI (`npx hookwise` is bin/hookwise.js), outputs compared.
 const DOC = readFileSync(path.join(repoRoot, 'docs', 'testing.md'), 'utf8');
 type Block = { kind: string; arg: string; text: string };
-const blocks: Block[] = [...DOC.matchAll(/<!-- docs-test: (\w+) ?(\S*) -->\n```\w+\n([\s\S]*?)```/g)].map((m) => ({ kind: m[1]!, arg: m[2]!, text: m[3]! }));
+const blocks: Block[] = [...DOC.matchAll(/<!-- docs-test: (\w+) ?(\S*) -->\n```\w+\n([\s\S]*?)```/g)].map((m) => ({
+  kind: m[1]!,
+  arg: m[2]!,
+  text: m[3]!,
+}));
 const files = blocks.filter((b) => b.kind === 'file');
 const runs = blocks.filter((b) => b.kind === 'run');
 const outputs = blocks.filter((b) => b.kind === 'output');
@@ -93,7 +97,7 @@ describe('docs/testing.md', () => {
     }
   });
 
-  it('reading explain\'s output: the output shown', async () => {
+  it("reading explain's output: the output shown", async () => {
     const r = await runCli(argsOf(runs[2]!.text), { cwd: dir });
     expect(r.code).toBe(0);
     expect(durations(r.stdout.replaceAll(dir, PROJECT))).toBe(durations(outputs[2]!.text));

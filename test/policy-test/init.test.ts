@@ -17,7 +17,10 @@ describe('hookwise init writes a first policy test beside the starter policy', (
     expect(pass.stdout).toContain('3 cases: 3 passed, 0 failed');
     expect(pass.code).toBe(0);
     const config = path.join(dir, 'hookwise.config.ts');
-    writeFileSync(config, readFileSync(config, 'utf8').replace("command: String.raw`git push .*--force`", "command: String.raw`git push .*--no-such`"));
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace('command: String.raw`git push .*--force`', 'command: String.raw`git push .*--no-such`'),
+    );
     const fail = await runCli(['test'], { cwd: dir });
     expect(fail.stdout).toContain('FAIL  hookwise.policy-test.yaml > force-push is refused by your own hook');
     expect(fail.code).toBe(1);

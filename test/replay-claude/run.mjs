@@ -26,7 +26,10 @@ const check = (ok, what) => {
 try {
   writeFileSync(path.join(session.dir, 'v1.mjs'), POLICY_V1);
   writeFileSync(path.join(session.dir, 'v2.mjs'), POLICY_V2);
-  check(existsSync(path.join(session.project, 'victim.txt')), 'Claude Code ran the session and the drop-in refused rm (victim.txt is there)');
+  check(
+    existsSync(path.join(session.project, 'victim.txt')),
+    'Claude Code ran the session and the drop-in refused rm (victim.txt is there)',
+  );
   for (const [label, source] of [
     ['transcript', session.transcript],
     ['audit trail', session.audit],
@@ -39,9 +42,15 @@ try {
       [CALLS[1].input.command, 'would have allowed'],
       [CALLS[2].input.command, 'would have refused'],
     ];
-    check(changed.status === 1 && JSON.stringify(got) === JSON.stringify(want), `${label}, changed policy: exactly ${JSON.stringify(want)} (got ${JSON.stringify(got)})`);
+    check(
+      changed.status === 1 && JSON.stringify(got) === JSON.stringify(want),
+      `${label}, changed policy: exactly ${JSON.stringify(want)} (got ${JSON.stringify(got)})`,
+    );
   }
-  check(existsSync(path.join(session.project, 'victim.txt')), 'replay ran no tool (victim.txt is still there after replaying rm as allowed)');
+  check(
+    existsSync(path.join(session.project, 'victim.txt')),
+    'replay ran no tool (victim.txt is still there after replaying rm as allowed)',
+  );
   if (process.argv.includes('--write-fixture')) {
     const dir = path.join(repoRoot, 'test', 'fixtures', 'replay');
     mkdirSync(dir, { recursive: true });
@@ -51,7 +60,9 @@ try {
 } finally {
   rmSync(session.dir, { recursive: true, force: true });
 }
-process.stdout.write(failed ? `\n${failed} checks failed\n` : '\nreplay reproduces the real session and finds exactly the changed decisions\n');
+process.stdout.write(
+  failed ? `\n${failed} checks failed\n` : '\nreplay reproduces the real session and finds exactly the changed decisions\n',
+);
 process.exitCode = failed ? 1 : 0;
 
 function replay(source, policy) {
@@ -59,5 +70,12 @@ function replay(source, policy) {
     cwd: session.dir,
     encoding: 'utf8',
   });
-  return { status: r.status, lines: r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
+  return {
+    status: r.status,
+    lines: r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+    stderr: r.stderr,
+  };
 }

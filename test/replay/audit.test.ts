@@ -45,7 +45,11 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 const replay = (args: string[]) => runCli(['replay', ...args, '--json'], { cwd: dir, env: { HOOKWISE_AUDIT_KEY: 'k'.repeat(32) } });
-const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 function suite(name: string, target: () => string) {
   describe(`hookwise replay of the audit trail (${name})`, () => {

@@ -21,7 +21,11 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 const replay = (args: string[]) => runCli(['replay', ...args], { cwd: dir });
-const jsonLines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const jsonLines = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 describe('hookwise replay of a real Claude Code transcript', () => {
   it('the fixture is what Claude Code wrote: the drop-in refused rm, the model saw the reason', () => {
@@ -62,7 +66,7 @@ describe('hookwise replay of a real Claude Code transcript', () => {
     expect(rows[2]).toMatch(/turn 1\s+Bash\s+would have refused\s+touch made\.txt\s+no-touch: REFUSED-touch/);
   });
 
-  it('--to-tests writes cases that pin today\'s decisions: hookwise test passes them under v2 and fails them under v1', async () => {
+  it("--to-tests writes cases that pin today's decisions: hookwise test passes them under v2 and fails them under v1", async () => {
     const r = await replay([FIXTURE, '--config', 'v2.mjs', '--to-tests', 'pinned.policy-test.yaml']);
     expect(r.stderr).toContain('wrote 2 cases to pinned.policy-test.yaml');
     const pass = await runCli(['test', 'pinned.policy-test.yaml'], { cwd: dir });

@@ -26,9 +26,11 @@ async function runTests(paths: string[], flags: TestFlags): Promise<number> {
   const { failedCount, findTestFiles, junitReport, runTestFiles, textReport, updateCases } = await import('../../policy-test/index.js');
   const cwd = process.cwd();
   return usageErrors(async () => {
-    if (flags.reporter !== 'text' && flags.reporter !== 'junit') throw new Error(`--reporter: unknown reporter "${flags.reporter}"; expected text or junit`);
+    if (flags.reporter !== 'text' && flags.reporter !== 'junit')
+      throw new Error(`--reporter: unknown reporter "${flags.reporter}"; expected text or junit`);
     const files = findTestFiles(paths, cwd);
-    if (files.length === 0) throw new Error(`no *.policy-test.{yaml,json,ts} files under ${paths.join(', ') || cwd}; name one, or write one (docs/testing.md)`);
+    if (files.length === 0)
+      throw new Error(`no *.policy-test.{yaml,json,ts} files under ${paths.join(', ') || cwd}; name one, or write one (docs/testing.md)`);
     const results = await runTestFiles(files);
     if (flags.update) {
       for (const r of results) {
