@@ -1,10 +1,10 @@
-import path from 'node:path';
 import type { Outcome } from '../core/outcome.js';
 import type { PolicyCase } from './define.js';
 import { answersOf, mismatchesOf, type Mismatch } from './expect.js';
 import { hostInput } from './host-input.js';
 import { loadPolicy } from './load-policy.js';
 import { loadTestFile, type LoadedTestFile } from './load-cases.js';
+import { PolicyTestError } from './errors.js';
 
 export interface CaseResult {
   file: string;
@@ -26,15 +26,24 @@ export interface FileResult {
 }
 
 /** Run every case of each file against its policy (loaded once per file, as a host loads it). */
-export async function runTestFiles(files: string[]): Promise<FileResult[]> {
+export async function runTestFiles(files: string[], projectDir: string): Promise<FileResult[]> {
   const results: FileResult[] = [];
-  for (const file of files) results.push(await runTestFile(await loadTestFile(file)));
+  for (const file of files) results.push(await runTestFile(await loadTestFile(file), projectDir));
   return results;
 }
 
-export async function runTestFile(loaded: LoadedTestFile): Promise<FileResult> {
-  const projectDir = path.dirname(loaded.file);
+/**
+ * `projectDir`: the project the cases run in (the host's cwd and the guards'
+ * workspace), where the policy is found when the file names none.
+ */
+export async function runTestFile(loaded: LoadedTestFile, projectDir: string): Promise<FileResult> {
   const { engine, config } = await loadPolicy({ files: loaded.policy, cwd: projectDir });
+  if (config.sources.length === 0)
+    throw new PolicyTestError(
+      loaded.file,
+      `no policy found in ${projectDir}; run hookwise test from the project folder, or name the config files`,
+      'policy',
+    );
   const exercised = new Set<string>();
   const cases: CaseResult[] = [];
   for (const [index, c] of loaded.cases.entries()) {

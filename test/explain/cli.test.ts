@@ -24,7 +24,7 @@ afterEach(() => cleanup());
 
 const explain = (args: string[], stdin?: string) => runCli(['explain', ...args], { cwd: dir, stdin });
 
-describe('hookwise explain', () => {
+describe('hookwise explain', { timeout: 120_000 }, () => {
   it('a refusal: sources, every hook in run order with its matcher result, verdict and duration, the guard finding, the merge', async () => {
     const r = await explain(['PreToolUse', '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}']);
     expect(r.code).toBe(0);
@@ -56,7 +56,7 @@ describe('hookwise explain', () => {
   });
 });
 
-describe('hookwise explain: bad inputs are one line and exit 2', () => {
+describe('hookwise explain: bad inputs are one line and exit 2', { timeout: 120_000 }, () => {
   const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
   it('an unknown event', async () => {
     const r = await explain(['pretooluse', '{}']);

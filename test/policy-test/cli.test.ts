@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
@@ -45,7 +45,7 @@ afterEach(() => cleanup());
 
 const test = (args: string[]) => runCli(['test', ...args], { cwd: dir });
 
-describe('hookwise test', () => {
+describe('hookwise test', { timeout: 120_000 }, () => {
   it('passes every case, exit 0, and lists the hook no case exercised', async () => {
     const r = await test([]);
     expect(r.stdout).toContain('4 cases: 4 passed, 0 failed (1 file)');
@@ -120,7 +120,26 @@ describe('hookwise test', () => {
   });
 });
 
-describe('hookwise test: bad inputs are one line and exit 2', () => {
+describe('hookwise test: where the policy comes from', { timeout: 120_000 }, () => {
+  it("a test file in a subfolder runs against the project's policy, found where hookwise test runs", async () => {
+    mkdirSync(path.join(dir, 'policy-tests'));
+    writeFileSync(path.join(dir, 'policy-tests', 'nested.policy-test.yaml'), CASES.replace('policy: [hookwise.config.mjs]\n', ''));
+    const r = await test(['policy-tests']);
+    expect(r.stdout).toContain('4 cases: 4 passed, 0 failed (1 file)');
+    expect(r.code).toBe(0);
+  });
+
+  it('no policy at all is a usage error, not a run of failing cases', async () => {
+    mkdirSync(path.join(dir, 'empty'));
+    writeFileSync(path.join(dir, 'empty', 'lonely.policy-test.yaml'), CASES.replace('policy: [hookwise.config.mjs]\n', ''));
+    const r = await runCli(['test'], { cwd: path.join(dir, 'empty'), env: { HOME: path.join(dir, 'empty') } });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/lonely\.policy-test\.yaml policy: no policy found in .*empty; run hookwise test from the project folder/);
+  });
+});
+
+describe('hookwise test: bad inputs are one line and exit 2', { timeout: 120_000 }, () => {
   const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
 
   it('a missing file', async () => {

@@ -37,7 +37,7 @@ function argsOf(line: string): string[] {
 
 const durations = (text: string) => text.replace(/\d+\.\d\d ms/g, 'N ms');
 
-describe('docs/testing.md', () => {
+describe('docs/testing.md', { timeout: 120_000 }, () => {
   it('has the blocks this test runs', () => {
     expect(files.map((f) => f.arg)).toEqual(['hookwise.config.mjs', 'main.policy-test.yaml', 'typed.policy-test.ts']);
     expect(runs).toHaveLength(3);

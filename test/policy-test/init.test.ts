@@ -9,7 +9,7 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
-describe('hookwise init writes a first policy test beside the starter policy', () => {
+describe('hookwise init writes a first policy test beside the starter policy', { timeout: 120_000 }, () => {
   it('the starter tests pass on the starter policy and fail when its own hook is removed', async () => {
     const init = await runCli(['init'], { cwd: dir });
     expect(init.stdout).toContain('wrote    hookwise.policy-test.yaml');

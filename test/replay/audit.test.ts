@@ -52,7 +52,7 @@ const lines = (stdout: string) =>
     .map((l) => JSON.parse(l));
 
 function suite(name: string, target: () => string) {
-  describe(`hookwise replay of the audit trail (${name})`, () => {
+  describe(`hookwise replay of the audit trail (${name})`, { timeout: 120_000 }, () => {
     it('the unchanged policy decides every recorded call as recorded', async () => {
       const r = await replay([target(), '--config', 'old.mjs']);
       expect(r.stderr).toContain('replayed 8 tool calls');

@@ -27,7 +27,7 @@ const jsonLines = (stdout: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-describe('hookwise replay of a real Claude Code transcript', () => {
+describe('hookwise replay of a real Claude Code transcript', { timeout: 120_000 }, () => {
   it('the fixture is what Claude Code wrote: the drop-in refused rm, the model saw the reason', () => {
     const text = readFileSync(FIXTURE, 'utf8');
     expect(text).toContain('"version":"2.1.197"');
@@ -112,7 +112,7 @@ describe('hookwise replay of a real Claude Code transcript', () => {
   });
 });
 
-describe('hookwise replay: bad inputs give one line and a non-zero exit', () => {
+describe('hookwise replay: bad inputs give one line and a non-zero exit', { timeout: 120_000 }, () => {
   it('a missing transcript', async () => {
     const r = await replay(['nope.jsonl', '--config', 'v1.mjs']);
     expect(r.code).toBe(2);

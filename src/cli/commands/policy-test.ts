@@ -31,7 +31,7 @@ async function runTests(paths: string[], flags: TestFlags): Promise<number> {
     const files = findTestFiles(paths, cwd);
     if (files.length === 0)
       throw new Error(`no *.policy-test.{yaml,json,ts} files under ${paths.join(', ') || cwd}; name one, or write one (docs/testing.md)`);
-    const results = await runTestFiles(files);
+    const results = await runTestFiles(files, cwd);
     if (flags.update) {
       for (const r of results) {
         const n = await updateCases(r);
