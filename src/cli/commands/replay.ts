@@ -14,8 +14,14 @@ interface ReplayFlags {
   project?: string;
 }
 
-/** How often progress is written to stderr on a long replay. */
+/** How often progress is written to stderr on a long replay (HOOKWISE_REPLAY_PROGRESS_MS changes it; 0: after every batch). */
 const PROGRESS_EVERY_MS = 1000;
+
+function progressEveryMs(): number {
+  const given = process.env.HOOKWISE_REPLAY_PROGRESS_MS;
+  const ms = given ? Number(given) : Number.NaN;
+  return Number.isFinite(ms) && ms >= 0 ? ms : PROGRESS_EVERY_MS;
+}
 
 export function defineReplay(program: Command, setExit: SetExit): void {
   program
@@ -65,6 +71,7 @@ async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
     const rows: string[][] = [];
     const differences: import('../../replay/index.js').Difference[] = [];
     const started = Date.now();
+    const every = progressEveryMs();
     let lastProgress = started;
     const summary = await r.replayCalls(
       engine,
@@ -84,7 +91,7 @@ async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
         },
         progress(calls) {
           const now = Date.now();
-          if (now - lastProgress < PROGRESS_EVERY_MS) return;
+          if (now - lastProgress < every) return;
           lastProgress = now;
           process.stderr.write(`hookwise: replayed ${calls} calls…\n`);
         },
