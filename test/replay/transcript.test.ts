@@ -86,7 +86,10 @@ describe('hookwise replay of a real Claude Code transcript', { timeout: 120_000 
     const broken = 25 * lines.length + 3;
     long[broken - 1] = long[broken - 1]!.slice(0, 40);
     writeFileSync(path.join(dir, 'long.jsonl'), `${long.join('\n')}\n`);
-    const r = await runCli(['replay', 'long.jsonl', '--config', 'v2.mjs', '--json'], { cwd: dir, env: { HOOKWISE_REPLAY_PROGRESS_MS: '0' } });
+    const r = await runCli(['replay', 'long.jsonl', '--config', 'v2.mjs', '--json'], {
+      cwd: dir,
+      env: { HOOKWISE_REPLAY_PROGRESS_MS: '0' },
+    });
     expect(r.stderr).toContain(`long.jsonl:${broken}: not JSON`);
     // Progress on stderr as the replay goes (every batch here; every second by default).
     expect(r.stderr).toContain('hookwise: replayed 100 calls…');
