@@ -63,6 +63,7 @@ const parts = [
   ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, r.text ?? `${r.msPerRun.toFixed(1)} ms`]],
   ['serve.mjs', 'benchServe', '`hookwise serve` under load', (r) => describeServeRow(r)],
   ['serve.mjs', 'benchTelemetry', 'Telemetry cost per fire', (r) => [r.name, formatNs(r.ns)]],
+  ['replay.mjs', 'benchReplay', 'Replay of an audit trail (target >= 20,000 events/s)', (r) => [r.name, r.text]],
   ['fleet.mjs', 'benchFleetRuns', 'Fleet: 3 replicas, one Redis, one PostgreSQL trail', (r) => describeFleetRow(r)],
 ];
 for (const [file, fn, title, row] of parts) {

@@ -8,6 +8,7 @@ setShellSplitterLoader(() => import('./shell/index.js').then((m) => m.loadShellS
 
 export * from './core/index.js';
 export { defineConfig, type HookwiseConfig } from './config/define.js';
+export { definePolicyTest, type PolicyCase, type PolicyExpectation, type PolicyTestFile } from './policy-test/define.js';
 // Handlers (`hookwise/handlers`) and model providers (`hookwise/providers`) live on
 // subpaths: every config file imports this entry, and `hookwise claude-code` runs it
 // on every tool call, so it carries only the engine.

@@ -13,6 +13,9 @@ import { defineInit } from './commands/init.js';
 import { defineServe } from './commands/serve.js';
 import { defineMcpProxy } from './commands/mcp-proxy.js';
 import { defineSandbox } from './commands/sandbox.js';
+import { definePolicyTest } from './commands/policy-test.js';
+import { defineReplay } from './commands/replay.js';
+import { defineExplain } from './commands/explain.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -43,6 +46,9 @@ export async function main(argv: string[]): Promise<number> {
     defineServe,
     defineMcpProxy,
     defineSandbox,
+    definePolicyTest,
+    defineReplay,
+    defineExplain,
   ])
     define(program, setExit);
   try {

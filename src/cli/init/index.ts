@@ -7,6 +7,7 @@ import { ConfigError } from '../../config/errors.js';
 import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import { STARTER_CONFIG } from './starter-config.js';
+import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
 
 export interface InitOptions {
@@ -30,6 +31,11 @@ export async function initProject(options: InitOptions): Promise<void> {
   else {
     await writeAtomically(path.join(dir, 'hookwise.config.ts'), STARTER_CONFIG);
     say(`${pc.green('wrote')}    hookwise.config.ts`);
+    // The first tests go with the starter policy they test; never over a file already there.
+    if (!existsSync(path.join(dir, STARTER_TESTS_FILE))) {
+      await writeAtomically(path.join(dir, STARTER_TESTS_FILE), STARTER_TESTS);
+      say(`${pc.green('wrote')}    ${STARTER_TESTS_FILE} (npx hookwise test runs it)`);
+    }
   }
 
   if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
