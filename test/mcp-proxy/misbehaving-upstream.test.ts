@@ -222,4 +222,34 @@ describe('mcp-proxy: a result too large', { timeout: 120_000 }, () => {
     await expect(client.callTool({ name: 'garbage', arguments: { mb: 1 } })).rejects.toThrow(/over the proxy's limit of 100,000 bytes/);
     expect(await client.callTool({ name: 'echo', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'ran echo' }] });
   }, 120_000);
+
+  it('an HTTP upstream: a result over the limit is refused after it arrived, and the proxy keeps serving', async () => {
+    const http = spawn(process.execPath, [path.join(repoRoot, 'test/fixtures/mcp/server.mjs'), '--http', '0'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const [chunk] = (await once(http.stdout, 'data')) as [Buffer];
+      const url = `http://127.0.0.1:${String(chunk).trim()}/mcp`;
+      const client = await connect([
+        cliPath,
+        'mcp-proxy',
+        '--config',
+        policy,
+        '--name',
+        'mal',
+        '--max-message-bytes',
+        '100000',
+        '--url',
+        url,
+      ]);
+      await expect(client.callTool({ name: 'echo', arguments: { text: 'z'.repeat(200_000) } })).rejects.toThrow(
+        /the result of echo is 200,0\d\d bytes, over the proxy's limit of 100,000 bytes/,
+      );
+      expect(await client.callTool({ name: 'echo', arguments: { text: 'small' } })).toEqual({ content: [{ type: 'text', text: 'small' }] });
+      await clients.pop()!.close();
+    } finally {
+      http.kill('SIGTERM');
+      await once(http, 'exit');
+    }
+  });
 });
