@@ -29,21 +29,28 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HookEngine } from '../core/engine.js';
 import { ToolGate, type AdapterOptions } from '../adapters/shared/tool-gate.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './capped-stdio.js';
+import { ToolCatalog } from './tool-catalog.js';
 import { GovernedToolCall } from './tool-call.js';
 
 export interface McpProxyOptions extends AdapterOptions {
   /** The `<server>` in `mcp__<server>__<tool>`. */
   serverName: string;
+  /** The largest tools/call result passed on (default 16 MiB); a larger one is refused with an error. */
+  maxMessageBytes?: number;
 }
 
 /**
  * An MCP server that presents the upstream's tools, resources and prompts
  * unchanged (its own answers, passed through) and sends every tools/call through
- * the policy. Only the capabilities the upstream has are offered.
+ * the policy: by a name the upstream lists, exactly, with every part of its result
+ * judged. Only the capabilities the upstream has are offered.
  */
 export class McpProxy {
   readonly server: Server;
   private readonly gate: ToolGate;
+  /** The upstream's own tool names: the only ones a call may use. */
+  private readonly catalog: ToolCatalog;
 
   constructor(
     engine: HookEngine,
@@ -51,6 +58,7 @@ export class McpProxy {
     readonly options: McpProxyOptions,
   ) {
     this.gate = new ToolGate(engine, 'mcp-proxy', options);
+    this.catalog = new ToolCatalog(upstream, options.serverName);
     const capabilities = upstream.getServerCapabilities() ?? {};
     const info = upstream.getServerVersion() ?? { name: options.serverName, version: '0' };
     this.server = new Server({ ...info }, { capabilities, instructions: upstream.getInstructions() });
@@ -62,7 +70,14 @@ export class McpProxy {
     const s = this.server;
     const up = this.upstream;
     if (capabilities.tools) {
-      const calls = new GovernedToolCall(this.gate, up, this.options.serverName, (message) => this.askHuman(message));
+      const calls = new GovernedToolCall(
+        this.gate,
+        up,
+        this.catalog,
+        this.options.serverName,
+        (message) => this.askHuman(message),
+        this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      );
       s.setRequestHandler(ListToolsRequestSchema, (r, extra) => up.request(r, ListToolsResultSchema, { signal: extra.signal }));
       s.setRequestHandler(CallToolRequestSchema, (r, extra) => calls.call(r, extra.signal));
     }
@@ -89,6 +104,7 @@ export class McpProxy {
 
   private forwardNotifications(): void {
     const forward = (n: { method: string; params?: Record<string, unknown> }) => {
+      if (n.method === 'notifications/tools/list_changed') this.catalog.invalidate();
       this.server.notification(n as never).catch(() => {});
     };
     for (const schema of [

@@ -1,16 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Plan, ToolGate } from '../adapters/shared/tool-gate.js';
+import { replacedResult, responseOf } from './result-view.js';
+import type { ToolCatalog } from './tool-catalog.js';
+import { noAnswer } from './upstream-errors.js';
 
 /** Asks the human behind the client (MCP elicitation) when the policy says ask; null if the client cannot. */
 export type AskHuman = (message: string) => Promise<boolean | null>;
 
 /**
  * One tools/call through the policy, named as Claude Code names MCP tools
- * (`mcp__<server>__<tool>`). A deny, ask nobody answered or stop is a tool result
- * with isError: true carrying the reason, never a protocol error; a replaced
- * output reaches the client as the new content (a string as one text block).
+ * (`mcp__<server>__<tool>`). The name must be one the upstream lists, exactly: the
+ * policy judges the tool that will run, and only that name is forwarded. A deny,
+ * ask nobody answered or stop is a tool result with isError: true carrying the
+ * reason, never a protocol error. Whatever the upstream answers (a result, an error
+ * result, a JSON-RPC error) is output the model reads, so it passes PostToolUse
+ * whole; only a call that got no answer (timeout, closed, too large) fires
+ * PostToolUseFailure and is a protocol error.
  */
 export class GovernedToolCall {
   /** Set once a hook stopped the agent: every later call gets the same answer. */
@@ -19,16 +26,19 @@ export class GovernedToolCall {
   constructor(
     private readonly gate: ToolGate,
     private readonly upstream: Client,
+    private readonly catalog: ToolCatalog,
     private readonly serverName: string,
     private readonly askHuman: AskHuman,
+    private readonly maxMessageBytes: number,
   ) {}
 
   async call(request: CallToolRequest, signal?: AbortSignal): Promise<CallToolResult> {
     if (this.stopped !== null) return refusal(`hookwise stopped the agent: ${this.stopped}`);
-    const { name: tool, arguments: args = {} } = request.params;
+    const resolved = await this.catalog.resolve(request.params.name);
+    if (!resolved.ok) throw new McpError(ErrorCode.InvalidParams, resolved.message);
+    const tool = resolved.name;
     const name = `mcp__${this.serverName}__${tool}`;
-    const id = randomUUID();
-    const call = { name, input: args as Record<string, unknown>, id };
+    const call = { name, input: (request.params.arguments ?? {}) as Record<string, unknown>, id: randomUUID() };
     let plan: Plan = await this.gate.before(call);
     if (plan.action === 'ask') plan = await this.ask(call, plan);
     if (plan.action === 'stop') {
@@ -40,28 +50,49 @@ export class GovernedToolCall {
     const refused = await this.gate.admit(call, plan);
     if (refused) return refusal(refused);
 
+    // Only the listed name, the judged arguments and the client's _meta (progress token) go upstream.
+    const { _meta } = request.params;
+    const params = { name: tool, arguments: plan.input, ...(_meta === undefined ? {} : { _meta }) };
     let result: CallToolResult;
     try {
-      const params = plan.input === call.input ? request.params : { ...request.params, arguments: plan.input };
       result = (await this.upstream.request({ method: 'tools/call', params }, CallToolResultSchema, { signal })) as CallToolResult;
     } catch (error) {
-      const failure = await this.gate.failed(call, plan.input, error);
-      if (failure.stop !== null) this.stopped = failure.stop;
-      throw error;
+      const failure = noAnswer(error);
+      if (failure === null) {
+        // The upstream answered with a JSON-RPC error: its message is output the model reads.
+        result = { content: [{ type: 'text', text: `The MCP server answered with an error: ${(error as Error).message}` }], isError: true };
+      } else {
+        await this.failed(call, plan.input, failure.message);
+        throw failure;
+      }
     }
-    if (result.isError) {
-      const failure = await this.gate.failed(call, plan.input, textOf(result));
-      if (failure.stop !== null) this.stopped = failure.stop;
-      return result;
+    const size = Buffer.byteLength(JSON.stringify(result));
+    if (size > this.maxMessageBytes) {
+      const tooLarge = new McpError(
+        ErrorCode.InternalError,
+        `mcp-proxy: the result of ${tool} is ${size.toLocaleString('en')} bytes, over the proxy's limit of ${this.maxMessageBytes.toLocaleString('en')} bytes (--max-message-bytes); it was not passed on`,
+      );
+      await this.failed(call, plan.input, tooLarge.message);
+      throw tooLarge;
     }
-    const after = await this.gate.after(call, plan.input, result.content);
+    const shown = responseOf(result);
+    const after = await this.gate.after(call, plan.input, shown);
     if (after.stop !== null) this.stopped = after.stop;
     if (!after.replaced && after.extra.length === 0) return result;
-    const content = after.replaced ? contentOf(after.output) : [...result.content];
-    for (const text of after.extra) content.push({ type: 'text', text });
-    // A replaced output replaces the structured copy too: the redacted data must not leak through it.
-    const { structuredContent: _dropped, ...rest } = result;
-    return after.replaced ? { ...rest, content } : { ...result, content };
+    const answer = after.replaced
+      ? replacedResult(result, after.output, !Array.isArray(shown))
+      : { ...result, content: [...result.content] };
+    for (const text of after.extra) answer.content.push({ type: 'text', text });
+    return answer;
+  }
+
+  private async failed(
+    call: { name: string; input: Record<string, unknown>; id: string },
+    input: Record<string, unknown>,
+    message: string,
+  ): Promise<void> {
+    const failure = await this.gate.failed(call, input, message);
+    if (failure.stop !== null) this.stopped = failure.stop;
   }
 
   private async ask(call: { name: string; input: Record<string, unknown>; id: string }, plan: Plan & { action: 'ask' }): Promise<Plan> {
@@ -75,18 +106,4 @@ export class GovernedToolCall {
 
 function refusal(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
-}
-
-function textOf(result: CallToolResult): string {
-  return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-/** updatedOutput as MCP content: a string is one text block; content blocks (or `{ content }`) pass as they are. */
-function contentOf(output: unknown): CallToolResult['content'] {
-  if (typeof output === 'string') return [{ type: 'text', text: output }];
-  if (Array.isArray(output) && output.every((c) => c && typeof c === 'object' && typeof c.type === 'string'))
-    return output as CallToolResult['content'];
-  const inner = (output as { content?: unknown } | null)?.content;
-  if (Array.isArray(inner)) return inner as CallToolResult['content'];
-  return [{ type: 'text', text: JSON.stringify(output) }];
 }

@@ -1,9 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CappedStdioClientTransport, DEFAULT_MAX_MESSAGE_BYTES } from './capped-stdio.js';
 
-export type UpstreamSpec = { command: string[]; cwd?: string } | { url: URL };
+export type UpstreamSpec = ({ command: string[]; cwd?: string } | { url: URL }) & {
+  /** The largest message taken from a stdio upstream (default 16 MiB); a longer one is an error for its request. */
+  maxMessageBytes?: number;
+};
 
 /**
  * The transport to the real server. A stdio server starts with the client's
@@ -16,7 +19,10 @@ export function upstreamTransport(spec: UpstreamSpec): Transport {
   if (!command) throw new Error('mcp-proxy: no upstream server command after `--`');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return new StdioClientTransport({ command, args, env, cwd: spec.cwd, stderr: 'inherit' });
+  return new CappedStdioClientTransport(
+    { command, args, env, cwd: spec.cwd, stderr: 'inherit' },
+    spec.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+  );
 }
 
 export async function connectUpstream(spec: UpstreamSpec): Promise<Client> {

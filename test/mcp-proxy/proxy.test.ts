@@ -95,7 +95,7 @@ describe('hookwise mcp-proxy', () => {
     });
   });
 
-  it('rewrites arguments, sends a text replacement as text, and reports upstream errors through PostToolUseFailure', async () => {
+  it('rewrites arguments, sends a text replacement as text, and judges an upstream error result through PostToolUse', async () => {
     const log = path.join(dir, 'rewrite.log');
     const client = await viaProxy(log);
     const sum = await client.callTool({ name: 'add', arguments: { a: 100, b: 1 } });
@@ -103,15 +103,13 @@ describe('hookwise mcp-proxy', () => {
     expect(await client.callTool({ name: 'echo', arguments: { text: 'my password is x' } })).toEqual({
       content: [{ type: 'text', text: '[redacted]' }],
     });
-    expect((await client.callTool({ name: 'fail', arguments: {} })).isError).toBe(true);
-    expect(fired(log).map((f) => f.event)).toEqual([
-      'PreToolUse',
-      'PostToolUse',
-      'PreToolUse',
-      'PostToolUse',
-      'PreToolUse',
-      'PostToolUseFailure',
-    ]);
+    expect(await client.callTool({ name: 'fail', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'it broke' }],
+      isError: true,
+    });
+    // The error result is output the model reads: PostToolUse sees all of it, isError included.
+    expect(fired(log).map((f) => f.event)).toEqual(['PreToolUse', 'PostToolUse', 'PreToolUse', 'PostToolUse', 'PreToolUse', 'PostToolUse']);
+    expect(fired(log).at(-1)!.response).toEqual({ content: [{ type: 'text', text: 'it broke' }], isError: true });
   });
 
   it('ask with no one to ask and stop are isError results; after a stop every call is refused', async () => {

@@ -258,7 +258,8 @@ function governTool(gate: ToolGate, name: string, tool: AnyTool, stoppedSteps: W
       : { type: 'json', value: (o.output === undefined ? null : o.output) as never };
   };
 
-  return { ...tool, needsApproval, execute: governedExecute, toModelOutput } as AnyTool;
+  // Frozen: `governed.tool.execute = raw` (or needsApproval, toModelOutput) must fail, not run the raw tool.
+  return Object.freeze({ ...tool, needsApproval, execute: governedExecute, toModelOutput }) as AnyTool;
 }
 
 function isAsyncGeneratorFunction(fn: unknown): boolean {

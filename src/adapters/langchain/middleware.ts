@@ -55,7 +55,8 @@ export function hookwiseMiddleware(engine: HookEngine, options: HookwiseMiddlewa
   const wanted = (node: keyof typeof NODE_EVENTS) => options.events === 'all' || NODE_EVENTS[node].some((e) => engine.hooks(e).length > 0);
   const nodes = lifecycleNodes(gate, lifecycle);
 
-  return createMiddleware({
+  // Frozen: `middleware.wrapToolCall = passThrough` must fail, not let tool calls through unjudged.
+  const middleware = createMiddleware({
     name: 'hookwise',
     ...(wanted('beforeAgent') && { beforeAgent: nodes.beforeAgent }),
     ...(wanted('beforeModel') && { beforeModel: nodes.beforeModel }),
@@ -64,6 +65,7 @@ export function hookwiseMiddleware(engine: HookEngine, options: HookwiseMiddlewa
     wrapToolCall: async (request, handler) =>
       governToolCall(gate, lifecycle, request as ToolCallRequest, handler as (r: ToolCallRequest) => Promise<Result>),
   });
+  return Object.freeze(middleware);
 }
 
 function lifecycleNodes(gate: ToolGate, lifecycle: Lifecycle) {

@@ -1,4 +1,4 @@
-import { type Agent, handoff, Handoff, type FunctionTool, type Model, type Tool } from '@openai/agents';
+import { Agent, handoff, Handoff, type FunctionTool, type Model, type Tool } from '@openai/agents';
 import type { HookEngine } from '../../core/engine.js';
 import { HookwiseStopError, UngovernedToolError } from '../shared/errors.js';
 import { HookwiseBlockedError } from '../shared/lifecycle.js';
@@ -36,6 +36,9 @@ export function hookAgent<A extends AnyAgent>(engine: HookEngine, agent: A, opti
   return governAgent(scope, agent) as A;
 }
 
+/** Governed tools, handoffs and models: wrapping one again (a governed agent's clone) would fire its hooks twice. */
+const governedParts = new WeakSet<object>();
+
 /** The gate of a governed agent, for hookRun to share its session. */
 export const gateOf = new WeakMap<AnyAgent, ToolGate>();
 
@@ -50,17 +53,44 @@ function governAgent(scope: Scope, agent: AnyAgent): AnyAgent {
   const fields = Object.freeze({ agent_type: clone.name });
   clone.tools = Object.freeze(agent.tools.map((tool) => governTool(scope, agent, tool, fields))) as Tool<any>[];
   clone.handoffs = Object.freeze(agent.handoffs.map((h) => governHandoff(scope, h))) as typeof clone.handoffs;
-  if (isModel(agent.model)) clone.model = hookModelInstance(scope.gate, agent.model, fields);
+  if (isModel(agent.model) && !governedParts.has(agent.model)) {
+    clone.model = hookModelInstance(scope.gate, agent.model, fields);
+    governedParts.add(clone.model);
+  }
   if ((agent.mcpServers?.length ?? 0) > 0)
     ungoverned(
       scope,
       `${agent.name}.mcpServers`,
       'tools an MCP server lists at run time reach the model without passing through hookAgent; put the server behind `hookwise mcp-proxy` instead',
     );
-  return clone;
+  return sealed(scope, clone);
+}
+
+/**
+ * The governed clone, made unchangeable: `agent.tools = [raw]`, `agent.handoffs = …`,
+ * `agent.model = raw`, a server pushed onto `mcpServers` all fail (TypeError in strict
+ * code) instead of running something ungoverned. Its own `clone()` returns a governed
+ * clone (tools given to it are governed too), never an ungoverned copy.
+ */
+function sealed(scope: Scope, clone: AnyAgent): AnyAgent {
+  clone.mcpServers = Object.freeze([...clone.mcpServers]) as typeof clone.mcpServers;
+  clone.inputGuardrails = Object.freeze([...clone.inputGuardrails]) as typeof clone.inputGuardrails;
+  clone.outputGuardrails = Object.freeze([...clone.outputGuardrails]) as typeof clone.outputGuardrails;
+  Object.defineProperty(clone, 'clone', {
+    value: (config: Parameters<AnyAgent['clone']>[0]) => governAgent(scope, Agent.prototype.clone.call(clone, config)),
+    enumerable: false,
+  });
+  return Object.freeze(clone) as AnyAgent;
 }
 
 function governTool(scope: Scope, owner: AnyAgent, tool: Tool<any>, fields: Record<string, unknown>): Tool<any> {
+  if (governedParts.has(tool)) return tool;
+  const governed = governToolOnce(scope, owner, tool, fields);
+  if (governed !== tool) governedParts.add(governed);
+  return governed;
+}
+
+function governToolOnce(scope: Scope, owner: AnyAgent, tool: Tool<any>, fields: Record<string, unknown>): Tool<any> {
   if (tool.type !== 'function') {
     ungoverned(
       scope,
@@ -93,6 +123,7 @@ function governTool(scope: Scope, owner: AnyAgent, tool: Tool<any>, fields: Reco
  * so a deny ends the run with HookwiseBlockedError.
  */
 function governHandoff(scope: Scope, item: AnyAgent | Handoff<any, any>): Handoff<any, any> {
+  if (governedParts.has(item)) return item as Handoff<any, any>;
   const original = item instanceof Handoff ? item : handoff(item);
   const target = governAgent(scope, original.agent);
   const governed = new Handoff(target, async (context, args) => {
@@ -119,7 +150,9 @@ function governHandoff(scope: Scope, item: AnyAgent | Handoff<any, any>): Handof
   governed.strictJsonSchema = original.strictJsonSchema;
   governed.inputFilter = original.inputFilter;
   governed.isEnabled = original.isEnabled;
-  return governed;
+  governedParts.add(governed);
+  // Frozen: `handoff.onInvokeHandoff = raw` or `handoff.agent = raw` must fail.
+  return Object.freeze(governed);
 }
 
 function ungoverned(scope: Scope, name: string, why: string): void {

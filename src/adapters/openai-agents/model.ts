@@ -53,7 +53,8 @@ export function hookModelInstance(gate: ToolGate, model: Model, fields: Record<s
     },
   };
   if (model.getRetryAdvice) hooked.getRetryAdvice = model.getRetryAdvice.bind(model);
-  return hooked;
+  // Frozen: `agent.model.getResponse = raw` on a governed agent must fail, not skip the model hooks.
+  return Object.freeze(hooked);
 }
 
 function beforeModel(pre: Outcome): void {

@@ -138,7 +138,8 @@ export function governFunctionTool(gate: ToolGate, tool: AnyFunctionTool, fields
     );
   }
 
-  return { ...tool, needsApproval, invoke: governedInvoke } as AnyFunctionTool;
+  // Frozen: `tool.invoke = raw` (or needsApproval) on a governed tool must fail, not run the raw tool.
+  return Object.freeze({ ...tool, needsApproval, invoke: governedInvoke }) as AnyFunctionTool;
 }
 
 /** What the model reads after PostToolUse: the (replaced) output with what hooks added; a stop ends the run. */

@@ -8,6 +8,7 @@ interface McpProxyFlags {
   name?: string;
   url?: string;
   db?: string;
+  maxMessageBytes?: string;
 }
 
 export function defineMcpProxy(program: Command, setExit: SetExit): void {
@@ -22,8 +23,13 @@ export function defineMcpProxy(program: Command, setExit: SetExit): void {
     .option('--name <server>', 'the <server> in mcp__<server>__<tool> (default: derived from the command or URL)')
     .option('--url <url>', 'a Streamable HTTP upstream instead of a command')
     .option('--db <path>', 'record every tool execution and the PreToolUse outcome that allowed it in this audit database')
+    .option(
+      '--max-message-bytes <n>',
+      'the largest message or tools/call result taken from the upstream (default 16777216, 16 MiB); a larger one is refused with an error',
+    )
     .action(async (command: string[], flags: McpProxyFlags) => {
-      const spec = upstreamSpec(command, flags);
+      const maxMessageBytes = byteLimit(flags.maxMessageBytes);
+      const spec = { ...upstreamSpec(command, flags), ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }) };
       const [{ McpProxy, connectUpstream, serverNameFor, serverNameForUrl }, { StdioServerTransport }] = await Promise.all([
         import('../../mcp-proxy/index.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -38,7 +44,7 @@ export function defineMcpProxy(program: Command, setExit: SetExit): void {
         await audit?.close();
         throw new UserError(`mcp-proxy: cannot reach the upstream server (${(error as Error).message})`);
       }
-      const proxy = new McpProxy(engine, upstream, { serverName, audit });
+      const proxy = new McpProxy(engine, upstream, { serverName, audit, ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }) });
       const closed = new Promise<void>((resolve) => {
         proxy.server.onclose = () => resolve();
         upstream.onclose = () => resolve();
@@ -68,4 +74,12 @@ function upstreamSpec(command: string[], flags: McpProxyFlags): { command: strin
   if (command.length === 0)
     throw new UserError('mcp-proxy: missing the upstream server: `hookwise mcp-proxy -- <command...>` or `--url <url>`');
   return { command };
+}
+
+function byteLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1024)
+    throw new UserError(`mcp-proxy: --max-message-bytes must be a whole number of bytes, at least 1024; got ${JSON.stringify(value)}`);
+  return n;
 }
