@@ -28,7 +28,7 @@ export interface GuardDecision {
   /** A user allow rule matched: the hook answers allow (pre-approves) instead of no opinion. */
   explicit?: boolean;
   /** Everything found, worst first. */
-  findings: Array<{ level: 'deny' | 'unprovable' | 'ask'; reason: string }>;
+  findings: Array<{ level: 'deny' | 'irreversible' | 'unprovable' | 'ask'; reason: string }>;
 }
 
 /** Turn a decision into what the hook returns. A guard never pre-approves by itself. */
@@ -38,9 +38,9 @@ export function toHookResult(d: GuardDecision): HookResult | undefined {
   return d.explicit ? allow(d.reason) : undefined;
 }
 
-/** Fold findings into one decision: deny > unprovable (ask or deny) > ask > allow. */
+/** Fold findings into one decision: deny > irreversible (ask or deny) > unprovable (ask or deny) > ask > allow. */
 export function decide(findings: GuardDecision['findings'], interactive: boolean, allowReason: string, explicit = false): GuardDecision {
-  const order = { deny: 0, unprovable: 1, ask: 2 } as const;
+  const order = { deny: 0, irreversible: 1, unprovable: 2, ask: 3 } as const;
   const sorted = [...findings].sort((a, b) => order[a.level] - order[b.level]);
   const worst = sorted[0];
   if (!worst) {
@@ -52,6 +52,7 @@ export function decide(findings: GuardDecision['findings'], interactive: boolean
   const listed = same.length > 3 ? [...same.slice(0, 3), `and ${same.length - 3} more`] : same;
   let reason = listed.join('; ');
   if (worst.level === 'unprovable') reason = `hookwise cannot prove this safe: ${reason}`;
+  if (worst.level === 'irreversible') reason = `hookwise cannot tell what this would destroy: ${reason}`;
   const decision = worst.level === 'deny' ? 'deny' : worst.level === 'ask' ? 'ask' : interactive ? 'ask' : 'deny';
   return { decision, reason, findings: sorted };
 }

@@ -16,8 +16,9 @@ import {
   type GuardDecision,
 } from './common.js';
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
-import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import { ShellJudgement, type Judgement, type ShellJudgeOptions } from './shell/judge.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
+import { compilePacks, type PacksOption } from './shell/packs/index.js';
 
 export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
   /** Tool names whose `tool_input.command` is a shell command. Default `['Bash']`. */
@@ -28,11 +29,18 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
   ask?: ShellRule[];
   /** Commands that are always refused. */
   deny?: ShellRule[];
+  /**
+   * Rule packs that know what cannot be undone, each on by default:
+   * `{ git, files, databases, containers, clouds, publishing }`; `{ clouds: false }` turns one off.
+   */
+  packs?: PacksOption;
 }
 
 /** Judges shell commands synchronously once the parser is loaded. */
 export interface ShellJudge {
   judge(command: string, cwd?: string): GuardDecision;
+  /** The decision with what led to it: every simple command, wrappers peeled, pack rules, disk looks. */
+  explain(command: string, cwd?: string): GuardDecision & { explanation: Judgement };
   readonly policy: PathPolicy;
 }
 
@@ -52,6 +60,7 @@ function compile(options: ShellGuardOptions): Compiled {
     allow: compileRules(options.allow, 'allow'),
     ask: compileRules(options.ask, 'ask'),
     deny: compileRules(options.deny, 'deny'),
+    packs: compilePacks(options.packs),
     // One per guard, shared by its workspaces: the parse of a command does not depend on where it runs.
     scripts: new ParsedScripts(),
   };
@@ -66,14 +75,19 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     policy: judgeOptions.policy,
     judge(command, cwd) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
+      return this.explain(command, cwd);
+    },
+    explain(command, cwd) {
       // The judgement resolves the folder itself.
       const result = new ShellJudgement(p, judgeOptions, cwd ?? judgeOptions.policy.workspace).run(command);
-      return decide(
+      const decision = decide(
         result.findings,
         interactive,
         result.allowedByRule ? 'every command matches your allow rules' : 'no rule objects to this command',
         result.allowedByRule,
       );
+      // Not enumerable: a decision stays a plain { decision, reason, findings } when printed or compared.
+      return Object.defineProperty(decision, 'explanation', { value: result, enumerable: false }) as GuardDecision & { explanation: Judgement };
     },
   };
 }

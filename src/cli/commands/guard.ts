@@ -9,6 +9,7 @@ interface GuardFlags {
   json?: boolean;
   write?: boolean;
   cwd?: string;
+  explain?: boolean;
 }
 
 const EXIT_HELP = `
@@ -27,6 +28,18 @@ function print(
   process.stdout.write(`${word}: ${decision.reason}\n`);
 }
 
+function explainText(decision: import('../../guards/common.js').GuardDecision & { explanation: import('../../guards/shell/judge.js').Judgement }): string {
+  const { simple, rules, looks } = decision.explanation;
+  const lines = [`parse: ${simple.length} simple command${simple.length === 1 ? '' : 's'}`];
+  simple.forEach((c, i) => lines.push(`  ${i + 1}. ${c.line}${c.wrappers.length ? `   (wrappers peeled: ${c.wrappers.join(', ')})` : ''}`));
+  lines.push(`pack rules: ${rules.length ? rules.join(', ') : 'none objected'}`);
+  lines.push(`looked on disk: ${looks.length ? '' : 'nothing'}`);
+  for (const l of looks) lines.push(`  ${l}`);
+  lines.push(`findings: ${decision.findings.length ? '' : 'none'}`);
+  for (const f of decision.findings) lines.push(`  ${f.level}: ${f.reason}`);
+  return `${lines.join('\n')}\n`;
+}
+
 export function defineGuard(program: Command, setExit: SetExit): void {
   const guard = program.command('guard').description('Explain what a built-in guard decides, and why.');
 
@@ -38,13 +51,20 @@ export function defineGuard(program: Command, setExit: SetExit): void {
     .option('--cwd <dir>', 'folder the command runs in (default: the workspace)')
     .option('-i, --interactive', 'what cannot be proven safe is asked instead of denied')
     .option('--json', 'print the decision and every finding as JSON')
+    .option('--explain', 'also print every simple command found, the wrappers peeled, the pack rules that decided and what was looked at on disk')
     .addHelpText('after', EXIT_HELP)
     .action(async (command: string, flags: GuardFlags) => {
       const { loadShellJudge } = await import('../../guards/shell-guard.js');
       const workspace = path.resolve(flags.workspace ?? process.cwd());
       const judge = await loadShellJudge({ workspace, interactive: flags.interactive === true });
-      const decision = judge.judge(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
-      print(decision, { command, workspace }, flags.json);
+      const decision = judge.explain(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
+      if (flags.explain && flags.json) {
+        const { simple, rules, looks } = decision.explanation;
+        process.stdout.write(`${JSON.stringify({ command, workspace, ...decision, simple, rules, looks }, null, 2)}\n`);
+      } else {
+        if (flags.explain) process.stdout.write(explainText(decision));
+        print(decision, { command, workspace }, flags.json);
+      }
       setExit(decision.decision === 'allow' ? 0 : 2);
     });
 

@@ -16,6 +16,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
+import { DiskLook, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -24,6 +25,15 @@ export interface ShellJudgeOptions {
   allow: CompiledRule[];
   ask: CompiledRule[];
   deny: CompiledRule[];
+  /** The rule packs that are on. */
+  packs: ReadonlySet<PackName>;
+}
+
+/** One simple command as the judge saw it, for `hookwise guard shell --explain`. */
+export interface SeenCommand {
+  line: string;
+  /** Wrappers peeled before it (env, command, nice, ...). */
+  wrappers: string[];
 }
 
 export interface Judgement {
@@ -32,6 +42,12 @@ export interface Judgement {
   allowedByRule: boolean;
   /** The simple commands seen (for explanations). */
   commands: string[];
+  /** The same, with the wrappers peeled from each. */
+  simple: SeenCommand[];
+  /** Pack rules that objected, e.g. `git/reset-hard`. */
+  rules: string[];
+  /** What was looked at on disk. */
+  looks: string[];
 }
 
 const MAX_DEPTH = 6;
@@ -213,6 +229,10 @@ export class ShellJudgement implements JudgeApi {
   private simpleCount = 0;
   private allowCount = 0;
   private readonly seen: string[] = [];
+  private readonly simpleSeen: SeenCommand[] = [];
+  private readonly fired: string[] = [];
+  private diskLook: DiskLook | undefined;
+  private packApiValue: PackApi | undefined;
   cwds: string[] | undefined;
   dotglob = false;
   /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
@@ -232,7 +252,14 @@ export class ShellJudgement implements JudgeApi {
 
   run(command: string): Judgement {
     this.script(command);
-    return { findings: this.findings, allowedByRule: this.simpleCount > 0 && this.allowCount === this.simpleCount, commands: this.seen };
+    return {
+      findings: this.findings,
+      allowedByRule: this.simpleCount > 0 && this.allowCount === this.simpleCount,
+      commands: this.seen,
+      simple: this.simpleSeen,
+      rules: [...new Set(this.fired)],
+      looks: this.diskLook?.looks ?? [],
+    };
   }
 
   private add(level: Level, reason: string): void {
@@ -242,8 +269,36 @@ export class ShellJudgement implements JudgeApi {
   deny(reason: string): void {
     this.add('deny', reason);
   }
+  irreversible(reason: string): void {
+    this.add('irreversible', reason);
+  }
   unprovable(reason: string): void {
     this.add('unprovable', reason);
+  }
+
+  /** What pack rules see: findings named `[pack/rule]`, one disk look per judgement. */
+  private get packApi(): PackApi {
+    if (this.packApiValue) return this.packApiValue;
+    const judge = this;
+    this.packApiValue = {
+      deny: (rule, reason) => {
+        judge.fired.push(rule);
+        judge.deny(`[${rule}] ${reason}`);
+      },
+      irreversible: (rule, reason) => {
+        judge.fired.push(rule);
+        judge.irreversible(`[${rule}] ${reason}`);
+      },
+      get disk() {
+        judge.diskLook ??= new DiskLook();
+        return judge.diskLook;
+      },
+      judge,
+      get cwd() {
+        return judge.cwds?.length === 1 ? judge.cwds[0] : undefined;
+      },
+    };
+    return this.packApiValue;
   }
   ask(reason: string): void {
     this.add('ask', reason);
@@ -416,6 +471,7 @@ export class ShellJudgement implements JudgeApi {
     const inv: Invocation = { name, argv0, args, label, stdin };
     const line = [name, ...args.map((a) => a.value ?? a.text)].join(' ');
     this.seen.push(line);
+    this.simpleSeen.push({ line, wrappers });
     this.simpleCount++;
 
     const denied = this.options.deny.find((r) => r.test(line));
@@ -430,6 +486,7 @@ export class ShellJudgement implements JudgeApi {
     try {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
+      for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);
       if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {
