@@ -46,6 +46,8 @@ function pathspecs(rest: Arg[], cwd: string, onlyAfterDashes: boolean): string[]
 
 /** Judge a verb that discards tracked changes under `under` (undefined: everywhere). */
 function discards(p: PackApi, rule: string, what: string, cwd: string | undefined, under: string[] | undefined): void {
+  // Bringing back files that are not there (`git checkout -- deleted.ts`) overwrites nothing.
+  if (under !== undefined && under.every((u) => !fs.existsSync(u))) return;
   if (cwd === undefined) {
     p.irreversible(rule, `\`${what}\` discards uncommitted changes in a folder only known when it runs`);
     return;
