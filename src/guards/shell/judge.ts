@@ -214,6 +214,17 @@ const READ_ONLY_PROGRAMS = new Set([
   'watch',
 ]);
 
+/** Programs whose output, with these arguments, is known harmless text (no file contents, no environment). */
+const KNOWN_TEXT_PRINTERS = new Set(['date', 'uname', 'hostname', 'whoami', 'id', 'pwd', 'nproc', 'true', 'arch']);
+
+function printsKnownText(argv: Arg[]): boolean {
+  const name = argv[0]?.value;
+  if (name === undefined || argv.some((a) => a.dynamic || a.glob)) return false;
+  if (KNOWN_TEXT_PRINTERS.has(name)) return argv.slice(1).every((a) => /^[-+%\w:. ]*$/.test(a.value ?? ''));
+  if (name === 'echo' || name === 'printf') return !secretsInText(argv.map((a) => a.value).join(' ')) && !argv.slice(1).some((a) => /%[0-9.]*[bq]/.test(a.value ?? ''));
+  return false;
+}
+
 /** An argument an unknown program could take as a path: absolute, home, or with a folder part (not a URL or `host:path`). */
 function looksLikePath(raw: string): boolean {
   if (raw === '' || raw.length > 4096 || /\n/.test(raw)) return false;
@@ -237,6 +248,8 @@ export class ShellJudgement implements JudgeApi {
   dotglob = false;
   /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
   private readonly written = new Set<string>();
+  /** Files only ever written (truncated) by programs that print known, harmless text (`date > stamp.txt`). */
+  private readonly printed = new Set<string>();
 
   constructor(
     private readonly parser: Parser,
@@ -325,6 +338,8 @@ export class ShellJudgement implements JudgeApi {
 
   private lookup: Lookup = (name) => {
     if (name === 'HOME') return this.policy.home;
+    // `$$`, the shell's process id: always digits and never set by a script, so any pid names the same kind of path.
+    if (name === '$') return '12345';
     if (name === 'PWD' && this.cwds?.length === 1) return this.cwds[0];
     return undefined;
   };
@@ -410,7 +425,14 @@ export class ShellJudgement implements JudgeApi {
       return;
     }
     if (!WRITE_REDIRECTS.has(op) || HARMLESS_DEVICES.test(value)) return;
+    const key = path.normalize(value);
+    const before = this.written.has(key);
     this.checkWrite(target, `${argv.length > 0 ? who : 'a redirection'} writes`, { verb: 'writes' });
+    // `date > stamp.txt`: what the file will hold is known now, so sending it later sends nothing secret.
+    if (!before && (op === '>' || op === '>|') && printsKnownText(argv)) {
+      this.written.delete(key);
+      this.printed.add(key);
+    }
   }
 
   private assignment(node: SimpleCommand['assignments'][number]): void {
@@ -666,6 +688,7 @@ export class ShellJudgement implements JudgeApi {
       return;
     }
     const value = arg.value;
+    if (this.printed.has(path.normalize(value)) && !this.written.has(path.normalize(value))) return;
     if (this.written.has(path.normalize(value))) {
       this.unprovable(
         `${subject} ${value} over the network, and an earlier command in this line writes it, so what it will hold cannot be read now`,

@@ -16,15 +16,15 @@ export function destructiveSql(sql: string): { rule: string; what: string } | un
   for (const st of statements(sql)) {
     const s = st.toUpperCase();
     let m = /^DROP\s+(TABLE|DATABASE|SCHEMA|VIEW|MATERIALIZED VIEW|INDEX|KEYSPACE|COLLECTION|USER|ROLE|SEQUENCE|TYPE|FUNCTION|OWNED|EXTENSION)\b/.exec(s);
-    if (m) return { rule: 'databases/drop', what: `\`${short(st)}\` drops a ${m[1]!.toLowerCase()} and everything in it` };
-    if (/^TRUNCATE\b/.test(s)) return { rule: 'databases/truncate', what: `\`${short(st)}\` deletes every row` };
+    if (m) return { rule: 'databases/drop', what: `\`${short(st)}\`, which drops a ${m[1]!.toLowerCase()} and everything in it` };
+    if (/^TRUNCATE\b/.test(s)) return { rule: 'databases/truncate', what: `\`${short(st)}\`, which deletes every row` };
     if (/^ALTER\s+TABLE\b.*\bDROP\s+(COLUMN|CONSTRAINT|PARTITION)?\b/.test(s) && !/\bDROP\s+(DEFAULT|NOT NULL)\b/.test(s))
-      return { rule: 'databases/drop', what: `\`${short(st)}\` drops part of a table with its data` };
+      return { rule: 'databases/drop', what: `\`${short(st)}\`, which drops part of a table with its data` };
     m = /^(WITH\b.*?\)\s*)?DELETE\s+(FROM\s+)?\S+/.exec(s);
-    if (m && !/\bWHERE\b/.test(s)) return { rule: 'databases/delete-all', what: `\`${short(st)}\` has no WHERE, so it deletes every row` };
+    if (m && !/\bWHERE\b/.test(s)) return { rule: 'databases/delete-all', what: `\`${short(st)}\`, which has no WHERE, so it deletes every row` };
     if (/^(WITH\b.*?\)\s*)?UPDATE\s+\S+.*\bSET\b/.test(s) && !/\bWHERE\b/.test(s))
-      return { rule: 'databases/update-all', what: `\`${short(st)}\` has no WHERE, so it changes every row` };
-    if (/^(FLUSHALL|FLUSHDB)\b/.test(s)) return { rule: 'databases/redis-flush', what: `\`${short(st)}\` deletes every key` };
+      return { rule: 'databases/update-all', what: `\`${short(st)}\`, which has no WHERE, so it changes every row` };
+    if (/^(FLUSHALL|FLUSHDB)\b/.test(s)) return { rule: 'databases/redis-flush', what: `\`${short(st)}\`, which deletes every key` };
   }
   return undefined;
 }
@@ -36,7 +36,7 @@ export function destructiveMongo(code: string): { rule: string; what: string } |
   if (!m) return undefined;
   const name = m[1]!;
   if ((name === 'deleteMany' || name === 'remove') && !/\(\s*\{\s*\}/.test(m[0])) return undefined;
-  return { rule: name.startsWith('drop') ? 'databases/drop' : 'databases/delete-all', what: `\`${m[0]}\` ${name.startsWith('drop') ? 'drops it with its data' : 'deletes every document'}` };
+  return { rule: name.startsWith('drop') ? 'databases/drop' : 'databases/delete-all', what: `\`${m[0]}\`, which ${name.startsWith('drop') ? 'drops it with its data' : 'deletes every document'}` };
 }
 
 function short(s: string): string {
