@@ -18,7 +18,7 @@ import {
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
 import { ShellJudgement, type Judgement, type ShellJudgeOptions } from './shell/judge.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
-import { compilePacks, type PacksOption } from './shell/packs/index.js';
+import { compilePacks, type PackName, type PacksOption } from './shell/packs/index.js';
 
 export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
   /** Tool names whose `tool_input.command` is a shell command. Default `['Bash']`. */
@@ -102,6 +102,14 @@ export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<S
   return makeJudge(await loadBashParser(), forWorkspace(path.resolve(options.workspace ?? process.cwd())), interactive);
 }
 
+/** The packs each shell guard has on, by its handler (for `hookwise check`). */
+const PACKS_BY_HANDLER = new WeakMap<object, ReadonlySet<PackName>>();
+
+/** The rule packs a registered hook has on, when it is a shell guard. */
+export function shellGuardPacks(hook: { handler?: unknown }): ReadonlySet<PackName> | undefined {
+  return typeof hook.handler === 'function' ? PACKS_BY_HANDLER.get(hook.handler) : undefined;
+}
+
 /**
  * A PreToolUse hook that parses shell commands with a real bash grammar and
  * refuses what it cannot prove safe. The workspace is the `workspace` option,
@@ -119,7 +127,7 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
       judge.judge(input.tool_input?.command as string, typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace),
     );
   };
-  return {
+  const hook: Hook<'PreToolUse'> = {
     name: options.name ?? 'guard:shell',
     events: 'PreToolUse',
     matcher: (input: HookInput) => typeof input.tool_name === 'string' && tools.has(input.tool_name),
@@ -138,4 +146,6 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
       });
     },
   };
+  PACKS_BY_HANDLER.set(hook.handler, compilePacks(options.packs));
+  return hook;
 }

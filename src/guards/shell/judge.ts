@@ -508,7 +508,9 @@ export class ShellJudgement implements JudgeApi {
     try {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
-      for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
+      // `terraform destroy --help` prints help and destroys nothing.
+      const help = args.some((a) => a.value === '--help');
+      if (!help) for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);
       if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {

@@ -2,7 +2,10 @@
 import type { Arg } from '../args.js';
 import { packRule } from './registry.js';
 
-const words = (args: Arg[]) => args.filter((a) => !a.value?.startsWith('-')).map((a) => a.value ?? '');
+/** Options whose value is the next word (`kubectl -n prod delete ...`). */
+const VALUED = /^(-n|--namespace|--context|--kubeconfig|--cluster|--user|-s|--server|-l|--selector|-o|--output|-f|--filename|-H|--host|-p|--project-name|--env-file|--kube-context)$/;
+const words = (args: Arg[]) =>
+  args.filter((a, i) => !a.value?.startsWith('-') && !VALUED.test(args[i - 1]?.value ?? '')).map((a) => a.value ?? '');
 const flag = (args: Arg[], re: RegExp) => args.some((a) => a.value !== undefined && re.test(a.value));
 const dryRun = (args: Arg[]) => flag(args, /^--dry-run(=(client|server|true))?$/);
 

@@ -61,7 +61,15 @@ function discards(p: PackApi, rule: string, what: string, cwd: string | undefine
   if (lost.length > 0) p.deny(rule, `\`${what}\` discards changes to ${describeFiles(lost)} tracked and not committed`);
 }
 
-function untrackedLoss(p: PackApi, rule: string, what: string, cwd: string | undefined, under: string[] | undefined, ignoredToo: boolean) {
+function untrackedLoss(
+  p: PackApi,
+  rule: string,
+  what: string,
+  cwd: string | undefined,
+  under: string[] | undefined,
+  scope: 'untracked' | 'ignored' | 'both',
+) {
+  const ignoredToo = scope !== 'untracked';
   if (cwd === undefined) {
     p.irreversible(rule, `\`${what}\` deletes untracked files in a folder only known when it runs`);
     return;
@@ -71,7 +79,9 @@ function untrackedLoss(p: PackApi, rule: string, what: string, cwd: string | und
     p.irreversible(rule, `\`${what}\` deletes untracked files, and git status could not be read in ${cwd}`);
     return;
   }
-  const lost = entriesUnder(status, under).filter((e) => e.code === '??' || (ignoredToo && e.code === '!!' && !isBuildOutput(e.file)));
+  const lost = entriesUnder(status, under).filter(
+    (e) => (e.code === '??' && scope !== 'ignored') || (ignoredToo && e.code === '!!' && !isBuildOutput(e.file)),
+  );
   if (lost.length > 0) p.deny(rule, `\`${what}\` deletes ${describeFiles(lost)} that git does not track, so nothing can restore them`);
 }
 
@@ -123,9 +133,10 @@ packRule('git', ['git'], (inv, p) => {
     case 'clean': {
       const force = flag(rest, /^--force$/) || short(rest, 'f');
       if (!force || dryRun || short(rest, 'n')) return;
-      const ignoredToo = short(rest, 'x') || short(rest, 'X');
+      // -x: untracked and ignored files; -X: only ignored ones.
+      const scope = short(rest, 'X') ? 'ignored' : short(rest, 'x') ? 'both' : 'untracked';
       const under = cwd === undefined ? undefined : pathspecs(rest, cwd, false);
-      untrackedLoss(p, 'git/clean-force', line, cwd, under === 'none' ? undefined : under, ignoredToo);
+      untrackedLoss(p, 'git/clean-force', line, cwd, under === 'none' ? undefined : under, scope);
       return;
     }
     case 'stash': {
