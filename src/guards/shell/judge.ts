@@ -508,9 +508,9 @@ export class ShellJudgement implements JudgeApi {
     try {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
-      // `terraform destroy --help` prints help and destroys nothing.
+      // `terraform destroy --help` prints help and destroys nothing; a command your deny or ask rules match is decided by them (a person approves an asked `npm publish`).
       const help = args.some((a) => a.value === '--help');
-      if (!help) for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
+      if (!help && !denied && !asked) for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);
       if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {
