@@ -87,7 +87,9 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
         result.allowedByRule,
       );
       // Not enumerable: a decision stays a plain { decision, reason, findings } when printed or compared.
-      return Object.defineProperty(decision, 'explanation', { value: result, enumerable: false }) as GuardDecision & { explanation: Judgement };
+      return Object.defineProperty(decision, 'explanation', { value: result, enumerable: false }) as GuardDecision & {
+        explanation: Judgement;
+      };
     },
   };
 }

@@ -88,7 +88,8 @@ describe('databases', () => {
   it('psql -c, a here-doc and a piped statement are read; a real DROP TABLE on PostgreSQL is refused', async () => {
     const r = repo();
     const table = `hookwise_packs_${process.pid}_${Date.now()}`;
-    const psql = (sql: string) => execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-tAc', sql], { encoding: 'utf8' });
+    const psql = (sql: string) =>
+      execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'test', '-tAc', sql], { encoding: 'utf8' });
     psql(`CREATE TABLE ${table} (id int); INSERT INTO ${table} VALUES (1)`);
     runBash(r.dir, `psql -h 127.0.0.1 -U postgres -d test -c "DROP TABLE ${table}"`);
     expect(psql(`SELECT to_regclass('${table}') IS NULL`).trim()).toBe('t');
@@ -101,7 +102,7 @@ describe('databases', () => {
       'mongosh --eval "db.dropDatabase()"',
     ])
       expect((await judge(r, cmd)).decision, cmd).toBe('deny');
-    for (const cmd of ['psql -c "SELECT 1"', "psql -c \"SELECT 'DROP TABLE x'\"", 'redis-cli GET flushall', 'redis-cli PING'])
+    for (const cmd of ['psql -c "SELECT 1"', 'psql -c "SELECT \'DROP TABLE x\'"', 'redis-cli GET flushall', 'redis-cli PING'])
       expect((await judge(r, cmd)).decision, cmd).toBe('allow');
   });
 });
@@ -149,7 +150,9 @@ describe('the packs option', () => {
   });
 
   it('is validated when the guard is made, with errors naming the field', () => {
-    expect(() => shellGuard({ packs: { gti: true } as never })).toThrow('shellGuard: packs.gti is not a pack; the packs are git, files, databases, containers, clouds, publishing');
+    expect(() => shellGuard({ packs: { gti: true } as never })).toThrow(
+      'shellGuard: packs.gti is not a pack; the packs are git, files, databases, containers, clouds, publishing',
+    );
     expect(() => shellGuard({ packs: { git: 'yes' } as never })).toThrow('shellGuard: packs.git must be true or false, got "yes"');
     expect(() => shellGuard({ packs: ['git'] as never })).toThrow(/shellGuard: packs must be an object/);
   });
@@ -180,7 +183,7 @@ describe('hookwise guard shell --explain and hookwise check', () => {
     expect(out).toContain('denied: [git/reset-hard] `git reset --hard` discards changes to 1 file (src/a.ts)');
   });
 
-  it('check lists each shell guard\'s packs, on or off', { timeout: 180_000 }, () => {
+  it("check lists each shell guard's packs, on or off", { timeout: 180_000 }, () => {
     const r = repo();
     r.write(
       'hookwise.config.mjs',

@@ -112,12 +112,28 @@ describe('git checkout and git restore that discard', () => {
 
     const r = repo();
     r.write('src/a.ts', 'unsaved\n');
-    for (const cmd of ['git checkout -- src/a.ts', 'git checkout .', 'git checkout HEAD src/a.ts', 'git restore src/a.ts', 'git restore .', 'git checkout -f main', 'git restore --worktree --staged src', 'git switch -f main']) {
+    for (const cmd of [
+      'git checkout -- src/a.ts',
+      'git checkout .',
+      'git checkout HEAD src/a.ts',
+      'git restore src/a.ts',
+      'git restore .',
+      'git checkout -f main',
+      'git restore --worktree --staged src',
+      'git switch -f main',
+    ]) {
       const d = await judge(r, cmd);
       expect(d.decision, cmd).toBe('deny');
       expect(d.reason, cmd).toMatch(/\[git\/(checkout|restore|switch)-discard\].*1 file \(src\/a\.ts\)/);
     }
-    for (const cmd of ['git checkout -- src/b.ts', 'git restore README.md', 'git restore --staged src/a.ts', 'git checkout -b feature', 'git checkout main', 'git switch main'])
+    for (const cmd of [
+      'git checkout -- src/b.ts',
+      'git restore README.md',
+      'git restore --staged src/a.ts',
+      'git checkout -b feature',
+      'git checkout main',
+      'git switch main',
+    ])
       expect((await judge(r, cmd)).decision, cmd).toBe('allow');
   });
 });
@@ -151,7 +167,12 @@ describe('history: branch -D, reflog expire, gc --prune=now, update-ref -d, filt
     r.git('checkout', '-q', 'main');
     runBash(r.dir, 'git branch -D feature');
     expect(r.git('branch', '--contains', sha).trim()).toBe('');
-    for (const cmd of ['git branch -D feature', 'git branch --delete --force feature', 'git branch -d -f feature', 'git branch -M old main'])
+    for (const cmd of [
+      'git branch -D feature',
+      'git branch --delete --force feature',
+      'git branch -d -f feature',
+      'git branch -M old main',
+    ])
       expect((await judge(r, cmd)).reason, cmd).toMatch(/\[git\/branch-force-(delete|move)\]/);
     expect((await judge(r, 'git branch -d feature')).decision).toBe('allow');
     expect((await judge(r, 'git branch -a')).decision).toBe('allow');
@@ -193,18 +214,40 @@ describe('git push --force', () => {
     runBash(mine.dir, 'git push -q --force origin main');
     expect(remote.git('branch', '--contains', theirs).trim()).toBe('');
 
-    for (const cmd of ['git push --force origin main', 'git push -f', 'git push --force=true', 'git push origin +main', 'git push -fu origin main', 'git push --mirror', 'git push origin --delete old', 'git push origin :old']) {
+    for (const cmd of [
+      'git push --force origin main',
+      'git push -f',
+      'git push --force=true',
+      'git push origin +main',
+      'git push -fu origin main',
+      'git push --mirror',
+      'git push origin --delete old',
+      'git push origin :old',
+    ]) {
       const d = await judge(mine, cmd);
       expect(d.decision, cmd).toBe('deny');
       expect(d.reason, cmd).toMatch(/\[git\/push-(force|delete)\]/);
     }
-    for (const cmd of ['git push', 'git push origin main', 'git push --force-with-lease origin main', 'git push -u origin feature', 'git push --dry-run --force'])
+    for (const cmd of [
+      'git push',
+      'git push origin main',
+      'git push --force-with-lease origin main',
+      'git push -u origin feature',
+      'git push --dry-run --force',
+    ])
       expect((await judge(mine, cmd)).decision, cmd).toBe('allow');
   });
 });
 
 describe('every wrapper and shell form of each destructive git verb', () => {
-  const verbs = ['git reset --hard', 'git clean -fd', 'git stash clear', 'git branch -D feature', 'git push --force origin main', 'git checkout -- .'];
+  const verbs = [
+    'git reset --hard',
+    'git clean -fd',
+    'git stash clear',
+    'git branch -D feature',
+    'git push --force origin main',
+    'git checkout -- .',
+  ];
   const forms = [
     (c: string) => `env ${c}`,
     (c: string) => `env GIT_PAGER=cat ${c}`,

@@ -13,7 +13,9 @@ export interface Repo {
   cleanup(): void;
 }
 
-export function makeRepo(files: Record<string, string> = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', 'README.md': '# r\n' }): Repo {
+export function makeRepo(
+  files: Record<string, string> = { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', 'README.md': '# r\n' },
+): Repo {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookwise-packs-')));
   const git = (...args: string[]) =>
     execFileSync('git', args, {

@@ -28,10 +28,14 @@ function print(
   process.stdout.write(`${word}: ${decision.reason}\n`);
 }
 
-function explainText(decision: import('../../guards/common.js').GuardDecision & { explanation: import('../../guards/shell/judge.js').Judgement }): string {
+function explainText(
+  decision: import('../../guards/common.js').GuardDecision & { explanation: import('../../guards/shell/judge.js').Judgement },
+): string {
   const { simple, rules, looks } = decision.explanation;
   const lines = [`parse: ${simple.length} simple command${simple.length === 1 ? '' : 's'}`];
-  simple.forEach((c, i) => lines.push(`  ${i + 1}. ${c.line}${c.wrappers.length ? `   (wrappers peeled: ${c.wrappers.join(', ')})` : ''}`));
+  simple.forEach(
+    (c, i) => void lines.push(`  ${i + 1}. ${c.line}${c.wrappers.length ? `   (wrappers peeled: ${c.wrappers.join(', ')})` : ''}`),
+  );
   lines.push(`pack rules: ${rules.length ? rules.join(', ') : 'none objected'}`);
   lines.push(`looked on disk: ${looks.length ? '' : 'nothing'}`);
   for (const l of looks) lines.push(`  ${l}`);
@@ -51,7 +55,10 @@ export function defineGuard(program: Command, setExit: SetExit): void {
     .option('--cwd <dir>', 'folder the command runs in (default: the workspace)')
     .option('-i, --interactive', 'what cannot be proven safe is asked instead of denied')
     .option('--json', 'print the decision and every finding as JSON')
-    .option('--explain', 'also print every simple command found, the wrappers peeled, the pack rules that decided and what was looked at on disk')
+    .option(
+      '--explain',
+      'also print every simple command found, the wrappers peeled, the pack rules that decided and what was looked at on disk',
+    )
     .addHelpText('after', EXIT_HELP)
     .action(async (command: string, flags: GuardFlags) => {
       const { loadShellJudge } = await import('../../guards/shell-guard.js');

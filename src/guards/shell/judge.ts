@@ -221,7 +221,8 @@ function printsKnownText(argv: Arg[]): boolean {
   const name = argv[0]?.value;
   if (name === undefined || argv.some((a) => a.dynamic || a.glob)) return false;
   if (KNOWN_TEXT_PRINTERS.has(name)) return argv.slice(1).every((a) => /^[-+%\w:. ]*$/.test(a.value ?? ''));
-  if (name === 'echo' || name === 'printf') return !secretsInText(argv.map((a) => a.value).join(' ')) && !argv.slice(1).some((a) => /%[0-9.]*[bq]/.test(a.value ?? ''));
+  if (name === 'echo' || name === 'printf')
+    return !secretsInText(argv.map((a) => a.value).join(' ')) && !argv.slice(1).some((a) => /%[0-9.]*[bq]/.test(a.value ?? ''));
   return false;
 }
 
@@ -510,7 +511,8 @@ export class ShellJudgement implements JudgeApi {
       handler?.(inv, this);
       // `terraform destroy --help` prints help and destroys nothing; a command your deny or ask rules match is decided by them (a person approves an asked `npm publish`).
       const help = args.some((a) => a.value === '--help');
-      if (!help && !denied && !asked) for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
+      if (!help && !denied && !asked)
+        for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);
       if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {

@@ -58,7 +58,8 @@ packRule('databases', [...Object.keys(CODE_OPTIONS), 'sqlite3', 'sqlite'], (inv,
 packRule('databases', ['redis-cli', 'valkey-cli', 'keydb-cli'], (inv, p) => {
   // The command is the first word after the options (`redis-cli -n 2 FLUSHDB`), not any word (`SET flushall 1`).
   let i = 0;
-  while (i < inv.args.length && inv.args[i]!.value?.startsWith('-')) i += /^-[hpansurid]$|^--(user|pass|tls|cacert|cert|key|sni)$/.test(inv.args[i]!.value!) ? 2 : 1;
+  while (i < inv.args.length && inv.args[i]!.value?.startsWith('-'))
+    i += /^-[hpansurid]$|^--(user|pass|tls|cacert|cert|key|sni)$/.test(inv.args[i]!.value!) ? 2 : 1;
   const command = inv.args[i]?.value?.toUpperCase();
   const flush = command === 'FLUSHALL' || command === 'FLUSHDB' ? command : undefined;
   if (flush) p.deny('databases/redis-flush', `\`${inv.name} ${flush}\` deletes every key`);

@@ -54,17 +54,30 @@ function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, names: RegE
       continue; // nothing there, nothing lost
     }
     const root = p.disk.repoRoot(target);
-    if (isBuildOutput(path.relative(root ?? cwd, target).split(path.sep).join('/'))) {
+    if (
+      isBuildOutput(
+        path
+          .relative(root ?? cwd, target)
+          .split(path.sep)
+          .join('/'),
+      )
+    ) {
       p.disk.note(`${target} is build output`);
       continue;
     }
     const status = p.disk.status(target);
     if (status) {
       const lost = entriesUnder(status, [target]).filter(
-        (e) => e.code !== '!!' && !isBuildOutput(e.file) && (names === undefined || names.length === 0 || names.every((n) => n.test(path.posix.basename(e.file)))),
+        (e) =>
+          e.code !== '!!' &&
+          !isBuildOutput(e.file) &&
+          (names === undefined || names.length === 0 || names.every((n) => n.test(path.posix.basename(e.file)))),
       );
       if (lost.length > 0)
-        p.deny('files/unrestorable', `${what} deletes ${describeFiles(lost)} that git cannot restore (untracked or changed since the last commit)`);
+        p.deny(
+          'files/unrestorable',
+          `${what} deletes ${describeFiles(lost)} that git cannot restore (untracked or changed since the last commit)`,
+        );
       continue;
     }
     const count = countFiles(target, names);
@@ -112,6 +125,9 @@ function countFiles(target: string, names: RegExp[] | undefined): number {
 }
 
 function globToRegExp(glob: string, insensitive: boolean): RegExp {
-  const body = glob.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, insensitive ? 'i' : '');
 }

@@ -29,7 +29,8 @@ export function gitCommand(inv: Invocation, cwd: string | undefined): { sub?: st
 
 const flag = (rest: Arg[], re: RegExp) => rest.some((a) => a.value !== undefined && re.test(a.value));
 /** `-fd`, `-xdf`: a short-option cluster holding the letter. */
-const short = (rest: Arg[], letter: string) => rest.some((a) => a.value !== undefined && /^-[a-zA-Z]+$/.test(a.value) && a.value.includes(letter));
+const short = (rest: Arg[], letter: string) =>
+  rest.some((a) => a.value !== undefined && /^-[a-zA-Z]+$/.test(a.value) && a.value.includes(letter));
 
 /** Paths after `--`, or operands that exist on disk; undefined = the whole repository (or unknowable). */
 function pathspecs(rest: Arg[], cwd: string, onlyAfterDashes: boolean): string[] | undefined | 'none' {
@@ -47,7 +48,7 @@ function pathspecs(rest: Arg[], cwd: string, onlyAfterDashes: boolean): string[]
 /** Judge a verb that discards tracked changes under `under` (undefined: everywhere). */
 function discards(p: PackApi, rule: string, what: string, cwd: string | undefined, under: string[] | undefined): void {
   // Bringing back files that are not there (`git checkout -- deleted.ts`) overwrites nothing.
-  if (under !== undefined && under.every((u) => !fs.existsSync(u))) return;
+  if (under?.every((u) => !fs.existsSync(u))) return;
   if (cwd === undefined) {
     p.irreversible(rule, `\`${what}\` discards uncommitted changes in a folder only known when it runs`);
     return;
@@ -144,14 +145,20 @@ packRule('git', ['git'], (inv, p) => {
       if (verb !== 'drop' && verb !== 'clear') return;
       const count = cwd === undefined ? undefined : p.disk.stashCount(cwd);
       if (count === 0) return;
-      if (count === undefined) p.irreversible(`git/stash-${verb}`, `\`git stash ${verb}\` deletes stashed work, and git stash list could not be read`);
-      else p.deny(`git/stash-${verb}`, `\`git stash ${verb}\` deletes ${verb === 'clear' ? `all ${count} stashes` : 'a stash'}, work saved nowhere else`);
+      if (count === undefined)
+        p.irreversible(`git/stash-${verb}`, `\`git stash ${verb}\` deletes stashed work, and git stash list could not be read`);
+      else
+        p.deny(
+          `git/stash-${verb}`,
+          `\`git stash ${verb}\` deletes ${verb === 'clear' ? `all ${count} stashes` : 'a stash'}, work saved nowhere else`,
+        );
       return;
     }
     case 'branch':
       if (flag(rest, /^(-D|-d|--delete)$/) && (flag(rest, /^(-D|-f|--force)$/) || short(rest, 'D')))
         p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
-      else if (short(rest, 'D')) p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
+      else if (short(rest, 'D'))
+        p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
       else if (flag(rest, /^(-M|-C)$/) || (flag(rest, /^(-m|--move|-c|--copy)$/) && flag(rest, /^(-f|--force)$/)))
         p.deny('git/branch-force-move', `\`${line}\` overwrites an existing branch`);
       return;
@@ -174,10 +181,12 @@ packRule('git', ['git'], (inv, p) => {
       p.deny('git/rewrite-history', `\`git ${sub}\` rewrites the whole history of the repository`);
       return;
     case 'update-ref':
-      if (flag(rest, /^(-d|--stdin)$/)) p.deny('git/update-ref-delete', `\`${line}\` deletes or rewrites a ref directly, without the reflog safety of branch -d`);
+      if (flag(rest, /^(-d|--stdin)$/))
+        p.deny('git/update-ref-delete', `\`${line}\` deletes or rewrites a ref directly, without the reflog safety of branch -d`);
       return;
     case 'tag':
-      if (flag(rest, /^(-d|--delete)$/)) p.deny('git/tag-delete', `\`${line}\` deletes a tag; a tag that was pushed then differs from everyone else's`);
+      if (flag(rest, /^(-d|--delete)$/))
+        p.deny('git/tag-delete', `\`${line}\` deletes a tag; a tag that was pushed then differs from everyone else's`);
       return;
     case 'worktree':
       if (rest[0]?.value === 'remove' && flag(rest, /^(-f|--force)$/))
@@ -195,7 +204,10 @@ function pushRules(rest: Arg[], p: PackApi, line: string): void {
   if (force && !lease) {
     const value = rest.find((a) => /^--force=/.test(a.value ?? ''))?.value;
     if (value === undefined || !/^--force=(false|no|off|0)$/i.test(value))
-      p.deny('git/push-force', `\`${line}\` overwrites the remote branch, and commits others pushed there are lost; use --force-with-lease`);
+      p.deny(
+        'git/push-force',
+        `\`${line}\` overwrites the remote branch, and commits others pushed there are lost; use --force-with-lease`,
+      );
   }
   if (!lease && refspecs.some((a) => a.value?.startsWith('+')))
     p.deny('git/push-force', `\`git push ${operands.map((a) => a.text).join(' ')}\` force-pushes a +refspec; use --force-with-lease`);

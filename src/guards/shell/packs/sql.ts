@@ -2,9 +2,7 @@
 
 /** The statements of a script, comments and string contents removed. */
 function statements(sql: string): string[] {
-  const bare = sql
-    .replace(/--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, "''");
+  const bare = sql.replace(/--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\//g, ' ').replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.)*"|`[^`]*`/g, "''");
   return bare
     .split(';')
     .map((s) => s.replace(/\s+/g, ' ').trim())
@@ -15,13 +13,17 @@ function statements(sql: string): string[] {
 export function destructiveSql(sql: string): { rule: string; what: string } | undefined {
   for (const st of statements(sql)) {
     const s = st.toUpperCase();
-    let m = /^DROP\s+(TABLE|DATABASE|SCHEMA|VIEW|MATERIALIZED VIEW|INDEX|KEYSPACE|COLLECTION|USER|ROLE|SEQUENCE|TYPE|FUNCTION|OWNED|EXTENSION)\b/.exec(s);
+    let m =
+      /^DROP\s+(TABLE|DATABASE|SCHEMA|VIEW|MATERIALIZED VIEW|INDEX|KEYSPACE|COLLECTION|USER|ROLE|SEQUENCE|TYPE|FUNCTION|OWNED|EXTENSION)\b/.exec(
+        s,
+      );
     if (m) return { rule: 'databases/drop', what: `\`${short(st)}\`, which drops a ${m[1]!.toLowerCase()} and everything in it` };
     if (/^TRUNCATE\b/.test(s)) return { rule: 'databases/truncate', what: `\`${short(st)}\`, which deletes every row` };
     if (/^ALTER\s+TABLE\b.*\bDROP\s+(COLUMN|CONSTRAINT|PARTITION)?\b/.test(s) && !/\bDROP\s+(DEFAULT|NOT NULL)\b/.test(s))
       return { rule: 'databases/drop', what: `\`${short(st)}\`, which drops part of a table with its data` };
     m = /^(WITH\b.*?\)\s*)?DELETE\s+(FROM\s+)?\S+/.exec(s);
-    if (m && !/\bWHERE\b/.test(s)) return { rule: 'databases/delete-all', what: `\`${short(st)}\`, which has no WHERE, so it deletes every row` };
+    if (m && !/\bWHERE\b/.test(s))
+      return { rule: 'databases/delete-all', what: `\`${short(st)}\`, which has no WHERE, so it deletes every row` };
     if (/^(WITH\b.*?\)\s*)?UPDATE\s+\S+.*\bSET\b/.test(s) && !/\bWHERE\b/.test(s))
       return { rule: 'databases/update-all', what: `\`${short(st)}\`, which has no WHERE, so it changes every row` };
     if (/^(FLUSHALL|FLUSHDB)\b/.test(s)) return { rule: 'databases/redis-flush', what: `\`${short(st)}\`, which deletes every key` };
@@ -32,11 +34,15 @@ export function destructiveSql(sql: string): { rule: string; what: string } | un
 /** Mongo shell code that drops or empties a collection or database. */
 export function destructiveMongo(code: string): { rule: string; what: string } | undefined {
   const m =
-    /\b(dropDatabase|drop|dropIndexes|deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/.exec(code) ?? /\.(deleteMany|remove)\s*\(\s*\{\s*\}/.exec(code);
+    /\b(dropDatabase|drop|dropIndexes|deleteMany|remove)\s*\(\s*(\{\s*\})?\s*\)/.exec(code) ??
+    /\.(deleteMany|remove)\s*\(\s*\{\s*\}/.exec(code);
   if (!m) return undefined;
   const name = m[1]!;
   if ((name === 'deleteMany' || name === 'remove') && !/\(\s*\{\s*\}/.test(m[0])) return undefined;
-  return { rule: name.startsWith('drop') ? 'databases/drop' : 'databases/delete-all', what: `\`${m[0]}\`, which ${name.startsWith('drop') ? 'drops it with its data' : 'deletes every document'}` };
+  return {
+    rule: name.startsWith('drop') ? 'databases/drop' : 'databases/delete-all',
+    what: `\`${m[0]}\`, which ${name.startsWith('drop') ? 'drops it with its data' : 'deletes every document'}`,
+  };
 }
 
 function short(s: string): string {
