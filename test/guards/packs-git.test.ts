@@ -138,6 +138,18 @@ describe('git checkout and git restore that discard', () => {
   });
 });
 
+describe('after a cd, each folder the command may run in is looked at', () => {
+  it('cd src && git checkout -- a.ts is refused when src/a.ts changed, allowed when it did not', async () => {
+    const r = repo();
+    expect((await judge(r, 'cd src && git checkout -- a.ts')).decision).toBe('allow');
+    r.write('src/a.ts', 'unsaved\n');
+    const d = await judge(r, 'cd src && git checkout -- a.ts');
+    expect(d.decision).toBe('deny');
+    expect(d.reason).toContain('1 file (src/a.ts)');
+    expect((await judge(r, 'cd src && git reset --hard')).reason).toContain('[git/reset-hard]');
+  });
+});
+
 describe('git stash drop / clear', () => {
   it('delete stashed work for real, and are refused when there is a stash; allowed when there is none', async () => {
     const r = repo();

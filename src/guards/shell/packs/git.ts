@@ -93,8 +93,13 @@ export function isBuildOutput(file: string): boolean {
   );
 }
 
+// After `cd sub && …` the command may run in either folder: each is looked at.
 packRule('git', ['git'], (inv, p) => {
-  const { sub, rest, cwd } = gitCommand(inv, p.cwd);
+  for (const folder of p.judge.cwds ?? [undefined]) judgeGit(inv, p, folder);
+});
+
+function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void {
+  const { sub, rest, cwd } = gitCommand(inv, folder);
   if (sub === undefined) return;
   const line = ['git', sub, ...rest.filter((a) => a.value?.startsWith('-')).map((a) => a.value)].join(' ');
   const dryRun = flag(rest, /^(--dry-run|-n)$/);
@@ -193,7 +198,7 @@ packRule('git', ['git'], (inv, p) => {
         p.deny('git/worktree-force-remove', `\`${line}\` removes a work tree with its uncommitted changes`);
       return;
   }
-});
+}
 
 function pushRules(rest: Arg[], p: PackApi, line: string): void {
   if (flag(rest, /^--dry-run$/) || short(rest, 'n')) return;
