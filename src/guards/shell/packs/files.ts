@@ -43,6 +43,8 @@ packRule('files', ['find'], (inv, p) => {
 function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, names: RegExp[] | undefined): void {
   if (op.dynamic || op.value === undefined) return; // the path rules already answer for a run-time path
   const raw = op.glob ? globFolder(op.pattern ?? op.value) : op.value;
+  // Build output by name (`rm -rf ./build ./dist`) needs no look; a trailing slash may follow a link, so it is looked at.
+  if (!raw.endsWith('/') && !path.isAbsolute(raw) && isBuildOutput(path.posix.normalize(raw).replace(/^\.\//, ''))) return;
   const cwds = path.isAbsolute(raw) ? [p.cwd ?? p.judge.cwds?.[0] ?? '/'] : p.judge.cwds;
   if (cwds === undefined) return;
   for (const cwd of cwds) {
