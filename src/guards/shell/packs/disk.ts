@@ -45,6 +45,11 @@ export class DiskLook {
     }
     const key = `${ignored ? 'i' : 'n'}${root}`;
     if (this.statuses.has(key)) return this.statuses.get(key);
+    if (!looksLikeRepository(root)) {
+      this.note(`${root}/.git is not a repository git can read (no HEAD)`);
+      this.statuses.set(key, undefined);
+      return undefined;
+    }
     const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', ...(ignored ? ['--ignored=matching'] : [])];
     const out = this.git(root, args);
     const status = out === undefined ? undefined : { root, entries: parseStatus(out) };
@@ -83,6 +88,16 @@ export class DiskLook {
       env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
     });
     return r.status === 0 && !r.error ? r.stdout : undefined;
+  }
+}
+
+/** A `.git` folder with a HEAD, or a `.git` file pointing elsewhere (worktrees, submodules): worth asking git. */
+function looksLikeRepository(root: string): boolean {
+  const dotGit = path.join(root, '.git');
+  try {
+    return fs.statSync(dotGit).isFile() || fs.existsSync(path.join(dotGit, 'HEAD'));
+  } catch {
+    return false;
   }
 }
 
