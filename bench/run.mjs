@@ -59,6 +59,7 @@ const parts = [
   ['guards.mjs', 'benchGuards', 'Guards', (r) => [r.name, formatNs(r.nsPerOp)]],
   ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
   ['runtime.mjs', 'benchRuntime', 'Agent runtime', (r) => [r.name, `${r.ms.toFixed(2)} ms`]],
+  ['sandbox.mjs', 'benchSandbox', 'The OS sandbox', (r) => [r.name, r.text]],
   ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, r.text ?? `${r.msPerRun.toFixed(1)} ms`]],
   ['serve.mjs', 'benchServe', '`hookwise serve` under load', (r) => describeServeRow(r)],
   ['serve.mjs', 'benchTelemetry', 'Telemetry cost per fire', (r) => [r.name, formatNs(r.ns)]],

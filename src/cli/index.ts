@@ -12,6 +12,7 @@ import { defineRun } from './commands/run.js';
 import { defineInit } from './commands/init.js';
 import { defineServe } from './commands/serve.js';
 import { defineMcpProxy } from './commands/mcp-proxy.js';
+import { defineSandbox } from './commands/sandbox.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -41,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     defineGuard,
     defineServe,
     defineMcpProxy,
+    defineSandbox,
   ])
     define(program, setExit);
   try {

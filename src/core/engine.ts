@@ -683,7 +683,16 @@ export class HookEngine {
   private finish(fire: Fire): Outcome | Promise<Outcome> {
     if (fire.index.rechecks > 0 && fire.builder.outcome.updatedInput !== null && !fire.builder.outcome.blocked) {
       const rechecked = this.recheck(fire);
-      if (rechecked instanceof Promise) return rechecked.then(() => this.finishOutcome(fire));
+      if (rechecked instanceof Promise) return rechecked.then(() => this.finishLast(fire));
+    }
+    return this.finishLast(fire);
+  }
+
+  /** The `last` handlers have the final word on a call that still goes ahead (docs/model.md, "Last handlers"). */
+  private finishLast(fire: Fire): Outcome | Promise<Outcome> {
+    if (fire.index.lasts > 0 && !fire.builder.outcome.blocked) {
+      const ran = this.runLast(fire);
+      if (ran instanceof Promise) return ran.then(() => this.finishOutcome(fire));
     }
     return this.finishOutcome(fire);
   }
@@ -724,6 +733,79 @@ export class HookEngine {
         if (this.applyRecheck(fire, hook, attempt)) return;
       }
     })();
+  }
+
+  /** The final input: in parallel mode the hooks' rewrites are folded onto the original here. */
+  private finalInput(fire: Fire): HookInput {
+    const updated = fire.builder.outcome.updatedInput;
+    if (this.parallel && updated !== null) return rewritten(fire.original, sealValue(updated), fire.toolEvent);
+    return fire.input;
+  }
+
+  /** Every `last` handler whose hook matches the final input runs on it, in run order; a refusal ends the run. */
+  private runLast(fire: Fire): Promise<void> | void {
+    fire.input = this.finalInput(fire);
+    const todo = fire.index.candidates(filterValueOf(fire.input, fire.index.info.filterField)).filter((hook) => {
+      if (hook.spec.last === undefined || hook.async) return false;
+      const matcher = hook.onlyMatcher ?? hook.matchers.get(fire.event)!;
+      try {
+        return matcher.trivial === true || matcher.test(fire.input);
+      } catch (error) {
+        // A matcher that fails selects its hook, which then fails without running (as in select()).
+        (fire.matcherFailed ??= new Map()).set(hook, `matcher failed: ${describe(error)}`);
+        return true;
+      }
+    });
+    return this.runLastFrom(fire, todo, 0);
+  }
+
+  private runLastFrom(fire: Fire, todo: RegisteredHook[], from: number): Promise<void> | void {
+    for (let k = from; k < todo.length; k++) {
+      const hook = todo[k]!;
+      const t0 = fire.timed ? now() : 0;
+      const ctx = new Context(hook.name, fire, fire.input);
+      const attempt = this.callLast(fire, hook, ctx);
+      if (attempt instanceof Promise) {
+        return attempt.then((a) => (this.settleLast(fire, hook, a, ctx, t0) ? undefined : this.runLastFrom(fire, todo, k + 1)));
+      }
+      if (this.settleLast(fire, hook, attempt, ctx, t0)) return;
+    }
+  }
+
+  private callLast(fire: Fire, hook: RegisteredHook, ctx: Context): Attempt | Promise<Attempt> {
+    const matcherFailure = fire.matcherFailed?.get(hook);
+    if (matcherFailure !== undefined) return new Failure(matcherFailure);
+    let returned: unknown;
+    try {
+      returned = hook.spec.last!(fire.input, ctx);
+    } catch (error) {
+      return new Failure(describeHandlerError(error));
+    }
+    if (returned === undefined) return NO_OPINION;
+    if (!isThenable(returned)) return this.verdictOf(returned);
+    return this.withTimeout(hook, ctx, returned as Promise<unknown>);
+  }
+
+  /** Fold a last handler's answer: a rewrite replaces the input that runs, a refusal or failure ends the call. True when it ended. */
+  private settleLast(fire: Fire, hook: RegisteredHook, attempt: Attempt, ctx: Context, t0: number): boolean {
+    fire.records.push({ ...this.record(fire, hook, attempt, ctx, t0, false), last: true });
+    if (attempt === NO_OPINION) return false;
+    if (!succeeded(attempt)) {
+      if (hook.onError.get(fire.event) !== 'block') return false;
+      fire.builder.addFailure(hook.name, `${attempt.why} (its last handler)`);
+      return true;
+    }
+    const { result, decision, block, stop, reason, stopReason, updatedInput } = attempt;
+    if (block || stop) {
+      fire.builder.add({ result, decision, block, stop, reason, stopReason });
+      return true;
+    }
+    if (updatedInput !== undefined) {
+      const sealed = sealValue(updatedInput);
+      fire.builder.add({ result, updatedInput: thawValue(sealed) });
+      fire.input = rewritten(fire.input, sealed, fire.toolEvent);
+    }
+    return false;
   }
 
   /** Only what can stop the rewritten call counts in a recheck; true when it did. */

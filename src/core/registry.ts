@@ -72,6 +72,7 @@ export function prepareHook(spec: HookSpec, seq: number): RegisteredHook {
   if (typeof spec.name !== 'string' || spec.name === '') fail(spec, 'name: expected a non-empty string');
   const events = eventsOf(spec);
   if (typeof spec.handler !== 'function') fail(spec, 'handler: expected a function');
+  if (spec.last !== undefined && typeof spec.last !== 'function') fail(spec, 'last: expected a function');
   const priority = spec.priority ?? 0;
   if (typeof priority !== 'number' || !Number.isFinite(priority)) fail(spec, 'priority: expected a finite number');
   const timeoutMs = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -154,6 +155,8 @@ export class EventIndex {
   private count = 0;
   /** Hooks that asked to judge the final input again (`recheck: true`). */
   rechecks = 0;
+  /** Hooks with a `last` handler, which runs on the final input. */
+  lasts = 0;
 
   readonly info: EventInfo;
 
@@ -180,6 +183,7 @@ export class EventIndex {
     }
     this.count++;
     if (hook.recheck) this.rechecks++;
+    if (hook.spec.last) this.lasts++;
     this.forget();
   }
 
@@ -193,6 +197,7 @@ export class EventIndex {
     this.generic = this.generic.filter((h) => h !== hook);
     this.count--;
     if (hook.recheck) this.rechecks--;
+    if (hook.spec.last) this.lasts--;
     this.forget();
   }
 

@@ -73,6 +73,14 @@ export interface HookSpec<I extends HookInput = HookInput> {
    */
   recheck?: boolean;
   handler: HookHandler<I>;
+  /**
+   * A second handler for the final word: after every hook of the fire and every
+   * recheck, when the call still goes ahead, it runs on the input that will run,
+   * even after a \`skip\`. It may rewrite (\`modify\`) or refuse; nothing runs after
+   * it (docs/model.md, "Last handlers"). The shell guard wraps the command in the
+   * OS sandbox here, so that no later rewrite can unwrap it.
+   */
+  last?: HookHandler<I>;
   /** Where the hook came from (a file and JSON path); shown by `hookwise check`. */
   source?: string;
   /** Shown by hosts while the hook runs (Claude Code's `statusMessage`). */

@@ -29,6 +29,8 @@ export interface GuardDecision {
   explicit?: boolean;
   /** Everything found, worst first. */
   findings: Array<{ level: 'deny' | 'irreversible' | 'unprovable' | 'ask'; reason: string }>;
+  /** What hookwise could not prove safe and lets run because the OS sandbox contains it. */
+  contained?: string[];
 }
 
 /** Turn a decision into what the hook returns. A guard never pre-approves by itself. */
@@ -38,14 +40,30 @@ export function toHookResult(d: GuardDecision): HookResult | undefined {
   return d.explicit ? allow(d.reason) : undefined;
 }
 
-/** Fold findings into one decision: deny > irreversible (ask or deny) > unprovable (ask or deny) > ask > allow. */
-export function decide(findings: GuardDecision['findings'], interactive: boolean, allowReason: string, explicit = false): GuardDecision {
+/**
+ * Fold findings into one decision: deny > irreversible (ask or deny, never contained) > unprovable (ask or deny) > ask > allow.
+ * `contained`: the command will run in the OS sandbox, so what is only unprovable
+ * runs there instead of being refused (docs/security.md#the-os-sandbox).
+ */
+export function decide(
+  findings: GuardDecision['findings'],
+  interactive: boolean,
+  allowReason: string,
+  explicit = false,
+  contained = false,
+): GuardDecision {
   const order = { deny: 0, irreversible: 1, unprovable: 2, ask: 3 } as const;
   const sorted = [...findings].sort((a, b) => order[a.level] - order[b.level]);
-  const worst = sorted[0];
+  const inSandbox = contained ? sorted.filter((f) => f.level === 'unprovable').map((f) => f.reason) : [];
+  const worst = contained ? sorted.find((f) => f.level !== 'unprovable') : sorted[0];
   if (!worst) {
-    const d: GuardDecision = { decision: 'allow', reason: allowReason, findings: [] };
-    if (explicit) d.explicit = true;
+    const reason =
+      inSandbox.length > 0
+        ? `runs in the OS sandbox, which contains what hookwise cannot prove safe: ${inSandbox.join('; ')}`
+        : allowReason;
+    const d: GuardDecision = { decision: 'allow', reason, findings: sorted };
+    if (inSandbox.length > 0) d.contained = inSandbox;
+    if (explicit && inSandbox.length === 0) d.explicit = true;
     return d;
   }
   const same = sorted.filter((f) => f.level === worst.level).map((f) => f.reason);

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
+import { deny, modify } from '../core/results.js';
+import type { HookContext } from '../core/spec.js';
+import { Sandbox } from '../sandbox/sandbox.js';
+import { resolveSandbox, type SandboxOption } from '../sandbox/settings.js';
 import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import {
@@ -34,6 +38,12 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
    * `{ git, files, databases, containers, clouds, publishing }`; `{ clouds: false }` turns one off.
    */
   packs?: PacksOption;
+  /**
+   * The OS sandbox every allowed command runs in: `on` (default), `off`, or
+   * `{ network, passEnv }` (docs/security.md#the-os-sandbox). With it, what the parser
+   * cannot prove safe runs sandboxed instead of being refused.
+   */
+  sandbox?: SandboxOption;
 }
 
 /** Judges shell commands synchronously once the parser is loaded. */
@@ -46,6 +56,8 @@ export interface ShellJudge {
 
 interface Compiled {
   interactive: boolean;
+  /** Undefined with `sandbox: 'off'`. */
+  sandbox: Sandbox | undefined;
   /** Judge options for one workspace (policies are cached per workspace). */
   forWorkspace: (workspace: string) => ShellJudgeOptions;
 }
@@ -64,13 +76,18 @@ function compile(options: ShellGuardOptions): Compiled {
     // One per guard, shared by its workspaces: the parse of a command does not depend on where it runs.
     scripts: new ParsedScripts(),
   };
+  const settings = resolveSandbox(options.sandbox, guard);
   return {
     interactive: options.interactive === true,
+    sandbox: settings ? new Sandbox(settings) : undefined,
     forWorkspace: perWorkspace((workspace) => ({ policy: new PathPolicy({ ...options, workspace }), ...rules })),
   };
 }
 
-function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: boolean): ShellJudge {
+/** `sandbox`: set when the command will run in a working OS sandbox, which contains what is only unprovable. */
+function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: boolean, sandbox: Sandbox | undefined): ShellJudge {
+  // The sandbox contains what stays on this machine; with the host's network on, an upload it cannot read would leave.
+  const contained = () => sandbox !== undefined && sandbox.settings.network === 'off' && sandbox.available().ok;
   return {
     policy: judgeOptions.policy,
     judge(command, cwd) {
@@ -85,6 +102,7 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
         interactive,
         result.allowedByRule ? 'every command matches your allow rules' : 'no rule objects to this command',
         result.allowedByRule,
+        contained(),
       );
       // Not enumerable: a decision stays a plain { decision, reason, findings } when printed or compared.
       return Object.defineProperty(decision, 'explanation', { value: result, enumerable: false }) as GuardDecision & {
@@ -100,8 +118,8 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
  * is made (for the CLI and scripts; the hook never uses the process's cwd).
  */
 export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<ShellJudge> {
-  const { forWorkspace, interactive } = compile(options);
-  return makeJudge(await loadBashParser(), forWorkspace(path.resolve(options.workspace ?? process.cwd())), interactive);
+  const { forWorkspace, interactive, sandbox } = compile(options);
+  return makeJudge(await loadBashParser(), forWorkspace(path.resolve(options.workspace ?? process.cwd())), interactive, sandbox);
 }
 
 /** The packs each shell guard has on, by its handler (for `hookwise check`). */
@@ -118,18 +136,22 @@ export function shellGuardPacks(hook: { handler?: unknown }): ReadonlySet<PackNa
  * else the host's project folder on each call (see workspaceOf).
  */
 export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> {
-  const { forWorkspace, interactive } = compile(options);
+  const { forWorkspace, interactive, sandbox } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
-  const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive) : undefined));
+  const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive, sandbox) : undefined));
   let parser: Parser | undefined;
   // The judge reports a command that is not a string, so it is passed on unchecked.
-  const run = (input: HookInput, workspace: string) => {
+  const run = (input: HookInput, workspace: string, ctx: HookContext) => {
     const judge = judges(workspace)!;
-    return toHookResult(
-      judge.judge(input.tool_input?.command as string, typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace),
+    const decision = judge.judge(
+      input.tool_input?.command as string,
+      typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace,
     );
+    if (decision.contained) ctx.annotate({ contained: decision.contained });
+    if (sandbox === undefined) ctx.annotate({ sandbox: 'off' });
+    return toHookResult(decision);
   };
-  const hook: Hook<'PreToolUse'> = {
+  const spec: Hook<'PreToolUse'> = {
     name: options.name ?? 'guard:shell',
     events: 'PreToolUse',
     matcher: (input: HookInput) => typeof input.tool_name === 'string' && tools.has(input.tool_name),
@@ -140,14 +162,37 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
     handler: (input, ctx) => {
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the shell guard', interactive);
-      if (parser) return run(input, workspace);
+      if (parser) return run(input, workspace, ctx);
       // First use: load the parser, then stay synchronous.
       return loadBashParser().then((p) => {
         parser = p;
-        return run(input, workspace);
+        return run(input, workspace, ctx);
       });
     },
   };
-  PACKS_BY_HANDLER.set(hook.handler, compilePacks(options.packs));
-  return hook;
+  PACKS_BY_HANDLER.set(spec.handler, compilePacks(options.packs));
+  if (sandbox) {
+    spec.last = (input, ctx) => {
+      const workspace = workspaceOf(options.workspace, input, ctx);
+      if (workspace === undefined) return noWorkspace('the OS sandbox', false);
+      return sandboxed(sandbox, input, ctx, forWorkspace(workspace).policy);
+    };
+  }
+  return spec;
+}
+
+/**
+ * The guard's last word on a call that goes ahead: the final command, after every
+ * other hook's rewrite, becomes its sandboxed form (docs/security.md#the-os-sandbox).
+ * No sandbox, no run: the call is refused with the fix.
+ */
+function sandboxed(sandbox: Sandbox, input: HookInput, ctx: HookContext, policy: PathPolicy) {
+  const command = input.tool_input?.command;
+  if (typeof command !== 'string') return deny('hookwise cannot run this in the OS sandbox: the command is not a string');
+  const found = sandbox.available();
+  if (!found.ok) return deny(`hookwise refused to run this without its OS sandbox: ${found.why}`);
+  const env = Object.keys(ctx.env).length > 0 ? ctx.env : process.env;
+  const wrapped = sandbox.wrap(command, policy, env);
+  ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
+  return modify({ ...input.tool_input, command: wrapped.line });
 }

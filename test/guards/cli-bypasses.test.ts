@@ -62,14 +62,22 @@ const LOOK_ALIKES = [
 
 describe('hookwise guard shell (spawned)', () => {
   it.each(BYPASSES)(
-    'refuses %s, exit 2',
+    'refuses %s, exit 2 (the parser alone, --no-sandbox)',
     async (_technique, command) => {
-      const r = await runCli(['guard', 'shell', fill(command, f), '--workspace', f.ws]);
+      const r = await runCli(['guard', 'shell', fill(command, f), '--workspace', f.ws, '--no-sandbox']);
       expect(r.code, r.stdout + r.stderr).toBe(2);
       expect(r.stdout).toMatch(/^denied: \S/);
     },
     30_000,
   );
+
+  it('says a command it cannot prove safe runs in the OS sandbox, exit 0', async () => {
+    const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
+    );
+  }, 30_000);
 
   it.each(LOOK_ALIKES)(
     'allows %s, exit 0',

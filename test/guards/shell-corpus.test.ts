@@ -5,14 +5,18 @@ import { DANGEROUS, HARMLESS } from './shell-corpus.js';
 import { fill, makeFixture, type Fixture } from './fixture.js';
 
 let f: Fixture;
+/** The parser alone, as with no sandbox: what it cannot prove safe is refused. */
 let judge: ShellJudge;
 let engine: HookEngine;
+/** The default: what the parser cannot prove safe runs in the OS sandbox (test/sandbox runs it there for real). */
+let sandboxed: ShellJudge;
 
 beforeAll(async () => {
   f = makeFixture();
-  judge = await loadShellJudge({ workspace: f.ws, home: f.home });
+  judge = await loadShellJudge({ workspace: f.ws, home: f.home, sandbox: 'off' });
+  sandboxed = await loadShellJudge({ workspace: f.ws, home: f.home });
   engine = new HookEngine();
-  engine.register(shellGuard({ workspace: f.ws, home: f.home }));
+  engine.register(shellGuard({ workspace: f.ws, home: f.home, sandbox: 'off' }));
 });
 afterAll(() => f.cleanup());
 
@@ -31,6 +35,17 @@ describe('dangerous commands are refused', () => {
     if (c.expect === 'deny') expect(d.decision, d.reason).toBe('deny');
     else expect(d.decision, d.reason).not.toBe('allow');
     expect(d.reason.length).toBeGreaterThan(10);
+  });
+});
+
+describe('with the OS sandbox, every dangerous command is refused or contained', () => {
+  it.each(DANGEROUS.map((c) => [c.technique, c] as const))('%s', (_technique, c) => {
+    const d = sandboxed.judge(fill(c.command, f), f.ws);
+    const parser = judge.judge(fill(c.command, f), f.ws);
+    // What the parser proves dangerous is still refused before anything runs; the rest is contained.
+    if (parser.findings.some((x) => x.level === 'deny')) expect(d.decision, d.reason).toBe('deny');
+    else if (d.decision === 'allow') expect(d.contained?.length, d.reason).toBeGreaterThan(0);
+    else expect(d.decision, d.reason).toBe(parser.decision);
   });
 });
 

@@ -44,7 +44,7 @@ describe('shellGuard as a hook', () => {
   });
 
   it('asks instead of denying what it cannot prove when interactive, and still denies what it can', async () => {
-    const engine = new HookEngine().register(shellGuard({ workspace: f.ws, home: f.home, interactive: true }));
+    const engine = new HookEngine().register(shellGuard({ workspace: f.ws, home: f.home, interactive: true, sandbox: 'off' }));
     const unsure = await engine.fire('PreToolUse', bash('$CMD build'));
     expect(unsure.decision).toBe('ask');
     expect(unsure.reason).toBe('hookwise cannot prove this safe: the command name $CMD is only known when it runs');
@@ -142,7 +142,7 @@ describe('reasons a person understands', () => {
       'hookwise cannot prove this safe: `base64 | sh` runs decoded data (base64), which cannot be read before it runs',
     ],
   ])('%s', async (command, decision, reason) => {
-    const judge = await loadShellJudge({ workspace: f.ws, home: f.home });
+    const judge = await loadShellJudge({ workspace: f.ws, home: f.home, sandbox: 'off' });
     const d = judge.judge(command);
     expect(d.decision).toBe(decision);
     expect(d.reason).toBe(reason.replaceAll('{ws}', f.ws).replaceAll('{outside}', f.outside));

@@ -9,7 +9,7 @@ const f: Fixture = makeFixture();
 let judge: ShellJudge;
 
 beforeAll(async () => {
-  judge = await loadShellJudge({ workspace: f.ws, home: f.home });
+  judge = await loadShellJudge({ workspace: f.ws, home: f.home, sandbox: 'off' });
 });
 afterAll(() => f.cleanup());
 

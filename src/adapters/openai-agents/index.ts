@@ -14,3 +14,5 @@ export {
   type Approver,
   type ApprovalRequest,
 } from '../shared/index.js';
+/** A shell tool's command in the OS sandbox the shell guard would run it in (docs/adapters.md#sandboxed-shell-tools). */
+export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from '../../sandbox/exec.js';

@@ -10,6 +10,7 @@ interface GuardFlags {
   write?: boolean;
   cwd?: string;
   explain?: boolean;
+  sandbox?: boolean;
 }
 
 const EXIT_HELP = `
@@ -24,7 +25,9 @@ function print(
     process.stdout.write(`${JSON.stringify({ ...subject, ...decision }, null, 2)}\n`);
     return;
   }
-  const word = decision.decision === 'allow' ? 'allowed' : decision.decision === 'ask' ? 'ask' : 'denied';
+  const contained = (decision as { contained?: string[] }).contained;
+  const word =
+    decision.decision === 'allow' ? (contained ? 'allowed in the OS sandbox' : 'allowed') : decision.decision === 'ask' ? 'ask' : 'denied';
   process.stdout.write(`${word}: ${decision.reason}\n`);
 }
 
@@ -59,11 +62,16 @@ export function defineGuard(program: Command, setExit: SetExit): void {
       '--explain',
       'also print every simple command found, the wrappers peeled, the pack rules that decided and what was looked at on disk',
     )
+    .option('--no-sandbox', "judge as with `sandbox: 'off'`: what cannot be proven safe is refused instead of run sandboxed")
     .addHelpText('after', EXIT_HELP)
     .action(async (command: string, flags: GuardFlags) => {
       const { loadShellJudge } = await import('../../guards/shell-guard.js');
       const workspace = path.resolve(flags.workspace ?? process.cwd());
-      const judge = await loadShellJudge({ workspace, interactive: flags.interactive === true });
+      const judge = await loadShellJudge({
+        workspace,
+        interactive: flags.interactive === true,
+        sandbox: flags.sandbox === false ? 'off' : 'on',
+      });
       const decision = judge.explain(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
       if (flags.explain && flags.json) {
         const { simple, rules, looks } = decision.explanation;

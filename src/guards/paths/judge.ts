@@ -233,6 +233,29 @@ export class PathPolicy {
     return verdict('allow');
   }
 
+  /** The real folders this policy lets be written, the workspace first, and those it lets be read (for the OS sandbox). */
+  realRoots(): { workspace: string; write: string[]; read: string[] } {
+    const roots = this.canonicalRoots();
+    return { workspace: roots.workspace, write: roots.write, read: roots.read };
+  }
+
+  /** The protected-file rule a real path inside write root `root` falls under, without looking at the disk. */
+  protectedRuleOf(real: string, root: string): PathRule | undefined {
+    const rel = path.relative(root, this.fold(real, this.canonicalRoots().fold));
+    return rel === '' || rel.startsWith('..') ? undefined : this.protectedRules.test(rel);
+  }
+
+  /** The secret rules' patterns as written (`~/.ssh`, `/etc/shadow`, `.env` at any depth), the configured ones included. */
+  secretPatterns(): string[] {
+    return [...DEFAULT_SECRETS, ...(this.options.secrets ?? []).map((pattern) => ({ pattern }))].map((r) => r.pattern);
+  }
+
+  /** The secret rule a real path falls under, without looking at the disk. */
+  secretRuleOf(real: string): PathRule | undefined {
+    const roots = this.canonicalRoots();
+    return this.secretRule(this.fold(real, roots.fold), roots);
+  }
+
   /** Whether a path really lies in the workspace or an extra read/write root (no other test). */
   isInside(raw: string, cwd: string): boolean {
     if (raw === '') return false;

@@ -1,0 +1,22 @@
+import type { Layout } from './layout.js';
+import type { ResolvedSandbox } from './settings.js';
+
+/**
+ * bubblewrap's arguments for a layout (Linux). Order matters: later mounts cover
+ * earlier ones, so the hidden folders come first, then the roots shown on top of
+ * them, then the read-only and masked paths inside the roots.
+ */
+export function bwrapArgs(layout: Layout, settings: ResolvedSandbox): string[] {
+  const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+  if (settings.network === 'on') args.push('--share-net');
+  args.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const top of layout.hidden) args.push('--tmpfs', top);
+  for (const dir of layout.readable) args.push('--ro-bind-try', dir, dir);
+  for (const dir of layout.writable) args.push('--bind', dir, dir);
+  for (const dir of layout.pinned) args.push('--bind', dir, dir);
+  for (const p of layout.readOnly) args.push('--ro-bind', p, p);
+  for (const f of layout.maskedFiles) args.push('--ro-bind', '/dev/null', f);
+  for (const d of layout.maskedDirs) args.push('--tmpfs', d, '--remount-ro', d);
+  args.push('--setenv', 'HOOKWISE_SANDBOX', 'bwrap');
+  return args;
+}

@@ -1,0 +1,64 @@
+/** One policy's sandbox: finds the program, lays out what a command sees, and wraps the command. */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { PathPolicy } from '../guards/paths/judge.js';
+import { createScanner } from '../guards/secrets/scan.js';
+import { bwrapArgs } from './bwrap.js';
+import { RUNTIME_CWD, wrapCommand } from './command.js';
+import { detectSandbox, type Availability } from './detect.js';
+import { layoutFor, type Layout } from './layout.js';
+import { seatbeltProfile } from './seatbelt.js';
+import type { ResolvedSandbox } from './settings.js';
+
+/** One command made ready to run sandboxed. */
+export interface Wrapped {
+  /** The shell line to run instead of the command. */
+  line: string;
+  /** What the sandbox enforced, as a short digest of its layout and settings (recorded in the audit trail). */
+  digest: string;
+  layout: Layout;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+let scanner: ReturnType<typeof createScanner> | undefined;
+
+export class Sandbox {
+  constructor(
+    readonly settings: ResolvedSandbox,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  available(): Availability {
+    return detectSandbox(this.platform);
+  }
+
+  /** The line that runs `command` in the sandbox for this policy; throws when no sandbox is available. */
+  wrap(command: string, policy: PathPolicy, env: Env): Wrapped {
+    const found = this.available();
+    if (!found.ok) throw new Error(found.why);
+    const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
+    const launcher =
+      this.platform === 'darwin'
+        ? [found.program, '-p', seatbeltProfile(layout, this.settings)]
+        : [found.program, ...bwrapArgs(layout, this.settings), '--chdir', RUNTIME_CWD, '--'];
+    const line = wrapCommand({ launcher, layout, command, unsetNames: this.secretValued(env), passEnv: this.settings.passEnv });
+    return { line, digest: digestOf(layout, this.settings), layout };
+  }
+
+  /** Variables whose value looks like a credential, whatever their name. */
+  private secretValued(env: Env): string[] {
+    scanner ??= createScanner();
+    return Object.entries(env)
+      .filter(
+        ([name, value]) => typeof value === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !this.settings.passEnv.includes(name),
+      )
+      .filter(([, value]) => scanner!.find(value!).length > 0)
+      .map(([name]) => name)
+      .sort();
+  }
+}
+
+function digestOf(layout: Layout, settings: ResolvedSandbox): string {
+  return createHash('sha256').update(JSON.stringify({ layout, settings })).digest('hex').slice(0, 16);
+}
