@@ -28,7 +28,7 @@ export interface GuardDecision {
   /** A user allow rule matched: the hook answers allow (pre-approves) instead of no opinion. */
   explicit?: boolean;
   /** Everything found, worst first. */
-  findings: Array<{ level: 'deny' | 'unprovable' | 'ask'; reason: string }>;
+  findings: Array<{ level: 'deny' | 'irreversible' | 'unprovable' | 'ask'; reason: string }>;
   /** What hookwise could not prove safe and lets run because the OS sandbox contains it. */
   contained?: string[];
 }
@@ -41,7 +41,7 @@ export function toHookResult(d: GuardDecision): HookResult | undefined {
 }
 
 /**
- * Fold findings into one decision: deny > unprovable (ask or deny) > ask > allow.
+ * Fold findings into one decision: deny > irreversible (ask or deny, never contained) > unprovable (ask or deny) > ask > allow.
  * `contained`: the command will run in the OS sandbox, so what is only unprovable
  * runs there instead of being refused (docs/security.md#the-os-sandbox).
  */
@@ -52,7 +52,7 @@ export function decide(
   explicit = false,
   contained = false,
 ): GuardDecision {
-  const order = { deny: 0, unprovable: 1, ask: 2 } as const;
+  const order = { deny: 0, irreversible: 1, unprovable: 2, ask: 3 } as const;
   const sorted = [...findings].sort((a, b) => order[a.level] - order[b.level]);
   const inSandbox = contained ? sorted.filter((f) => f.level === 'unprovable').map((f) => f.reason) : [];
   const worst = contained ? sorted.find((f) => f.level !== 'unprovable') : sorted[0];
@@ -70,6 +70,7 @@ export function decide(
   const listed = same.length > 3 ? [...same.slice(0, 3), `and ${same.length - 3} more`] : same;
   let reason = listed.join('; ');
   if (worst.level === 'unprovable') reason = `hookwise cannot prove this safe: ${reason}`;
+  if (worst.level === 'irreversible') reason = `hookwise cannot tell what this would destroy: ${reason}`;
   const decision = worst.level === 'deny' ? 'deny' : worst.level === 'ask' ? 'ask' : interactive ? 'ask' : 'deny';
   return { decision, reason, findings: sorted };
 }

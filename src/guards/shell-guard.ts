@@ -20,8 +20,9 @@ import {
   type GuardDecision,
 } from './common.js';
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
-import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import { ShellJudgement, type Judgement, type ShellJudgeOptions } from './shell/judge.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
+import { compilePacks, type PackName, type PacksOption } from './shell/packs/index.js';
 
 export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
   /** Tool names whose `tool_input.command` is a shell command. Default `['Bash']`. */
@@ -33,6 +34,11 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
   /** Commands that are always refused. */
   deny?: ShellRule[];
   /**
+   * Rule packs that know what cannot be undone, each on by default:
+   * `{ git, files, databases, containers, clouds, publishing }`; `{ clouds: false }` turns one off.
+   */
+  packs?: PacksOption;
+  /**
    * The OS sandbox every allowed command runs in: `on` (default), `off`, or
    * `{ network, passEnv }` (docs/security.md#the-os-sandbox). With it, what the parser
    * cannot prove safe runs sandboxed instead of being refused.
@@ -43,6 +49,8 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
 /** Judges shell commands synchronously once the parser is loaded. */
 export interface ShellJudge {
   judge(command: string, cwd?: string): GuardDecision;
+  /** The decision with what led to it: every simple command, wrappers peeled, pack rules, disk looks. */
+  explain(command: string, cwd?: string): GuardDecision & { explanation: Judgement };
   readonly policy: PathPolicy;
 }
 
@@ -64,6 +72,7 @@ function compile(options: ShellGuardOptions): Compiled {
     allow: compileRules(options.allow, 'allow'),
     ask: compileRules(options.ask, 'ask'),
     deny: compileRules(options.deny, 'deny'),
+    packs: compilePacks(options.packs),
     // One per guard, shared by its workspaces: the parse of a command does not depend on where it runs.
     scripts: new ParsedScripts(),
   };
@@ -83,15 +92,22 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     policy: judgeOptions.policy,
     judge(command, cwd) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
+      return this.explain(command, cwd);
+    },
+    explain(command, cwd) {
       // The judgement resolves the folder itself.
       const result = new ShellJudgement(p, judgeOptions, cwd ?? judgeOptions.policy.workspace).run(command);
-      return decide(
+      const decision = decide(
         result.findings,
         interactive,
         result.allowedByRule ? 'every command matches your allow rules' : 'no rule objects to this command',
         result.allowedByRule,
         contained(),
       );
+      // Not enumerable: a decision stays a plain { decision, reason, findings } when printed or compared.
+      return Object.defineProperty(decision, 'explanation', { value: result, enumerable: false }) as GuardDecision & {
+        explanation: Judgement;
+      };
     },
   };
 }
@@ -104,6 +120,14 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
 export async function loadShellJudge(options: ShellGuardOptions = {}): Promise<ShellJudge> {
   const { forWorkspace, interactive, sandbox } = compile(options);
   return makeJudge(await loadBashParser(), forWorkspace(path.resolve(options.workspace ?? process.cwd())), interactive, sandbox);
+}
+
+/** The packs each shell guard has on, by its handler (for `hookwise check`). */
+const PACKS_BY_HANDLER = new WeakMap<object, ReadonlySet<PackName>>();
+
+/** The rule packs a registered hook has on, when it is a shell guard. */
+export function shellGuardPacks(hook: { handler?: unknown }): ReadonlySet<PackName> | undefined {
+  return typeof hook.handler === 'function' ? PACKS_BY_HANDLER.get(hook.handler) : undefined;
 }
 
 /**
@@ -147,6 +171,7 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
       });
     },
   };
+  PACKS_BY_HANDLER.set(spec.handler, compilePacks(options.packs));
   if (sandbox) {
     spec.last = (input, ctx) => {
       const workspace = workspaceOf(options.workspace, input, ctx);

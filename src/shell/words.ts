@@ -100,6 +100,13 @@ function walk(node: SyntaxNode, lookup: Lookup, acc: Acc, inDoubleQuotes: boolea
       else addQuoted(acc, known);
       return;
     }
+    case '$': {
+      // `$$`, the shell's process id, parses as a bare `$` node; it is looked up as `$`.
+      const known = node.text === '$$' ? lookup('$') : undefined;
+      if (known === undefined) acc.dynamic = true;
+      else addQuoted(acc, known);
+      return;
+    }
     default:
       // command_substitution, process_substitution, arithmetic_expansion, brace_expression, unknown:
       // a value only the running shell knows.

@@ -49,6 +49,7 @@ export function defineCheck(program: Command, setExit: SetExit): void {
             process.stdout.write(`  ${i + 1}. ${h.name}  ${pc.dim(`priority ${h.priority}`)}  ${pc.dim(h.source ?? '')}\n`);
           });
         }
+        await printPacks(engine.hooks());
         if (config.warnings.length) {
           process.stdout.write(`\n${pc.yellow('warnings')}:\n`);
           for (const warning of config.warnings) process.stdout.write(`  ${warning}\n`);
@@ -63,4 +64,17 @@ export function defineCheck(program: Command, setExit: SetExit): void {
       // A warning is a hook that will not run as written: in CI, --strict makes it a failure.
       setExit(flags.strict && config.warnings.length > 0 ? 1 : 0);
     });
+}
+
+/** Each shell guard's rule packs, on or off (what it refuses as impossible to undo). */
+async function printPacks(hooks: Array<{ name: string; handler?: unknown }>): Promise<void> {
+  const { shellGuardPacks } = await import('../../guards/shell-guard.js');
+  const { PACK_NAMES, PACK_SUMMARIES } = await import('../../guards/shell/packs/index.js');
+  for (const hook of hooks) {
+    const on = shellGuardPacks(hook);
+    if (!on) continue;
+    process.stdout.write(`\n${pc.cyan(`${hook.name} packs`)}\n`);
+    for (const name of PACK_NAMES)
+      process.stdout.write(`  ${name.padEnd(11)} ${on.has(name) ? pc.green('on ') : pc.dim('off')}  ${pc.dim(PACK_SUMMARIES[name])}\n`);
+  }
 }

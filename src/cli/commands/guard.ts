@@ -9,6 +9,7 @@ interface GuardFlags {
   json?: boolean;
   write?: boolean;
   cwd?: string;
+  explain?: boolean;
   sandbox?: boolean;
 }
 
@@ -30,6 +31,22 @@ function print(
   process.stdout.write(`${word}: ${decision.reason}\n`);
 }
 
+function explainText(
+  decision: import('../../guards/common.js').GuardDecision & { explanation: import('../../guards/shell/judge.js').Judgement },
+): string {
+  const { simple, rules, looks } = decision.explanation;
+  const lines = [`parse: ${simple.length} simple command${simple.length === 1 ? '' : 's'}`];
+  simple.forEach(
+    (c, i) => void lines.push(`  ${i + 1}. ${c.line}${c.wrappers.length ? `   (wrappers peeled: ${c.wrappers.join(', ')})` : ''}`),
+  );
+  lines.push(`pack rules: ${rules.length ? rules.join(', ') : 'none objected'}`);
+  lines.push(`looked on disk: ${looks.length ? '' : 'nothing'}`);
+  for (const l of looks) lines.push(`  ${l}`);
+  lines.push(`findings: ${decision.findings.length ? '' : 'none'}`);
+  for (const f of decision.findings) lines.push(`  ${f.level}: ${f.reason}`);
+  return `${lines.join('\n')}\n`;
+}
+
 export function defineGuard(program: Command, setExit: SetExit): void {
   const guard = program.command('guard').description('Explain what a built-in guard decides, and why.');
 
@@ -41,6 +58,10 @@ export function defineGuard(program: Command, setExit: SetExit): void {
     .option('--cwd <dir>', 'folder the command runs in (default: the workspace)')
     .option('-i, --interactive', 'what cannot be proven safe is asked instead of denied')
     .option('--json', 'print the decision and every finding as JSON')
+    .option(
+      '--explain',
+      'also print every simple command found, the wrappers peeled, the pack rules that decided and what was looked at on disk',
+    )
     .option('--no-sandbox', "judge as with `sandbox: 'off'`: what cannot be proven safe is refused instead of run sandboxed")
     .addHelpText('after', EXIT_HELP)
     .action(async (command: string, flags: GuardFlags) => {
@@ -51,8 +72,14 @@ export function defineGuard(program: Command, setExit: SetExit): void {
         interactive: flags.interactive === true,
         sandbox: flags.sandbox === false ? 'off' : 'on',
       });
-      const decision = judge.judge(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
-      print(decision, { command, workspace }, flags.json);
+      const decision = judge.explain(command, flags.cwd ? path.resolve(flags.cwd) : workspace);
+      if (flags.explain && flags.json) {
+        const { simple, rules, looks } = decision.explanation;
+        process.stdout.write(`${JSON.stringify({ command, workspace, ...decision, simple, rules, looks }, null, 2)}\n`);
+      } else {
+        if (flags.explain) process.stdout.write(explainText(decision));
+        print(decision, { command, workspace }, flags.json);
+      }
       setExit(decision.decision === 'allow' ? 0 : 2);
     });
 

@@ -16,6 +16,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
+import { DiskLook, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -24,6 +25,15 @@ export interface ShellJudgeOptions {
   allow: CompiledRule[];
   ask: CompiledRule[];
   deny: CompiledRule[];
+  /** The rule packs that are on. */
+  packs: ReadonlySet<PackName>;
+}
+
+/** One simple command as the judge saw it, for `hookwise guard shell --explain`. */
+export interface SeenCommand {
+  line: string;
+  /** Wrappers peeled before it (env, command, nice, ...). */
+  wrappers: string[];
 }
 
 export interface Judgement {
@@ -32,6 +42,12 @@ export interface Judgement {
   allowedByRule: boolean;
   /** The simple commands seen (for explanations). */
   commands: string[];
+  /** The same, with the wrappers peeled from each. */
+  simple: SeenCommand[];
+  /** Pack rules that objected, e.g. `git/reset-hard`. */
+  rules: string[];
+  /** What was looked at on disk. */
+  looks: string[];
 }
 
 const MAX_DEPTH = 6;
@@ -198,6 +214,18 @@ const READ_ONLY_PROGRAMS = new Set([
   'watch',
 ]);
 
+/** Programs whose output, with these arguments, is known harmless text (no file contents, no environment). */
+const KNOWN_TEXT_PRINTERS = new Set(['date', 'uname', 'hostname', 'whoami', 'id', 'pwd', 'nproc', 'true', 'arch']);
+
+function printsKnownText(argv: Arg[]): boolean {
+  const name = argv[0]?.value;
+  if (name === undefined || argv.some((a) => a.dynamic || a.glob)) return false;
+  if (KNOWN_TEXT_PRINTERS.has(name)) return argv.slice(1).every((a) => /^[-+%\w:. ]*$/.test(a.value ?? ''));
+  if (name === 'echo' || name === 'printf')
+    return !secretsInText(argv.map((a) => a.value).join(' ')) && !argv.slice(1).some((a) => /%[0-9.]*[bq]/.test(a.value ?? ''));
+  return false;
+}
+
 /** An argument an unknown program could take as a path: absolute, home, or with a folder part (not a URL or `host:path`). */
 function looksLikePath(raw: string): boolean {
   if (raw === '' || raw.length > 4096 || /\n/.test(raw)) return false;
@@ -213,10 +241,16 @@ export class ShellJudgement implements JudgeApi {
   private simpleCount = 0;
   private allowCount = 0;
   private readonly seen: string[] = [];
+  private readonly simpleSeen: SeenCommand[] = [];
+  private readonly fired: string[] = [];
+  private diskLook: DiskLook | undefined;
+  private packApiValue: PackApi | undefined;
   cwds: string[] | undefined;
   dotglob = false;
   /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
   private readonly written = new Set<string>();
+  /** Files only ever written (truncated) by programs that print known, harmless text (`date > stamp.txt`). */
+  private readonly printed = new Set<string>();
 
   constructor(
     private readonly parser: Parser,
@@ -232,7 +266,14 @@ export class ShellJudgement implements JudgeApi {
 
   run(command: string): Judgement {
     this.script(command);
-    return { findings: this.findings, allowedByRule: this.simpleCount > 0 && this.allowCount === this.simpleCount, commands: this.seen };
+    return {
+      findings: this.findings,
+      allowedByRule: this.simpleCount > 0 && this.allowCount === this.simpleCount,
+      commands: this.seen,
+      simple: this.simpleSeen,
+      rules: [...new Set(this.fired)],
+      looks: this.diskLook?.looks ?? [],
+    };
   }
 
   private add(level: Level, reason: string): void {
@@ -242,8 +283,36 @@ export class ShellJudgement implements JudgeApi {
   deny(reason: string): void {
     this.add('deny', reason);
   }
+  irreversible(reason: string): void {
+    this.add('irreversible', reason);
+  }
   unprovable(reason: string): void {
     this.add('unprovable', reason);
+  }
+
+  /** What pack rules see: findings named `[pack/rule]`, one disk look per judgement. */
+  private get packApi(): PackApi {
+    if (this.packApiValue) return this.packApiValue;
+    const judge = this;
+    this.packApiValue = {
+      deny: (rule, reason) => {
+        judge.fired.push(rule);
+        judge.deny(`[${rule}] ${reason}`);
+      },
+      irreversible: (rule, reason) => {
+        judge.fired.push(rule);
+        judge.irreversible(`[${rule}] ${reason}`);
+      },
+      get disk() {
+        judge.diskLook ??= new DiskLook();
+        return judge.diskLook;
+      },
+      judge,
+      get cwd() {
+        return judge.cwds?.length === 1 ? judge.cwds[0] : undefined;
+      },
+    };
+    return this.packApiValue;
   }
   ask(reason: string): void {
     this.add('ask', reason);
@@ -276,6 +345,8 @@ export class ShellJudgement implements JudgeApi {
 
   private lookup: Lookup = (name) => {
     if (name === 'HOME') return this.policy.home;
+    // `$$`, the shell's process id: always digits and never set by a script, so any pid names the same kind of path.
+    if (name === '$') return '12345';
     if (name === 'PWD' && this.cwds?.length === 1) return this.cwds[0];
     return undefined;
   };
@@ -361,7 +432,14 @@ export class ShellJudgement implements JudgeApi {
       return;
     }
     if (!WRITE_REDIRECTS.has(op) || HARMLESS_DEVICES.test(value)) return;
+    const key = path.normalize(value);
+    const before = this.written.has(key);
     this.checkWrite(target, `${argv.length > 0 ? who : 'a redirection'} writes`, { verb: 'writes' });
+    // `date > stamp.txt`: what the file will hold is known now, so sending it later sends nothing secret.
+    if (!before && (op === '>' || op === '>|') && printsKnownText(argv)) {
+      this.written.delete(key);
+      this.printed.add(key);
+    }
   }
 
   private assignment(node: SimpleCommand['assignments'][number]): void {
@@ -422,6 +500,7 @@ export class ShellJudgement implements JudgeApi {
     const inv: Invocation = { name, argv0, args, label, stdin };
     const line = [name, ...args.map((a) => a.value ?? a.text)].join(' ');
     this.seen.push(line);
+    this.simpleSeen.push({ line, wrappers });
     this.simpleCount++;
 
     const denied = this.options.deny.find((r) => r.test(line));
@@ -436,6 +515,10 @@ export class ShellJudgement implements JudgeApi {
     try {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
+      // `terraform destroy --help` prints help and destroys nothing; a command your deny or ask rules match is decided by them (a person approves an asked `npm publish`).
+      const help = args.some((a) => a.value === '--help');
+      if (!help && !denied && !asked)
+        for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);
       if (!handler && !READ_ONLY_PROGRAMS.has(name)) this.unknownProgram(inv);
     } finally {
@@ -615,6 +698,7 @@ export class ShellJudgement implements JudgeApi {
       return;
     }
     const value = arg.value;
+    if (this.printed.has(path.normalize(value)) && !this.written.has(path.normalize(value))) return;
     if (this.written.has(path.normalize(value))) {
       this.unprovable(
         `${subject} ${value} over the network, and an earlier command in this line writes it, so what it will hold cannot be read now`,

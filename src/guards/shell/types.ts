@@ -2,7 +2,12 @@ import type { SimpleCommand } from '../../shell/script.js';
 import type { Arg } from './args.js';
 import type { Language } from './foreign-code.js';
 
-export type Level = 'deny' | 'unprovable' | 'ask';
+/**
+ * deny: refused. irreversible: would destroy what hookwise could not look at (asked when
+ * interactive, else refused; never contained by a sandbox, since the loss is inside the
+ * workspace). unprovable: not proven safe (asked or refused). ask: needs a person.
+ */
+export type Level = 'deny' | 'irreversible' | 'unprovable' | 'ask';
 
 export interface Finding {
   level: Level;
@@ -40,6 +45,8 @@ export interface WriteOptions {
 /** What a command handler can ask of the judge. */
 export interface JudgeApi {
   deny(reason: string): void;
+  /** The command destroys state hookwise cannot look at (no repository, a path known only at run time). */
+  irreversible(reason: string): void;
   unprovable(reason: string): void;
   ask(reason: string): void;
   /** A file the command writes, deletes or changes. */

@@ -224,6 +224,13 @@ export function peelWrapper(argv: Arg[], judge: JudgeApi): Arg[] | undefined {
   const name = commandName(argv[0]!);
   if (name === undefined) return undefined;
   const rest = argv.slice(1);
+  // `capsh --print` and its other queries print capabilities and run nothing.
+  if (
+    name === 'capsh' &&
+    rest.length > 0 &&
+    rest.every((a) => /^--(print|help|current|(decode|supports|has-[pbai]|explain)=[\w,.-]+)$/.test(a.value ?? ''))
+  )
+    return [];
   if (PRIVILEGE.has(name)) {
     judge.deny(`\`${name}\` runs a command with another user's privileges (privilege escalation)`);
     return [];

@@ -129,6 +129,9 @@ def(['find'], (inv, j) => {
   while (i < args.length && !(args[i]!.value !== undefined && /^[-(!),]/.test(args[i]!.value!))) roots.push(args[i++]!);
   if (roots.length === 0) roots.push(literalArg('.'));
   const names: string[] = [];
+  // `-o`, `!` and `-prune` make a name test stop narrowing what -delete reaches:
+  // `find . -path ./src -prune -o -delete` deletes everything but src.
+  const widened = args.slice(i).some((a) => a.value !== undefined && /^(-o|-or|!|-not|-prune|,)$/.test(a.value));
   let mindepth = 0;
   for (; i < args.length; i++) {
     const a = args[i]!.value;
@@ -137,7 +140,7 @@ def(['find'], (inv, j) => {
       const v = args[++i];
       names.push(v?.value ?? '*');
     } else if (a === '-delete') {
-      for (const r of roots) j.write(r, inv, { recursive: names.length === 0, verb: 'deletes files under' });
+      for (const r of roots) j.write(r, inv, { recursive: names.length === 0 || widened, verb: 'deletes files under' });
       if (names.some((n) => couldNameProtected(n)))
         j.deny(`\`${inv.label}\` can delete protected files (the pattern ${names.join(', ')} matches names like .env or .git/config)`);
     } else if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {

@@ -1,0 +1,10 @@
+import './git.js';
+import './files.js';
+import './databases.js';
+import './containers.js';
+import './clouds.js';
+import './publishing.js';
+
+export { DiskLook } from './disk.js';
+export { compilePacks, type PacksOption } from './options.js';
+export { PACK_NAMES, PACK_RULES, PACK_SUMMARIES, type PackApi, type PackName } from './registry.js';

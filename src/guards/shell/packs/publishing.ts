@@ -1,0 +1,70 @@
+/** The publishing pack: what goes out to a registry cannot be taken back (a version number is spent for good). */
+import type { Arg } from '../args.js';
+import { packRule } from './registry.js';
+
+const words = (args: Arg[]) => args.filter((a) => !a.value?.startsWith('-')).map((a) => a.value ?? '');
+const dryRun = (args: Arg[]) => args.some((a) => /^(--dry-run|-n|--dryrun)$/.test(a.value ?? ''));
+
+packRule('publishing', ['npm', 'pnpm', 'yarn', 'bun'], (inv, p) => {
+  const w = words(inv.args);
+  const sub = w[0] === 'npm' && inv.name === 'yarn' ? w[1] : w[0];
+  if (dryRun(inv.args)) return;
+  if (sub === 'publish' || sub === 'unpublish')
+    p.deny(
+      `publishing/${sub}`,
+      `\`${inv.name} ${sub}\` ${sub === 'publish' ? 'publishes to the registry, which cannot be undone' : 'removes a published version for everyone who depends on it'}`,
+    );
+  else if (sub === 'deprecate' || (sub === 'dist-tag' && w[1] !== 'ls' && w[1] !== 'list'))
+    p.deny('publishing/registry-change', `\`${inv.name} ${sub}\` changes what the registry serves`);
+});
+
+packRule('publishing', ['cargo'], (inv, p) => {
+  const sub = words(inv.args)[0];
+  if ((sub === 'publish' || sub === 'yank') && !dryRun(inv.args))
+    p.deny(`publishing/${sub}`, `\`cargo ${sub}\` changes crates.io for good`);
+});
+
+packRule(
+  'publishing',
+  ['twine', 'poetry', 'uv', 'flit', 'hatch', 'pdm', 'gem', 'dotnet', 'mvn', 'gradle', 'lerna', 'changeset', 'vsce', 'ovsx'],
+  (inv, p) => {
+    const w = words(inv.args);
+    if (dryRun(inv.args)) return;
+    const hit =
+      (inv.name === 'twine' && w[0] === 'upload') ||
+      (['poetry', 'uv', 'flit', 'hatch', 'pdm', 'lerna', 'vsce', 'ovsx'].includes(inv.name) && w[0] === 'publish') ||
+      (inv.name === 'gem' && (w[0] === 'push' || w[0] === 'yank')) ||
+      (inv.name === 'dotnet' && w[0] === 'nuget' && w[1] === 'push') ||
+      (inv.name === 'mvn' && w.includes('deploy')) ||
+      (inv.name === 'gradle' && w.some((x) => /^publish/.test(x))) ||
+      (inv.name === 'changeset' && w[0] === 'publish');
+    if (hit) p.deny('publishing/publish', `\`${inv.name} ${w.slice(0, 2).join(' ')}\` publishes to a registry, which cannot be undone`);
+  },
+);
+
+packRule('publishing', ['git'], (inv, p) => {
+  const i = inv.args.findIndex((a) => a.value === 'push');
+  if (
+    i < 0 ||
+    inv.args
+      .slice(0, i)
+      .some(
+        (a) =>
+          !a.value?.startsWith('-') &&
+          inv.args[inv.args.indexOf(a) - 1]?.value !== '-C' &&
+          inv.args[inv.args.indexOf(a) - 1]?.value !== '-c',
+      )
+  )
+    return;
+  const rest = inv.args.slice(i + 1);
+  if (dryRun(rest)) return;
+  const refspecs = words(rest).slice(1);
+  if (
+    rest.some((a) => /^--(tags|follow-tags)$/.test(a.value ?? '')) ||
+    refspecs.some((r) => /^\+?(refs\/tags\/|v?\d+\.\d+)/.test(r) || /:refs\/tags\//.test(r))
+  )
+    p.deny(
+      'publishing/git-push-tags',
+      '`git push` of tags publishes release tags others build from; a moved or deleted tag is not undone for them',
+    );
+});
