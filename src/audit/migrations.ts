@@ -77,6 +77,14 @@ CREATE TABLE IF NOT EXISTS approvals (
 CREATE INDEX IF NOT EXISTS approvals_by_state ON approvals (state, expires_at);
 CREATE INDEX IF NOT EXISTS approvals_by_session ON approvals (tenant, session_id, tool);`,
   },
+  {
+    version: 4,
+    name: 'signed approvals',
+    // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
+    sql: `
+ALTER TABLE approvals ADD COLUMN mac TEXT;
+CREATE INDEX IF NOT EXISTS audit_log_approval_id ON audit_log (json_extract(data, '$.id')) WHERE kind = 'approval';`,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -141,6 +149,14 @@ CREATE TABLE approvals (
 );
 CREATE INDEX approvals_by_state ON approvals (state, expires_at);
 CREATE INDEX approvals_by_session ON approvals (tenant, session_id, tool);`,
+  },
+  {
+    version: 3,
+    name: 'signed approvals',
+    // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
+    sql: `
+ALTER TABLE approvals ADD COLUMN mac text;
+CREATE INDEX audit_log_approval_id ON audit_log ((data::jsonb ->> 'id')) WHERE kind = 'approval';`,
   },
 ];
 

@@ -291,6 +291,11 @@ export class AuditStore implements AuditSink {
     return this.isClosed;
   }
 
+  /** The audit key heads are signed with (the approvals store signs with it too); undefined without one. */
+  get auditKey(): Buffer | undefined {
+    return this.key?.key;
+  }
+
   /** Records buffered and not yet committed. */
   get pending(): number {
     return this.buffer.length;

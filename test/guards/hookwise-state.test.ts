@@ -54,7 +54,10 @@ function freshCopy(): string {
 }
 
 async function fire(input: Record<string, unknown>): Promise<{ decision: string | null; reason?: string }> {
-  const r = await runCli(['fire', 'PreToolUse', '--config', config], { cwd: f.ws, stdin: JSON.stringify({ session_id: 's', cwd: f.ws, ...input }) });
+  const r = await runCli(['fire', 'PreToolUse', '--config', config], {
+    cwd: f.ws,
+    stdin: JSON.stringify({ session_id: 's', cwd: f.ws, ...input }),
+  });
   expect([0, 2], r.stderr).toContain(r.code);
   return JSON.parse(r.stdout) as { decision: string | null; reason?: string };
 }
@@ -84,9 +87,9 @@ describe('hookwise state is out of the agent reach (spawned fire, real files)', 
     const write = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(state, 'audit.db.head'), content: 'x' } });
     expect(write.decision).toBe('deny');
     expect(write.reason).toMatch(/hookwise's own state/);
-    expect((await fire({ tool_name: 'Edit', tool_input: { file_path: '.hookwise/audit.db', old_string: 'a', new_string: 'b' } })).decision).toBe(
-      'deny',
-    );
+    expect(
+      (await fire({ tool_name: 'Edit', tool_input: { file_path: '.hookwise/audit.db', old_string: 'a', new_string: 'b' } })).decision,
+    ).toBe('deny');
     expect(snapshot(state)).toEqual(before);
   }, 60_000);
 
