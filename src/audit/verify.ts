@@ -11,11 +11,22 @@ import {
   type ResolvedKey,
 } from './anchor.js';
 import { chainedFieldsOf, GENESIS_HASH, rowHash } from './chain.js';
+import type { ApprovalRow } from '../approvals/record.js';
 import { AuditDatabaseFormatError } from './errors.js';
 import { openAuditReadonly, readError } from './open-readonly.js';
 import type { StoredRow } from './schema.js';
+import { checkApprovals, parsedRecord } from './verify-approvals.js';
 
-export type AuditProblemKind = 'edited' | 'deleted' | 'reordered' | 'broken-link' | 'rolled-back' | 'forged-head' | 'anchor';
+export type AuditProblemKind =
+  | 'edited'
+  | 'deleted'
+  | 'reordered'
+  | 'broken-link'
+  | 'rolled-back'
+  | 'forged-head'
+  | 'anchor'
+  /** An approvals row that disagrees with what is signed (./verify-approvals.ts). */
+  | 'approval';
 
 export interface AuditProblem {
   /** The row at fault; for `deleted`, the first missing seq. */
@@ -24,6 +35,8 @@ export interface AuditProblem {
   message: string;
   /** The chain (PostgreSQL streams; absent for SQLite's one chain). */
   stream?: string;
+  /** For `approval` problems: the approval's id (`seq` is then its row in the approvals table). */
+  approval?: string;
   event?: string | null;
   tool?: string | null;
 }
@@ -101,6 +114,12 @@ function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | unde
   if (anchored) {
     const hashAt = (seq: number) => db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
     checkAnchor(anchorPathOf(path), chain.last?.seq ?? 0, hashAt, key, problems);
+  }
+  if (key && db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approvals'`).get()) {
+    const records = (db.prepare(`SELECT data FROM audit_log WHERE kind = 'approval' ORDER BY seq`).pluck().all() as string[]).map(
+      parsedRecord,
+    );
+    checkApprovals(db.prepare('SELECT * FROM approvals ORDER BY seq').all() as ApprovalRow[], records, key.key, problems);
   }
   return {
     ok: problems.length === 0,
