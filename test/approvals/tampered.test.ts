@@ -38,8 +38,7 @@ async function answersIn(target: string): Promise<Array<[string, string | null, 
     .map((r) => [(r.data as { id: string }).id, r.decision, (r.data as { answeredBy: unknown }).answeredBy]);
 }
 
-const cli = (args: string[]) =>
-  runCli(args, { env: { HOOKWISE_AUDIT_KEY: KEY }, unset: ['HOOKWISE_AUDIT_DB', 'HOOKWISE_AUDIT_KEY_FILE'] });
+const cli = (args: string[]) => runCli(args, { env: { HOOKWISE_AUDIT_KEY: KEY }, unset: ['HOOKWISE_AUDIT_DB', 'HOOKWISE_AUDIT_KEY_FILE'] });
 
 describe.each(backends)('a flipped approvals row on $name', (backend) => {
   it('is not believed by get, wait or standing, and is reported by approvals list and audit verify', async () => {
@@ -70,7 +69,9 @@ describe.each(backends)('a flipped approvals row on $name', (backend) => {
 
       const verify = await cli(['audit', 'verify', '--audit', target, '--no-anchor']);
       expect(verify.code).toBe(1);
-      expect(verify.stdout).toMatch(new RegExp(`^approval seq 1: approval ${asked.id}: the approvals row \\(changed outside hookwise\\) says approved by alice`, 'm'));
+      expect(verify.stdout).toMatch(
+        new RegExp(`^approval seq 1: approval ${asked.id}: the approvals row \\(changed outside hookwise\\) says approved by alice`, 'm'),
+      );
 
       // A person still answers it, and that answer is what stands.
       expect(await store.answer(asked.id, { decision: 'deny', by: 'bob' })).toMatchObject({ ok: true, approval: { state: 'denied' } });
@@ -96,7 +97,7 @@ describe.each(backends)('a flipped approvals row on $name', (backend) => {
     }
   }, 60_000);
 
-  it('a signed answer copied from another approval onto the agent's own row is not believed', async () => {
+  it('a signed answer copied from another approval onto the agent own row is not believed', async () => {
     const target = backend.fresh();
     const store = await openApprovals(target, { key: KEY });
     try {
@@ -104,19 +105,20 @@ describe.each(backends)('a flipped approvals row on $name', (backend) => {
       await store.answer(real.id, { decision: 'approve', by: 'alice', scope: 'session' });
       // The agent copies alice's signed approval onto its own pending request (same mac, other id).
       const own = await store.request(ask({ toolUseId: 'toolu_2', input: { command: 'rm -rf /' } }));
-      const [signed] = await backend.sql(target, 'SELECT state, answered_by, answered_at, scope, mac FROM approvals WHERE id = ?', [real.id]);
-      await backend.sql(target, 'UPDATE approvals SET state = ?, answered_by = ?, answered_at = ?, scope = ?, mac = ?, chained = 2 WHERE id = ?', [
-        signed!.state,
-        signed!.answered_by,
-        signed!.answered_at,
-        signed!.scope,
-        signed!.mac,
-        own.id,
+      const [signed] = await backend.sql(target, 'SELECT state, answered_by, answered_at, scope, mac FROM approvals WHERE id = ?', [
+        real.id,
       ]);
+      await backend.sql(
+        target,
+        'UPDATE approvals SET state = ?, answered_by = ?, answered_at = ?, scope = ?, mac = ?, chained = 2 WHERE id = ?',
+        [signed!.state, signed!.answered_by, signed!.answered_at, signed!.scope, signed!.mac, own.id],
+      );
       expect(await store.get(own.id)).toMatchObject({ state: 'pending', disagreement: expect.stringContaining(own.id) });
       expect(await store.standing({ sessionId: 'session-1', tool: 'Bash', input: { command: 'rm -rf /' } })).toBeNull();
       // The genuine standing approval still stands.
-      expect(await store.standing({ sessionId: 'session-1', tool: 'Bash', input: { command: 'npm publish' } })).toMatchObject({ id: real.id });
+      expect(await store.standing({ sessionId: 'session-1', tool: 'Bash', input: { command: 'npm publish' } })).toMatchObject({
+        id: real.id,
+      });
     } finally {
       await store.close();
     }
