@@ -13,6 +13,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** SQLite: skip the SQL when this says it is already applied (a database whose ledger was lost). */
+  applied?: (db: Database.Database) => boolean;
 }
 
 export const SQLITE_MIGRATIONS: Migration[] = [
@@ -80,6 +82,7 @@ CREATE INDEX IF NOT EXISTS approvals_by_session ON approvals (tenant, session_id
   {
     version: 4,
     name: 'signed approvals',
+    applied: (db) => (db.prepare(`SELECT 1 FROM pragma_table_info('approvals') WHERE name = 'mac'`).get() as unknown) !== undefined,
     // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
     sql: `
 ALTER TABLE approvals ADD COLUMN mac TEXT;
@@ -173,7 +176,7 @@ export function migrateSqlite(db: Database.Database): number[] {
       applied.add(recordSqlite(db, SQLITE_MIGRATIONS[0]!));
     for (const m of SQLITE_MIGRATIONS) {
       if (applied.has(m.version)) continue;
-      db.exec(m.sql);
+      if (!m.applied?.(db)) db.exec(m.sql);
       recordSqlite(db, m);
       done.push(m.version);
     }
