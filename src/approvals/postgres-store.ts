@@ -7,8 +7,8 @@ import {
   type PostgresAuditStoreOptions,
   type PostgresTarget,
 } from '../audit/postgres-store.js';
-import { ChainedApprovalStore, type ApprovalStoreOptions } from './chained-store.js';
-import type { AnswerFields, ApprovalRow } from './record.js';
+import { ChainedApprovalStore, signingKey, type ApprovalStoreOptions } from './chained-store.js';
+import type { ApprovalRow } from './record.js';
 import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
 
@@ -33,8 +33,8 @@ export interface PostgresApprovalStoreOptions
 export class PostgresApprovalStore extends ChainedApprovalStore {
   readonly schema: string;
 
-  private constructor(target: PostgresTarget, table: ApprovalTable, chain: ApprovalChain, options: ApprovalStoreOptions) {
-    super(target.shown, table, chain, options);
+  private constructor(target: PostgresTarget, table: ApprovalTable, chain: ApprovalChain, key: Buffer, options: ApprovalStoreOptions) {
+    super(target.shown, table, chain, key, options);
     this.schema = target.schema;
   }
 
@@ -46,6 +46,13 @@ export class PostgresApprovalStore extends ChainedApprovalStore {
         `approvals store: schema ${target.schema} and the audit store's ${options.audit.schema} differ; approvals live beside the audit trail`,
       );
     const audit = options.audit ?? (await PostgresAuditStore.open({ ...options, poolSize: 1 }));
+    let key: Buffer;
+    try {
+      key = signingKey(audit.auditKey, target.shown);
+    } catch (error) {
+      if (!options.audit) await audit.close();
+      throw error;
+    }
     const pool = newPool(target, options.poolSize ?? 2);
     const chain: ApprovalChain = {
       append: (record) => audit.appendDurable(record),
@@ -53,7 +60,7 @@ export class PostgresApprovalStore extends ChainedApprovalStore {
         if (!options.audit) await audit.close();
       },
     };
-    const store = new PostgresApprovalStore(target, new PostgresApprovalTable(pool, target.shown), chain, options);
+    const store = new PostgresApprovalStore(target, new PostgresApprovalTable(pool, target.shown), chain, key, options);
     try {
       await store.reconcile();
     } catch (error) {
@@ -65,7 +72,7 @@ export class PostgresApprovalStore extends ChainedApprovalStore {
 }
 
 const COLUMNS =
-  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained';
+  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained, mac';
 
 class PostgresApprovalTable implements ApprovalTable {
   constructor(
@@ -99,11 +106,14 @@ class PostgresApprovalTable implements ApprovalTable {
       .rows;
   }
 
-  async answer(id: string, fields: AnswerFields, deadline: string | null): Promise<boolean> {
+  async replace(row: ApprovalRow, expected: Pick<ApprovalRow, 'state' | 'mac'>, deadline: string | null): Promise<boolean> {
     const updated = await this.query(
-      `UPDATE approvals SET state = $2, answered_by = $3, answered_at = $4, note = $5, scope = $6
-       WHERE id = $1 AND state = 'pending' AND ($7::text IS NULL OR expires_at > $7::text)`,
-      [id, fields.state, fields.answered_by, fields.answered_at, fields.note, fields.scope, deadline],
+      `UPDATE approvals AS a SET key = r.key, tenant = r.tenant, session_id = r.session_id, event = r.event, tool = r.tool, input = r.input,
+         tool_use_id = r.tool_use_id, hook = r.hook, reason = r.reason, created_at = r.created_at, expires_at = r.expires_at,
+         on_expiry = r.on_expiry, state = r.state, answered_by = r.answered_by, answered_at = r.answered_at, note = r.note, scope = r.scope, mac = r.mac
+       FROM json_populate_record(NULL::approvals, $1::json) AS r
+       WHERE a.id = r.id AND a.state = $2 AND a.mac IS NOT DISTINCT FROM $3::text AND ($4::text IS NULL OR a.expires_at > $4::text)`,
+      [JSON.stringify(row), expected.state, expected.mac, deadline],
     );
     return updated.rowCount === 1;
   }
@@ -127,24 +137,27 @@ class PostgresApprovalTable implements ApprovalTable {
     ).rows;
   }
 
-  async standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow | undefined> {
+  async standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow[]> {
     return (
       await this.query(
         `SELECT ${COLUMNS} FROM approvals
          WHERE tenant = $1 AND session_id = $2 AND tool = $3 AND input = $4 AND state = 'approved' AND scope = 'session'
-         ORDER BY answered_at DESC LIMIT 1`,
+         ORDER BY answered_at DESC LIMIT 20`,
         [tenant, sessionId, tool, input],
       )
-    ).rows[0];
+    ).rows;
   }
 
-  /** Only ever run to catch up after a crash: a scan of the session's chain. */
-  async inChain(row: ApprovalRow, action: 'request' | 'answer'): Promise<boolean> {
-    const found = await this.query(
-      `SELECT 1 FROM audit_log WHERE stream = $1 AND kind = 'approval' AND data::json ->> 'id' = $2 AND data::json ->> 'action' = $3 LIMIT 1`,
-      [row.session_id, row.id, action],
-    );
-    return (found.rowCount ?? 0) > 0;
+  /** Uses the partial index of migration 3. */
+  async chainRecords(id: string): Promise<unknown[]> {
+    const found = await this.pool
+      .query<{ data: string }>(`SELECT data FROM audit_log WHERE kind = 'approval' AND (data::jsonb ->> 'id') = $1 ORDER BY stream, seq`, [
+        id,
+      ])
+      .catch((error: unknown) => {
+        throw connectError(error, this.shown);
+      });
+    return found.rows.map((r) => JSON.parse(r.data) as unknown);
   }
 
   async close(): Promise<void> {

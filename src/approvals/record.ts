@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { approvalMac } from '../audit/approval-mac.js';
 import { canonicalJson } from '../audit/canonical-json.js';
 import type { AuditRecord } from '../audit/types.js';
 import type { Approval, ApprovalAnswer, ApprovalRequest, ApprovalScope, ApprovalState } from './types.js';
@@ -16,6 +17,11 @@ const MAX_EXPIRES_IN_MS = 2 ** 31 - 1;
 export const CHAINED_NOTHING = 0;
 export const CHAINED_REQUEST = 1;
 export const CHAINED_ANSWER = 2;
+
+/** The row with the store's signature of its content. */
+export function signRow(key: Buffer, row: ApprovalRow): ApprovalRow {
+  return { ...row, mac: approvalMac(key, toApproval(row)) };
+}
 
 /** A row of the `approvals` table (both stores). */
 export interface ApprovalRow {
@@ -39,6 +45,8 @@ export interface ApprovalRow {
   note: string | null;
   scope: ApprovalScope;
   chained: number;
+  /** The store's signature of the row (src/audit/approval-mac.ts); a row changed without the key does not match it. */
+  mac: string | null;
 }
 
 /** What an answer writes; the store writes it only over a pending row. */
@@ -119,6 +127,7 @@ export function newApprovalRow(
     note: null,
     scope: 'once',
     chained: CHAINED_NOTHING,
+    mac: null,
   };
 }
 
@@ -164,7 +173,7 @@ export function expiryFields(row: ApprovalRow, now: Date): AnswerFields {
  * The `approval` record of the audit chain: the approval as it stood at that step
  * (a request is recorded as pending even when it is chained late, after its answer).
  */
-export function approvalAuditRecord(row: ApprovalRow, action: 'request' | 'answer'): AuditRecord {
+export function approvalAuditRecord(row: ApprovalRow, action: 'request' | 'answer', key: Buffer): AuditRecord {
   const approval = toApproval(row);
   const snapshot: Approval =
     action === 'request' ? { ...approval, state: 'pending', answeredBy: null, answeredAt: null, note: null, scope: 'once' } : approval;
@@ -175,7 +184,8 @@ export function approvalAuditRecord(row: ApprovalRow, action: 'request' | 'answe
     event: snapshot.event,
     decision: snapshot.state,
     ...(snapshot.tool !== null && { tool: snapshot.tool }),
-    data: { action, ...snapshot },
+    // Signed, so the record decides the approval even when the approvals row says otherwise (./trust.ts).
+    data: { action, ...snapshot, mac: approvalMac(key, snapshot) },
   };
 }
 

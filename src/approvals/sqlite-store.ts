@@ -3,8 +3,8 @@ import Database from 'better-sqlite3';
 import { sqliteCode } from '../audit/errors.js';
 import { defaultAuditPath } from '../audit/paths.js';
 import { AuditStore, type AuditStoreOptions } from '../audit/store.js';
-import { ChainedApprovalStore, type ApprovalStoreOptions } from './chained-store.js';
-import type { AnswerFields, ApprovalRow } from './record.js';
+import { ChainedApprovalStore, signingKey, type ApprovalStoreOptions } from './chained-store.js';
+import type { ApprovalRow } from './record.js';
 import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
 
@@ -49,7 +49,7 @@ export class SqliteApprovalStore extends ChainedApprovalStore {
         if (!options.audit) await audit.close();
       },
     };
-    const store = new SqliteApprovalStore(file, new SqliteApprovalTable(db, file), chain, options);
+    const store = new SqliteApprovalStore(file, new SqliteApprovalTable(db, file), chain, signingKey(audit.auditKey, file), options);
     try {
       await store.reconcile();
     } catch (error) {
@@ -61,33 +61,44 @@ export class SqliteApprovalStore extends ChainedApprovalStore {
 }
 
 const COLUMNS =
-  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained';
+  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained, mac';
+
+/** A record's data; a row that is not JSON (written outside hookwise) is nothing signed. */
+function parsedData(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 class SqliteApprovalTable implements ApprovalTable {
   private readonly insertRow: Database.Statement;
   private readonly selectById: Database.Statement;
   private readonly selectByKey: Database.Statement;
   private readonly selectDue: Database.Statement;
-  private readonly updateAnswer: Database.Statement;
+  private readonly replaceRow: Database.Statement;
   private readonly deleteWithdrawn: Database.Statement;
   private readonly updateChained: Database.Statement;
   private readonly selectUnchained: Database.Statement;
   private readonly selectStanding: Database.Statement;
-  private readonly selectInChain: Database.Statement;
+  private readonly selectChainRecords: Database.Statement;
 
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
   ) {
     this.insertRow = db.prepare(
-      `INSERT INTO approvals (${COLUMNS}) VALUES (@id, @key, @tenant, @session_id, @event, @tool, @input, @tool_use_id, @hook, @reason, @created_at, @expires_at, @on_expiry, @state, @answered_by, @answered_at, @note, @scope, @chained) ON CONFLICT (key) DO NOTHING`,
+      `INSERT INTO approvals (${COLUMNS}) VALUES (@id, @key, @tenant, @session_id, @event, @tool, @input, @tool_use_id, @hook, @reason, @created_at, @expires_at, @on_expiry, @state, @answered_by, @answered_at, @note, @scope, @chained, @mac) ON CONFLICT (key) DO NOTHING`,
     );
     this.selectById = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE id = ?`);
     this.selectByKey = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE key = ?`);
     this.selectDue = db.prepare(`SELECT ${COLUMNS} FROM approvals WHERE state = 'pending' AND expires_at <= ? ORDER BY expires_at`);
-    this.updateAnswer = db.prepare(
-      `UPDATE approvals SET state = @state, answered_by = @answered_by, answered_at = @answered_at, note = @note, scope = @scope
-       WHERE id = @id AND state = 'pending' AND (@deadline IS NULL OR expires_at > @deadline)`,
+    this.replaceRow = db.prepare(
+      `UPDATE approvals SET key = @key, tenant = @tenant, session_id = @session_id, event = @event, tool = @tool, input = @input,
+         tool_use_id = @tool_use_id, hook = @hook, reason = @reason, created_at = @created_at, expires_at = @expires_at,
+         on_expiry = @on_expiry, state = @state, answered_by = @answered_by, answered_at = @answered_at, note = @note, scope = @scope, mac = @mac
+       WHERE id = @id AND state = @expected_state AND mac IS @expected_mac AND (@deadline IS NULL OR expires_at > @deadline)`,
     );
     this.deleteWithdrawn = db.prepare(`DELETE FROM approvals WHERE id = ? AND state = 'pending' AND chained = 0`);
     this.updateChained = db.prepare('UPDATE approvals SET chained = ? WHERE id = ? AND chained < ?');
@@ -99,11 +110,11 @@ class SqliteApprovalTable implements ApprovalTable {
     this.selectStanding = db.prepare(
       `SELECT ${COLUMNS} FROM approvals
        WHERE tenant = ? AND session_id = ? AND tool = ? AND input = ? AND state = 'approved' AND scope = 'session'
-       ORDER BY answered_at DESC LIMIT 1`,
+       ORDER BY answered_at DESC LIMIT 20`,
     );
-    // A scan of the session's approval records, only ever run to catch up after a crash.
-    this.selectInChain = db.prepare(
-      `SELECT 1 FROM audit_log WHERE kind = 'approval' AND session_id = ? AND json_extract(data, '$.id') = ? AND json_extract(data, '$.action') = ? LIMIT 1`,
+    // Uses the partial index of migration 4.
+    this.selectChainRecords = db.prepare(
+      `SELECT data FROM audit_log WHERE kind = 'approval' AND json_extract(data, '$.id') = ? ORDER BY seq`,
     );
   }
 
@@ -128,8 +139,11 @@ class SqliteApprovalTable implements ApprovalTable {
     return this.run(() => this.selectDue.all(now) as ApprovalRow[]);
   }
 
-  async answer(id: string, fields: AnswerFields, deadline: string | null): Promise<boolean> {
-    return this.run(() => this.updateAnswer.run({ ...fields, id, deadline }).changes === 1);
+  async replace(row: ApprovalRow, expected: Pick<ApprovalRow, 'state' | 'mac'>, deadline: string | null): Promise<boolean> {
+    const { chained: _chained, ...values } = row;
+    return this.run(
+      () => this.replaceRow.run({ ...values, expected_state: expected.state, expected_mac: expected.mac, deadline }).changes === 1,
+    );
   }
 
   async withdraw(id: string): Promise<void> {
@@ -144,12 +158,12 @@ class SqliteApprovalTable implements ApprovalTable {
     return this.run(() => this.selectUnchained.all({ before }) as ApprovalRow[]);
   }
 
-  async standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow | undefined> {
-    return this.run(() => this.selectStanding.get(tenant, sessionId, tool, input) as ApprovalRow | undefined);
+  async standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow[]> {
+    return this.run(() => this.selectStanding.all(tenant, sessionId, tool, input) as ApprovalRow[]);
   }
 
-  async inChain(row: ApprovalRow, action: 'request' | 'answer'): Promise<boolean> {
-    return this.run(() => this.selectInChain.get(row.session_id, row.id, action) !== undefined);
+  async chainRecords(id: string): Promise<unknown[]> {
+    return this.run(() => (this.selectChainRecords.pluck().all(id) as string[]).map(parsedData));
   }
 
   async close(): Promise<void> {

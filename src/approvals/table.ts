@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../audit/types.js';
-import type { AnswerFields, ApprovalRow } from './record.js';
+import type { ApprovalRow } from './record.js';
 import type { ApprovalFilter } from './types.js';
 
 /**
@@ -17,20 +17,22 @@ export interface ApprovalTable {
   /** Pending rows whose deadline is at or before `now` (ISO 8601). */
   due(now: string): Promise<ApprovalRow[]>;
   /**
-   * Writes the answer only over a pending row (and, when `deadline` is given, one
-   * whose `expires_at` is after it): true for the one caller that wins.
+   * Writes the answered row (every column but seq and chained) only over the row
+   * as it was read (`expected` state and mac: compare and swap), and, when
+   * `deadline` is given, one whose `expires_at` is after it: true for the one
+   * caller that wins.
    */
-  answer(id: string, fields: AnswerFields, deadline: string | null): Promise<boolean>;
+  replace(row: ApprovalRow, expected: Pick<ApprovalRow, 'state' | 'mac'>, deadline: string | null): Promise<boolean>;
   /** Deletes a pending row none of which is chained yet (its request failed to reach the chain). */
   withdraw(id: string): Promise<void>;
   /** Raises `chained` to `level` (never lowers it). */
   setChained(id: string, level: number): Promise<void>;
   /** Rows behind the chain: a request created, or an answer given, at or before `before`. */
   unchained(before: string): Promise<ApprovalRow[]>;
-  /** The newest approved, session-scoped row for exactly this tool and (canonical JSON) input. */
-  standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow | undefined>;
-  /** Whether the chain already holds this step of this approval (a crashed writer may have appended it). */
-  inChain(row: ApprovalRow, action: 'request' | 'answer'): Promise<boolean>;
+  /** Approved, session-scoped rows for exactly this tool and (canonical JSON) input, newest first (a few). */
+  standing(tenant: string, sessionId: string, tool: string, input: string): Promise<ApprovalRow[]>;
+  /** The `data` of the chain's `approval` records for this id, in chain order (indexed: migration 4 / 3). */
+  chainRecords(id: string): Promise<unknown[]>;
   close(): Promise<void>;
 }
 

@@ -63,6 +63,12 @@ export interface Approval {
   answeredAt: string | null;
   note: string | null;
   scope: ApprovalScope;
+  /**
+   * Set when the stored row disagrees with what hookwise signed (someone changed
+   * the database): what differs. The approval itself is what the signed audit
+   * chain says (docs/approvals.md#the-chain-decides).
+   */
+  disagreement?: string;
 }
 
 export interface ApprovalAnswer {

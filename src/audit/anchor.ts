@@ -39,6 +39,12 @@ export interface Head {
   hash: string;
   /** HMAC-SHA256 of the head, hex; null when no key was configured. */
   mac: string | null;
+  /**
+   * In an anchor only: written inside the commit's transaction, before it
+   * commits. The head before it, where the chain still ends if that commit never
+   * completed; cleared by the write after the commit.
+   */
+  committing?: { seq: number; hash: string };
 }
 
 export interface AuditKeyOptions {
@@ -127,6 +133,49 @@ export function headMac(key: Buffer, stream: string, seq: number, hash: string):
   return createHmac('sha256', key).update(`hookwise-audit-head:v1\n${stream}\n${seq}\n${hash}`).digest('hex');
 }
 
+/**
+ * The end of a chain against an anchor (the `<db>.head` sidecar, or hookwise's
+ * own copy in the user's state folder): undefined when they agree, else the
+ * problem. A chain that goes on past its anchor is a problem too: the anchor is
+ * written inside every commit's transaction, so only an anchor put back from an
+ * older copy, or a writer that does not anchor, leaves one behind. No writer
+ * repairs that by itself: a person runs `hookwise audit reanchor`.
+ */
+export function anchorProblem(
+  anchor: Head,
+  /** How messages name it: `the anchor`, or hookwise's own copy with its path. */
+  label: string,
+  lastSeq: number,
+  hashAt: (seq: number) => string | undefined,
+): { kind: 'rolled-back' | 'anchor'; seq: number; message: string } | undefined {
+  const at = (seq: number, hash: string) => seq === 0 || hashAt(seq) === hash;
+  if (anchor.seq === lastSeq && at(anchor.seq, anchor.hash)) return undefined;
+  // The commit the anchor announced never completed: the chain ends where it was before.
+  if (anchor.committing && anchor.committing.seq === lastSeq && at(lastSeq, anchor.committing.hash)) return undefined;
+  if (lastSeq > anchor.seq)
+    return {
+      kind: 'anchor',
+      seq: anchor.seq + 1,
+      message: `the chain goes on to seq ${lastSeq} but ${label} says ${anchor.seq}: it is older than the chain (put back from an old copy, or rows written without anchoring); check the trail, then run \`hookwise audit reanchor --reason "..."\``,
+    };
+  if (anchor.seq > lastSeq) {
+    const gone =
+      anchor.seq === lastSeq + 1
+        ? `row ${anchor.seq} was committed and is gone`
+        : `rows ${lastSeq + 1}-${anchor.seq} were committed and are gone`;
+    return {
+      kind: 'rolled-back',
+      seq: lastSeq + 1,
+      message: `the chain ends at seq ${lastSeq} but ${label} says ${anchor.seq}: ${gone} (cut off, or a write-ahead log lost after a crash)`,
+    };
+  }
+  return {
+    kind: 'rolled-back',
+    seq: anchor.seq,
+    message: `the row at seq ${anchor.seq} is not the one ${label} recorded: the chain was rewritten from there on`,
+  };
+}
+
 export function macMatches(key: Buffer, head: Head): boolean {
   if (typeof head.mac !== 'string' || !/^[0-9a-f]{64}$/.test(head.mac)) return false;
   return timingSafeEqual(Buffer.from(head.mac, 'hex'), Buffer.from(headMac(key, head.stream, head.seq, head.hash), 'hex'));
@@ -198,14 +247,18 @@ function readAnchorOnce(file: string): Head | undefined | { error: string } {
   }
   try {
     const value = JSON.parse(text) as Record<string, unknown>;
+    const committing = value.committing as { seq?: unknown; hash?: unknown } | undefined;
     if (
       value.format === 'hookwise-audit-anchor/1' &&
       typeof value.stream === 'string' &&
       Number.isSafeInteger(value.seq) &&
       typeof value.hash === 'string' &&
-      (value.mac === null || typeof value.mac === 'string')
+      (value.mac === null || typeof value.mac === 'string') &&
+      (committing === undefined || (Number.isSafeInteger(committing.seq) && typeof committing.hash === 'string'))
     ) {
-      return { stream: value.stream, seq: value.seq as number, hash: value.hash, mac: value.mac as string | null };
+      const head: Head = { stream: value.stream, seq: value.seq as number, hash: value.hash, mac: value.mac as string | null };
+      if (committing) head.committing = { seq: committing.seq as number, hash: committing.hash as string };
+      return head;
     }
   } catch {
     // Reported below.

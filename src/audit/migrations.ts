@@ -13,6 +13,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** SQLite: skip the SQL when this says it is already applied (a database whose ledger was lost). */
+  applied?: (db: Database.Database) => boolean;
 }
 
 export const SQLITE_MIGRATIONS: Migration[] = [
@@ -76,6 +78,15 @@ CREATE TABLE IF NOT EXISTS approvals (
 );
 CREATE INDEX IF NOT EXISTS approvals_by_state ON approvals (state, expires_at);
 CREATE INDEX IF NOT EXISTS approvals_by_session ON approvals (tenant, session_id, tool);`,
+  },
+  {
+    version: 4,
+    name: 'signed approvals',
+    applied: (db) => (db.prepare(`SELECT 1 FROM pragma_table_info('approvals') WHERE name = 'mac'`).get() as unknown) !== undefined,
+    // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
+    sql: `
+ALTER TABLE approvals ADD COLUMN mac TEXT;
+CREATE INDEX IF NOT EXISTS audit_log_approval_id ON audit_log (json_extract(data, '$.id')) WHERE kind = 'approval';`,
   },
 ];
 
@@ -142,6 +153,14 @@ CREATE TABLE approvals (
 CREATE INDEX approvals_by_state ON approvals (state, expires_at);
 CREATE INDEX approvals_by_session ON approvals (tenant, session_id, tool);`,
   },
+  {
+    version: 3,
+    name: 'signed approvals',
+    // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
+    sql: `
+ALTER TABLE approvals ADD COLUMN mac text;
+CREATE INDEX audit_log_approval_id ON audit_log ((data::jsonb ->> 'id')) WHERE kind = 'approval';`,
+  },
 ];
 
 const SQLITE_LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`;
@@ -157,7 +176,7 @@ export function migrateSqlite(db: Database.Database): number[] {
       applied.add(recordSqlite(db, SQLITE_MIGRATIONS[0]!));
     for (const m of SQLITE_MIGRATIONS) {
       if (applied.has(m.version)) continue;
-      db.exec(m.sql);
+      if (!m.applied?.(db)) db.exec(m.sql);
       recordSqlite(db, m);
       done.push(m.version);
     }

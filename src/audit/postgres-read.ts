@@ -4,7 +4,9 @@ import { GENESIS_HASH } from './chain.js';
 import { AuditConnectionError } from './errors.js';
 import { POSTGRES_DEFAULT_KEY_FILE, connectError, newPool, postgresTarget } from './postgres-store.js';
 import { buildFilters, toAuditRow, type AuditFilters, type AuditRow } from './query.js';
+import type { ApprovalRow } from '../approvals/record.js';
 import type { StoredRow } from './schema.js';
+import { checkApprovals, parsedRecord } from './verify-approvals.js';
 import { checkChain, checkHead, checkSignature, type AuditProblem, type AuditVerifyOptions, type AuditVerifyResult } from './verify.js';
 
 /** Runs `read` on one connection inside a read-only, repeatable-read transaction: one consistent snapshot. */
@@ -68,6 +70,19 @@ export function verifyPostgres(url: string, options: AuditVerifyOptions = {}): P
       for (const p of found) problems.push({ ...p, stream });
       rows += chain.rows;
       headHash = chain.last?.hash ?? headHash;
+    }
+    const approvals = await client.query(
+      `SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'approvals'`,
+    );
+    if (key && (approvals.rowCount ?? 0) > 0) {
+      const records = await client.query<{ data: string }>(`SELECT data FROM audit_log WHERE kind = 'approval' ORDER BY stream, seq`);
+      const table = await client.query<ApprovalRow>('SELECT * FROM approvals ORDER BY seq');
+      checkApprovals(
+        table.rows,
+        records.rows.map((r) => parsedRecord(r.data)),
+        key.key,
+        problems,
+      );
     }
     return {
       ok: problems.length === 0,

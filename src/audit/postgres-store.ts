@@ -123,6 +123,11 @@ export class PostgresAuditStore implements AuditSink {
     return this.appendDurable(toolExecutionRecord(execution));
   }
 
+  /** The audit key heads are signed with (the approvals store signs with it too); undefined without one. */
+  get auditKey(): Buffer | undefined {
+    return this.key?.key;
+  }
+
   /** Resolves when everything appended before the call is committed; rejects if a batch fails. */
   async flush(): Promise<void> {
     if (this.timer !== undefined) {

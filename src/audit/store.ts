@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import {
   anchorPathOf,
+  anchorProblem,
   defaultKeyFileOf,
   headMac,
   macMatches,
@@ -21,6 +22,7 @@ import {
   AuditRollbackError,
   sqliteCode,
 } from './errors.js';
+import { ensureHeadCopyDir, headCopyPath, sqliteIdentity, userStateDir } from './head-copy.js';
 import { migrateSqlite } from './migrations.js';
 import { defaultAuditPath } from './paths.js';
 import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
@@ -58,6 +60,18 @@ export interface AuditStoreOptions extends AuditKeyOptions {
    * 7-20 ms per durable record on a busy VM (docs/audit.md).
    */
   checkpointDurable?: boolean;
+  /**
+   * Where hookwise keeps its own copy of the head, outside the workspace
+   * (./head-copy.ts). Default `$HOOKWISE_STATE_DIR`, else `$XDG_STATE_HOME/hookwise`,
+   * else `~/.local/state/hookwise`; false: no copy (replays go unseen). Only with `anchor`.
+   */
+  stateDir?: string | false;
+  /**
+   * A person re-anchors the trail (`hookwise audit reanchor`): the store opens
+   * despite a missing, older or foreign anchor and copy, appends a `reanchor`
+   * record saying who and why and what the anchors said, and anchors anew.
+   */
+  reanchor?: { by: string; reason: string };
   /** A flush started by the timer or a full batch failed; the records stay buffered. Default: a line on stderr. */
   onError?: (error: Error) => void;
 }
@@ -81,6 +95,8 @@ export class AuditStore implements AuditSink {
   readonly path: string;
   /** The sidecar anchor, or undefined when anchoring is off. */
   readonly anchorPath: string | undefined;
+  /** hookwise's copy of the head outside the workspace, or undefined when off. */
+  readonly headCopyPath: string | undefined;
   private readonly db: Database.Database;
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
@@ -113,7 +129,12 @@ export class AuditStore implements AuditSink {
       // A database written before heads were signed: sign its head now, once, as it is upgraded.
       if (opened.upgraded && this.key) this.signLegacyHead(this.key.key);
       this.anchorPath = options.anchor === false ? undefined : anchorPathOf(this.path);
-      if (this.anchorPath) this.checkNotRolledBack(this.anchorPath);
+      const stateDir = options.stateDir ?? userStateDir();
+      this.headCopyPath = this.anchorPath && stateDir !== false ? headCopyPath(stateDir, sqliteIdentity(this.path)) : undefined;
+      if (this.headCopyPath) ensureHeadCopyDir(this.headCopyPath);
+      // A database from before signed heads never had an anchor: its first one is written now, once, as it is upgraded.
+      if (this.anchorPath && opened.upgraded) this.anchorLegacy(this.anchorPath);
+      else if (this.anchorPath && !options.reanchor) this.checkAnchors(this.anchorPath);
     } catch (error) {
       this.db.close();
       throw error;
@@ -127,8 +148,12 @@ export class AuditStore implements AuditSink {
       'INSERT INTO audit_head (id, seq, hash, mac) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, mac = excluded.mac',
     );
     const key = this.key?.key;
+    const storedHead = this.db.prepare('SELECT seq, hash, mac FROM audit_head WHERE id = 1');
+    const anchorPath = this.anchorPath;
     const write = this.db.transaction((batch: PendingRecord[]): Head => {
       const last = lastRow.get() as Tip | undefined;
+      // Rows added or removed behind the store's back are not chained on: that would vouch for them.
+      this.checkTipIsHead(last, storedHead.get() as Omit<Head, 'stream'> | undefined);
       let seq = last?.seq ?? 0;
       let prevHash = last?.hash ?? GENESIS_HASH;
       for (const r of batch) {
@@ -139,27 +164,86 @@ export class AuditStore implements AuditSink {
       }
       const mac = key ? headMac(key, SQLITE_STREAM, seq, prevHash) : null;
       setHead.run(seq, prevHash, mac);
-      return { stream: SQLITE_STREAM, seq, hash: prevHash, mac };
+      const head: Head = { stream: SQLITE_STREAM, seq, hash: prevHash, mac };
+      // Before the commit: a crash after it leaves an anchor naming this head, never one behind it.
+      // If it cannot be written, nothing is committed.
+      if (anchorPath)
+        writeAnchor(anchorPath, { ...head, committing: { seq: last?.seq ?? 0, hash: last?.hash ?? GENESIS_HASH } }, this.syncAnchor);
+      return head;
     });
     // IMMEDIATE takes the write lock before reading the last row: no other writer can slip in between.
     this.writeBatch = (batch) => write.immediate(batch);
-    if (this.anchorPath) this.reanchor();
+    const head = storedHead.get() as Tip | undefined;
+    if (head) this.tip = { seq: head.seq, hash: head.hash };
+    if (options.reanchor) this.recordReanchor(options.reanchor);
   }
 
   /**
-   * Refuses a database that ends before its anchor, or whose row at the anchored
-   * seq is not the anchored one: writing on would reuse the lost seqs and hide it.
+   * Refuses a database whose end disagrees with its anchor or with hookwise's own
+   * copy of its head: rows cut off, an older database put back, an anchor
+   * deleted or put back from an older copy. Writing on would hide it; no writer
+   * repairs it by itself (`hookwise audit reanchor` is for a person).
    */
-  private checkNotRolledBack(anchorPath: string): void {
-    const anchor = readAnchor(anchorPath);
-    if (anchor === undefined) return;
-    if ('error' in anchor) throw new AuditRollbackError(this.path, anchor.error);
+  private checkAnchors(anchorPath: string): void {
     const last = this.db.prepare('SELECT seq FROM audit_log ORDER BY seq DESC LIMIT 1').pluck().get() as number | undefined;
-    if ((last ?? 0) < anchor.seq)
-      throw new AuditRollbackError(this.path, `the chain ends at seq ${last ?? 0} but the anchor ${anchorPath} says ${anchor.seq}`);
-    const at = this.db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(anchor.seq) as string | undefined;
-    if (anchor.seq > 0 && at !== anchor.hash)
-      throw new AuditRollbackError(this.path, `the row at seq ${anchor.seq} is not the one the anchor ${anchorPath} recorded`);
+    const lastSeq = last ?? 0;
+    const hashAt = (seq: number) => this.db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
+    const anchor = readAnchor(anchorPath);
+    if (anchor !== undefined && 'error' in anchor) throw new AuditRollbackError(this.path, anchor.error);
+    if (anchor === undefined) {
+      if (lastSeq > 0)
+        throw new AuditRollbackError(
+          this.path,
+          `the chain has ${lastSeq} rows but its anchor ${anchorPath} is missing (deleted, or the database was copied without it)`,
+        );
+    } else {
+      const problem = anchorProblem(anchor, `the anchor ${anchorPath}`, lastSeq, hashAt);
+      if (problem) throw new AuditRollbackError(this.path, problem.message);
+    }
+    if (!this.headCopyPath) return;
+    const copy = readAnchor(this.headCopyPath);
+    if (copy === undefined) return;
+    if ('error' in copy) throw new AuditRollbackError(this.path, copy.error);
+    // The copy may lag the chain (it is written after the commit); it must never be ahead of it.
+    if (copy.seq > lastSeq || (copy.seq > 0 && hashAt(copy.seq) !== copy.hash)) {
+      const problem = anchorProblem(copy, `hookwise's own copy ${this.headCopyPath}`, Math.min(lastSeq, copy.seq), hashAt);
+      throw new AuditRollbackError(
+        this.path,
+        `${problem?.message ?? "the chain differs from hookwise's own copy of its head"}: an older or other database is in its place (a replay)`,
+      );
+    }
+  }
+
+  /** The last row must be the head the store last wrote, signed: else rows were added or cut behind its back. */
+  private checkTipIsHead(last: Tip | undefined, head: Omit<Head, 'stream'> | undefined): void {
+    if (last === undefined && head === undefined) return;
+    const problem =
+      !head || !last || head.seq !== last.seq || head.hash !== last.hash
+        ? `its last row (seq ${last?.seq ?? 0}) is not the head the audit store last wrote (seq ${head?.seq ?? 0}): rows were added or removed outside the store`
+        : this.key && !macMatches(this.key.key, { stream: SQLITE_STREAM, ...head })
+          ? 'its head is not signed with the audit key: it was rewritten outside the store'
+          : undefined;
+    if (problem) throw new AuditRollbackError(this.path, problem);
+  }
+
+  /** The re-anchoring record: who, why, and what the anchor and the copy said. */
+  private recordReanchor(by: { by: string; reason: string }): void {
+    const was = (file: string | undefined) => {
+      if (!file) return null;
+      const a = readAnchor(file);
+      return a === undefined ? 'missing' : 'error' in a ? a.error : { seq: a.seq, hash: a.hash };
+    };
+    this.appendDurable({
+      kind: 'reanchor',
+      ts: new Date().toISOString(),
+      sessionId: 'hookwise',
+      data: { by: by.by, reason: by.reason, anchor: was(this.anchorPath), headCopy: was(this.headCopyPath), chainEnd: this.tip?.seq ?? 0 },
+    });
+  }
+
+  private anchorLegacy(anchorPath: string): void {
+    const head = this.db.prepare('SELECT seq, hash, mac FROM audit_head WHERE id = 1').get() as Omit<Head, 'stream'> | undefined;
+    if (head && readAnchor(anchorPath) === undefined) writeAnchor(anchorPath, { stream: SQLITE_STREAM, ...head }, this.syncAnchor);
   }
 
   private signLegacyHead(key: Buffer): void {
@@ -178,13 +262,16 @@ export class AuditStore implements AuditSink {
     this.writeAnchorOf(signed);
   }
 
+  /** After the commit: the anchor without its `committing` mark, then hookwise's own copy. */
   private writeAnchorOf(head: Head): void {
-    if (!this.anchorPath) return;
-    try {
-      writeAnchor(this.anchorPath, head, this.syncAnchor);
-    } catch (error) {
-      // The rows are committed; only the anchor is behind. verify says so, and the next commit tries again.
-      this.onError(new Error(`cannot write the audit anchor ${this.anchorPath}: ${(error as Error).message}`));
+    for (const file of [this.anchorPath, this.headCopyPath]) {
+      if (!file) continue;
+      try {
+        writeAnchor(file, head, this.syncAnchor);
+      } catch (error) {
+        // The rows are committed and the anchor names them (written before the commit); the copy may lag, never lead.
+        this.onError(new Error(`cannot write the audit anchor ${file}: ${(error as Error).message}`));
+      }
     }
   }
 
@@ -289,6 +376,11 @@ export class AuditStore implements AuditSink {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /** The audit key heads are signed with (the approvals store signs with it too); undefined without one. */
+  get auditKey(): Buffer | undefined {
+    return this.key?.key;
   }
 
   /** Records buffered and not yet committed. */

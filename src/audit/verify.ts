@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import {
   AUDIT_KEY_ENV,
   anchorPathOf,
+  anchorProblem,
   defaultKeyFileOf,
   macMatches,
   readAnchor,
@@ -11,11 +12,23 @@ import {
   type ResolvedKey,
 } from './anchor.js';
 import { chainedFieldsOf, GENESIS_HASH, rowHash } from './chain.js';
+import type { ApprovalRow } from '../approvals/record.js';
 import { AuditDatabaseFormatError } from './errors.js';
 import { openAuditReadonly, readError } from './open-readonly.js';
 import type { StoredRow } from './schema.js';
+import { headCopyPath, sqliteIdentity, userStateDir } from './head-copy.js';
+import { checkApprovals, parsedRecord } from './verify-approvals.js';
 
-export type AuditProblemKind = 'edited' | 'deleted' | 'reordered' | 'broken-link' | 'rolled-back' | 'forged-head' | 'anchor';
+export type AuditProblemKind =
+  | 'edited'
+  | 'deleted'
+  | 'reordered'
+  | 'broken-link'
+  | 'rolled-back'
+  | 'forged-head'
+  | 'anchor'
+  /** An approvals row that disagrees with what is signed (./verify-approvals.ts). */
+  | 'approval';
 
 export interface AuditProblem {
   /** The row at fault; for `deleted`, the first missing seq. */
@@ -24,6 +37,8 @@ export interface AuditProblem {
   message: string;
   /** The chain (PostgreSQL streams; absent for SQLite's one chain). */
   stream?: string;
+  /** For `approval` problems: the approval's id (`seq` is then its row in the approvals table). */
+  approval?: string;
   event?: string | null;
   tool?: string | null;
 }
@@ -46,8 +61,10 @@ export interface AuditVerifyResult {
 }
 
 export interface AuditVerifyOptions extends AuditKeyOptions {
-  /** Check the end of the chain against `<db>.head` (default true). */
+  /** Check the end of the chain against `<db>.head` and hookwise's own copy of the head (default true). */
   anchor?: boolean;
+  /** Where hookwise's own copies of heads are (./head-copy.ts); default as the store's. */
+  stateDir?: string;
 }
 
 /**
@@ -73,7 +90,7 @@ export function verifyAudit(path: string, options: AuditVerifyOptions = {}): Aud
   try {
     // One read transaction: a writer appending meanwhile cannot make the rows and the head disagree.
     db.exec('BEGIN');
-    return verifyOpen(db, path, key, options.anchor !== false);
+    return verifyOpen(db, path, key, options.anchor !== false, options.stateDir);
   } catch (error) {
     throw readError(error, path);
   } finally {
@@ -82,7 +99,13 @@ export function verifyAudit(path: string, options: AuditVerifyOptions = {}): Aud
   }
 }
 
-function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | undefined, anchored: boolean): AuditVerifyResult {
+function verifyOpen(
+  db: Database.Database,
+  path: string,
+  key: ResolvedKey | undefined,
+  anchored: boolean,
+  stateDir: string | undefined,
+): AuditVerifyResult {
   let byHash: Map<string, number> | undefined;
   // Built only once something looks wrong: finds where a moved row came from.
   const seqOfHash = (hash: string): number | undefined => {
@@ -101,6 +124,13 @@ function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | unde
   if (anchored) {
     const hashAt = (seq: number) => db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
     checkAnchor(anchorPathOf(path), chain.last?.seq ?? 0, hashAt, key, problems);
+    checkHeadCopy(headCopyPath(stateDir ?? userStateDir(), sqliteIdentity(path)), chain.last?.seq ?? 0, hashAt, problems);
+  }
+  if (key && db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approvals'`).get()) {
+    const records = (db.prepare(`SELECT data FROM audit_log WHERE kind = 'approval' ORDER BY seq`).pluck().all() as string[]).map(
+      parsedRecord,
+    );
+    checkApprovals(db.prepare('SELECT * FROM approvals ORDER BY seq').all() as ApprovalRow[], records, key.key, problems);
   }
   return {
     ok: problems.length === 0,
@@ -250,23 +280,8 @@ function checkAnchor(
     problems.push({ seq: lastSeq, kind: 'anchor', message: anchor.error });
     return;
   }
-  if (anchor.seq > lastSeq) {
-    const gone =
-      anchor.seq === lastSeq + 1
-        ? `row ${anchor.seq} was committed and is gone`
-        : `rows ${lastSeq + 1}-${anchor.seq} were committed and are gone`;
-    problems.push({
-      seq: lastSeq + 1,
-      kind: 'rolled-back',
-      message: `the chain ends at seq ${lastSeq} but the anchor says ${anchor.seq}: ${gone} (cut off, or a write-ahead log lost after a crash)`,
-    });
-  } else if (anchor.seq > 0 && hashAt(anchor.seq) !== anchor.hash) {
-    problems.push({
-      seq: anchor.seq,
-      kind: 'rolled-back',
-      message: `the row at seq ${anchor.seq} is not the one the anchor recorded: the chain was rewritten from there on`,
-    });
-  }
+  const problem = anchorProblem(anchor, 'the anchor', lastSeq, hashAt);
+  if (problem) problems.push(problem);
   if (key && !macMatches(key.key, anchor)) {
     problems.push({
       seq: anchor.seq,
@@ -274,6 +289,24 @@ function checkAnchor(
       message: `the anchor ${file} is not signed with the audit key from ${key.source}: it was written outside the audit store`,
     });
   }
+}
+
+/**
+ * The chain against hookwise's own copy of its head, kept outside the workspace
+ * (./head-copy.ts): it may lag the chain, never lead it. No copy (a database
+ * copied elsewhere, another user) is not a problem: the anchor still applies.
+ */
+function checkHeadCopy(file: string, lastSeq: number, hashAt: (seq: number) => string | undefined, problems: AuditProblem[]): void {
+  const copy = readAnchor(file);
+  // Another user's verify cannot read this user's copy: the anchor still applies.
+  if (copy === undefined || 'error' in copy) return;
+  if (copy.seq <= lastSeq && (copy.seq === 0 || hashAt(copy.seq) === copy.hash)) return;
+  const problem = anchorProblem(copy, `hookwise's own copy ${file}`, Math.min(lastSeq, copy.seq), hashAt);
+  problems.push({
+    seq: problem?.seq ?? copy.seq,
+    kind: 'rolled-back',
+    message: `${problem?.message ?? `the chain differs from hookwise's own copy ${file}`}: an older or other database was put in its place (a replay)`,
+  });
 }
 
 /** A row whose hash is right for another seq was moved there from that seq. */

@@ -35,7 +35,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function request(target: string, ...requests: ApprovalRequest[]): Promise<Approval[]> {
-  const store = await openApprovals(target);
+  // PostgreSQL has no default key: approvals are signed with the one every replica is given.
+  const store = await openApprovals(target, target.startsWith('postgres') ? { key: PG_KEY } : {});
   try {
     const made: Approval[] = [];
     for (const r of requests) made.push(await store.request(r));
@@ -135,7 +136,7 @@ describe('hookwise approvals', () => {
     expect(verify.code).toBe(0);
     const records = JSON.parse((await hookwise(['audit', '--kind', 'approval', '--json'], dir)).stdout) as Array<{ decision: string }>;
     expect(records.map((r) => r.decision)).toEqual(['pending', 'pending', 'approved', 'denied']);
-  });
+  }, 120_000);
 
   it('answers through a --policy file: a refusal names who may, and exits 1', async () => {
     const file = path.join(dir, 'policy.db');
@@ -203,21 +204,24 @@ process.stdout.write(JSON.stringify(answered) + '\\n');
 });
 
 const pgUrl = await requirePostgres();
+const PG_KEY = 'approvals-cli-pg-key-0123456789';
 describe.skipIf(pgUrl === undefined)('hookwise approvals --audit postgres://...', () => {
   const backend = postgresBackend(pgUrl ?? 'postgres://unused');
   afterAll(() => backend.cleanup());
+  const hookwiseKeyed = (args: string[], cwd: string) =>
+    runCli(args, { cwd, env: { HOOKWISE_AUDIT_KEY: PG_KEY }, unset: ['HOOKWISE_AUDIT_DB', 'HOOKWISE_AUDIT_KEY_FILE'] });
 
   it('lists and answers approvals in a PostgreSQL schema, and the trail verifies', async () => {
     const url = backend.fresh();
     const [a] = await request(url, ask({ tenant: 'acme' }));
-    const list = JSON.parse((await hookwise(['approvals', '--audit', url, '--json'], dir)).stdout) as Approval[];
+    const list = JSON.parse((await hookwiseKeyed(['approvals', '--audit', url, '--json'], dir)).stdout) as Approval[];
     expect(list.map((x) => [x.id, x.tenant, x.state])).toEqual([[a!.id, 'acme', 'pending']]);
-    const deny = await hookwise(['approvals', 'deny', a!.id, '--audit', url, '--as', 'carol'], dir);
+    const deny = await hookwiseKeyed(['approvals', 'deny', a!.id, '--audit', url, '--as', 'carol'], dir);
     expect(deny).toEqual({ code: 0, stdout: `denied ${a!.id} (Bash: npm publish) as carol\n`, stderr: '' });
-    const again = await hookwise(['approvals', 'approve', a!.id, '--audit', url, '--as', 'dave'], dir);
+    const again = await hookwiseKeyed(['approvals', 'approve', a!.id, '--audit', url, '--as', 'dave'], dir);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`was already denied by carol`);
-    const verify = await hookwise(['audit', 'verify', '--audit', url], dir);
+    const verify = await hookwiseKeyed(['audit', 'verify', '--audit', url], dir);
     expect(verify.stdout).toMatch(/^ok: 2 rows, chain intact/);
   });
 });

@@ -9,6 +9,7 @@ import {
   type ApprovalRequest,
   type OpenApprovalsOptions,
 } from '../../src/approvals/index.js';
+import { signRow, type ApprovalRow } from '../../src/approvals/record.js';
 import { openAuditStore, queryAuditTrail, verifyAuditTrail, type AuditRow } from '../../src/audit/index.js';
 import { requirePostgres } from '../support/services.js';
 import { postgresBackend, sqliteBackend, type Backend } from './backends.js';
@@ -19,6 +20,8 @@ import { postgresBackend, sqliteBackend, type Backend } from './backends.js';
  * audit chain and its catch-up after a crash) must not depend on where it is stored.
  */
 const KEY = 'approvals-suite-key-0123456789';
+const ROW_COLUMNS =
+  'id, key, tenant, session_id, event, tool, input, tool_use_id, hook, reason, created_at, expires_at, on_expiry, state, answered_by, answered_at, note, scope, chained, mac';
 const pgUrl = await requirePostgres();
 const backends: Backend[] = [sqliteBackend(), ...(pgUrl ? [postgresBackend(pgUrl)] : [])];
 afterAll(async () => {
@@ -52,6 +55,12 @@ async function until(iso: string): Promise<void> {
 
 describe.each(backends)('approvals on $name', (backend) => {
   const open = (target: string, options: OpenApprovalsOptions = {}) => openApprovals(target, { key: KEY, ...options });
+  /** A writer that crashed after its UPDATE left the row signed with the key (the store signs every row it writes). */
+  async function signAsItsWriter(target: string, id: string): Promise<void> {
+    const [row] = await backend.sql(target, `SELECT ${ROW_COLUMNS} FROM approvals WHERE id = ?`, [id]);
+    const signed = signRow(Buffer.from(KEY), row as unknown as ApprovalRow);
+    await backend.sql(target, 'UPDATE approvals SET mac = ? WHERE id = ?', [signed.mac, id]);
+  }
   async function withStore<T>(options: OpenApprovalsOptions, use: (store: AnyApprovalStore, target: string) => Promise<T>): Promise<T> {
     const target = backend.fresh();
     const store = await open(target, options);
@@ -316,8 +325,8 @@ describe.each(backends)('approvals on $name', (backend) => {
         ['session-1', 'PreToolUse', 'Bash', 'pending'],
         ['session-1', 'PreToolUse', 'Bash', 'denied'],
       ]);
-      expect(rows[0]!.data).toEqual({ action: 'request', ...a });
-      expect(rows[1]!.data).toEqual({ action: 'answer', ...(await store.get(a.id)) });
+      expect(rows[0]!.data).toEqual({ action: 'request', ...a, mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(rows[1]!.data).toEqual({ action: 'answer', ...(await store.get(a.id)), mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(rows[1]!.ts).toBe((await store.get(a.id))!.answeredAt);
       expect(await verifyAuditTrail(target, { key: KEY })).toMatchObject({ ok: true, rows: 4, signed: true, problems: [] });
     });
@@ -393,8 +402,9 @@ describe.each(backends)('approvals on $name', (backend) => {
       `UPDATE approvals SET state = 'approved', answered_by = 'alice', answered_at = ?, note = 'crash' WHERE id = ?`,
       [past, answeredOnly.id],
     );
+    await signAsItsWriter(target, answeredOnly.id);
     // Crashed after the append, before marking it: the chain has it already.
-    await backend.sql(target, 'UPDATE approvals SET chained = 1, answered_at = ? WHERE id = ?', [past, appendedButUnmarked.id]);
+    await backend.sql(target, 'UPDATE approvals SET chained = 1 WHERE id = ?', [appendedButUnmarked.id]);
     // Crashed after inserting a request, before its append.
     await backend.sql(
       target,
@@ -402,8 +412,10 @@ describe.each(backends)('approvals on $name', (backend) => {
        VALUES ('crashedreq01', 'default', 'session-9', 'PreToolUse', 'Read', '{"file_path":"a"}', ?, ?, 'deny', 'pending', 'once', 0)`,
       [past, new Date(Date.now() + 600_000).toISOString()],
     );
+    await signAsItsWriter(target, 'crashedreq01');
 
-    const reopened = await open(target);
+    // No grace: every step behind the chain is presumed crashed.
+    const reopened = await open(target, { reconcileAfterMs: 0 });
     try {
       expect(await reopened.reconcile()).toBe(0);
       // Sorted: the caught-up records carry the time of their step, and PostgreSQL lists by time.
@@ -441,6 +453,7 @@ describe.each(backends)('approvals on $name', (backend) => {
         new Date().toISOString(),
         a.id,
       ]);
+      await signAsItsWriter(target, a.id);
       expect(await store.wait(a.id, { pollMs: 5 })).toMatchObject({ state: 'denied', answeredBy: 'bob' });
       expect(await chainOf(target)).toEqual([
         ['request', 'pending', a.id],

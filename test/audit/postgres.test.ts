@@ -61,6 +61,7 @@ describe.skipIf(base === undefined)('PostgreSQL audit store', () => {
       expect(ledger.rows).toEqual([
         { version: 1, name: 'audit log and heads, one chain per stream' },
         { version: 2, name: 'approvals' },
+        { version: 3, name: 'signed approvals' },
       ]);
       // The append-only triggers refuse edits made through SQL.
       await expect(client.query('DELETE FROM audit_log')).rejects.toThrow(/append-only: DELETE refused/);

@@ -356,8 +356,10 @@ describe.skipIf(pgBase === undefined)('an ask with the PostgreSQL approvals stor
     const schema = pgSchema(pgBase ?? 'postgres://unused', 'approvals_rt');
     cleanups.push(() => schema.drop());
     const dir = scratch('hookwise-approvals-pg-');
-    const approvals = await openApprovals(schema.url);
-    const answering = await openApprovals(schema.url);
+    // Approvals are signed with the audit key; PostgreSQL has no default one.
+    const key = 'runtime-approvals-pg-key-0123456789';
+    const approvals = await openApprovals(schema.url, { key });
+    const answering = await openApprovals(schema.url, { key });
     cleanups.push(async () => {
       await approvals.close();
       await answering.close();

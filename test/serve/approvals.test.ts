@@ -46,7 +46,8 @@ describe.each(targets)('approvals API on %s', (_name, fresh) => {
   const api = (p: string) => `${server.url}/v1/approvals${p}`;
 
   beforeAll(async () => {
-    store = await openApprovals(fresh(), { policy: policyOf(tenants) });
+    // Approvals are signed with the audit key; PostgreSQL has no default one.
+    store = await openApprovals(fresh(), { policy: policyOf(tenants), key: 'serve-approvals-test-key-0123456789' });
     server = await startHookServer({ tenants, port: 0, watch: false, approvals: store, approvalsPollMs: 25, log: (l) => logs.push(l) });
   });
   afterAll(async () => {

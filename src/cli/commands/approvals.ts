@@ -64,7 +64,10 @@ export function defineApprovals(program: Command, setExit: SetExit): void {
           lines.push(pc.dim(`${found.length} ${state ?? ''}${state ? ' ' : ''}approval${found.length === 1 ? '' : 's'}`));
           process.stdout.write(`${lines.join('\n')}\n`);
         }
-        setExit(0);
+        // Rows changed outside hookwise: listed as what is signed, and said, with exit 1 (docs/approvals.md#the-chain-decides).
+        const tampered = found.filter((a) => a.disagreement !== undefined);
+        for (const a of tampered) process.stderr.write(`hookwise: ${a.disagreement}\n`);
+        setExit(tampered.length > 0 ? 1 : 0);
       },
     );
 

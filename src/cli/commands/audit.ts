@@ -108,6 +108,26 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       setExit(result.ok ? 0 : 1);
     });
 
+  withTarget(audit.command('reanchor'))
+    .description(
+      'For a person, after checking the trail: record in the chain who re-anchors it and why (and what the anchors said), then write a fresh anchor and copy of the head. A store never does this by itself.',
+    )
+    .requiredOption('--reason <text>', 'why (recorded in the chain)')
+    .option('--as <name>', 'who re-anchors (default: the OS user)')
+    .action(async (flags: TargetFlags & { reason: string; as?: string }) => {
+      const target = await auditTargetOf(flags);
+      if (target.startsWith('postgres')) throw new UserError('reanchor applies to SQLite trails (PostgreSQL has no anchor file)');
+      if (flags.reason.trim() === '') throw new UserError('--reason must say why the trail is re-anchored');
+      const { AuditStore } = await import('../../audit/store.js');
+      const { userInfo } = await import('node:os');
+      const by = flags.as ?? userInfo().username;
+      const store = await userErrors(async () => new AuditStore({ path: target, reanchor: { by, reason: flags.reason } }));
+      const tip = store.lastCommitted;
+      store.closeSync();
+      process.stdout.write(`re-anchored ${target} at seq ${tip?.seq ?? 0} as ${by}: ${flags.reason}\n`);
+      setExit(0);
+    });
+
   withTarget(audit.command('coverage'))
     .description('List tool executions without an allowing PreToolUse outcome: exit 1 if there are any, 0 otherwise.')
     .option('--json', 'print the result as JSON')

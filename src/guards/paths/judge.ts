@@ -223,7 +223,7 @@ export class PathPolicy {
     const hit = rel !== '' ? this.protectedRules.test(rel) : undefined;
     if (hit) return verdict('deny', `a protected file (${hit.why})`);
     if (opts.recursive && r.stat?.isDirectory()) {
-      for (const inner of ['.git', '.claude']) {
+      for (const inner of ['.git', '.claude', '.hookwise']) {
         if (resolveReal(path.join(real, inner)).stat) return verdict('deny', `which contains ${inner}, a protected folder`);
       }
     }

@@ -58,12 +58,22 @@ const LAUNCH_CONFIGS = [
   '.yarnrc.yml',
 ];
 
+/**
+ * hookwise's state folders: `.hookwise/` anywhere in the workspace (the default
+ * audit database, its -wal, its `.head` anchor, `audit.key`), and the per-user
+ * state folder (`~/.local/state/hookwise`, kept outside the workspace) when the
+ * home folder is an allowed root.
+ */
+const HOOKWISE_STATE = ['**/.hookwise', '**/.hookwise/**', '.local/state/hookwise', '.local/state/hookwise/**'];
+
 /** Write-protected by default. */
 export const DEFAULT_PROTECTED: PathRule[] = [
   { pattern: '**/.git', why: 'git metadata: hooks and config there run code' },
   { pattern: '**/.git/**', why: 'git metadata: hooks and config there run code' },
   { pattern: '**/.claude/settings*.json', why: 'Claude Code settings decide which hooks and permissions apply' },
   { pattern: 'hookwise.config.*', why: "hookwise's own configuration" },
+  // The audit trail, its anchor, the approvals and the keys: an agent that can rewrite them approves its own requests.
+  ...HOOKWISE_STATE.map((pattern) => ({ pattern, why: "hookwise's own state: the audit trail, its anchor, approvals and keys" })),
   ...RC_FILES.map((f) => ({ pattern: f, why: 'a shell startup file runs in every new shell' })),
   { pattern: '.config/fish/config.fish', why: 'a shell startup file runs in every new shell' },
   { pattern: '**/.env', why: 'environment files hold secrets' },
@@ -105,6 +115,8 @@ export const DEFAULT_SECRETS: PathRule[] = [
   { pattern: '**/id_ed25519', why: 'an SSH private key' },
   { pattern: '**/*.pem', why: 'a key or certificate file' },
   { pattern: '**/*.key', why: 'a private key file' },
+  { pattern: '**/.hookwise/audit.key', why: "hookwise's audit key: whoever reads it can sign a forged audit head or approval" },
+  { pattern: '~/.local/state/hookwise/**/*.key', why: "hookwise's audit key: whoever reads it can sign a forged audit head or approval" },
 ];
 
 /** Never secret: public halves and templates. */

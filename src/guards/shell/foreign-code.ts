@@ -32,8 +32,9 @@ const EXEC: Record<Language, RegExp> = {
   other: /\b(system|exec|spawn|popen|do shell script|run)\b/,
 };
 
+// A database connection (sqlite3, better-sqlite3, node:sqlite) writes the file it opens.
 const WRITE =
-  /\b(rmtree|remove|unlink\w*|rmdir\w*|rmSync|rm\s*\(|writeFile\w*|appendFile\w*|createWriteStream|rename\w*|chmod\w*|chown\w*|truncate\w*|copyFile\w*|symlink\w*|shutil|os\.replace|write_text|write_bytes|FileUtils|File\.(write|delete|open)|file_put_contents|fopen|fwrite|io\.open)\b|\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]|open\s*\(?\s*(my\s+)?\$?\w*\s*,\s*['"]\s*[>+]/;
+  /\b(sqlite3?|rmtree|remove|unlink\w*|rmdir\w*|rmSync|rm\s*\(|writeFile\w*|appendFile\w*|createWriteStream|rename\w*|chmod\w*|chown\w*|truncate\w*|copyFile\w*|symlink\w*|shutil|os\.replace|write_text|write_bytes|FileUtils|File\.(write|delete|open)|file_put_contents|fopen|fwrite|io\.open)\b|\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]|open\s*\(?\s*(my\s+)?\$?\w*\s*,\s*['"]\s*[>+]/;
 
 const EVAL =
   /\b(eval|exec|compile|__import__|importlib|Function|vm\.run\w*|loadstring|load|instance_eval|class_eval|create_function|assert)\s*\(|\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/;
