@@ -158,7 +158,15 @@ function factsOf(policy: PathPolicy, root: string, dir: string, folders: Map<str
   } catch {
     return undefined;
   }
-  const facts: FolderFacts = { mtimeMs: stat.mtimeMs, subfolders: [], masked: [], maskedDirs: [], protected: [], gitDirs: [], gitFiles: [] };
+  const facts: FolderFacts = {
+    mtimeMs: stat.mtimeMs,
+    subfolders: [],
+    masked: [],
+    maskedDirs: [],
+    protected: [],
+    gitDirs: [],
+    gitFiles: [],
+  };
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
     if (entry.isSymbolicLink()) continue; // a link is judged where it leads, which is walked or masked itself

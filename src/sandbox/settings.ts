@@ -35,7 +35,9 @@ export function resolveSandbox(option: SandboxOption | undefined, guard: string)
   }
   const network = option.network ?? 'off';
   if (network !== 'off' && network !== 'on') {
-    throw new TypeError(`${guard}: sandbox.network must be "off" or "on", got ${JSON.stringify(network)} (a domain allowlist is not available yet)`);
+    throw new TypeError(
+      `${guard}: sandbox.network must be "off" or "on", got ${JSON.stringify(network)} (a domain allowlist is not available yet)`,
+    );
   }
   const passEnv = option.passEnv ?? [];
   if (!Array.isArray(passEnv) || passEnv.some((n) => typeof n !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) {

@@ -13,7 +13,7 @@ import { runClaudeCode } from './harness.mjs';
 
 const hex = (s) => Buffer.from(s).toString('hex');
 const guard = `import { shellGuard } from ${JSON.stringify(path.resolve('dist/guards/index.js'))};\nexport default { hooks: [shellGuard()] };\n`;
-const escape = `python3 -c "import os; os.system(bytes.fromhex('${hex('echo pwn > ../sentinel.txt')}').decode())"`;
+const outsideWrite = `python3 -c "import os; os.system(bytes.fromhex('${hex('echo pwn > ../sentinel.txt')}').decode())"`;
 const c = {
   name: 'sandboxed Bash through real Claude Code',
   reason: 'outside the workspace',
@@ -33,7 +33,7 @@ const c = {
   calls: [
     { name: 'Bash', input: { command: 'mkdir -p sub && cd sub && d=$(dirname "$PWD") && echo m0 >> "$d/ran.log"', description: 'step 0' } },
     { name: 'Bash', input: { command: 'd=$(dirname "$PWD"); echo "m1-$(basename "$PWD")" >> "$d/ran.log"', description: 'step 1' } },
-    { name: 'Bash', input: { command: `cd .. && ${escape}; echo m2 >> ran.log`, description: 'step 2' } },
+    { name: 'Bash', input: { command: `cd .. && ${outsideWrite}; echo m2 >> ran.log`, description: 'step 2' } },
     { name: 'Bash', input: { command: 'rm -rf /etc && echo m3 >> ran.log', description: 'step 3' } },
   ],
   inspect: (project) => ({
