@@ -24,6 +24,12 @@ afterAll(async () => {
 const cc = (body: unknown, headers?: Record<string, string>, token?: string | null) =>
   post(`${server.url}/v1/claude-code`, body, headers, token);
 
+/** Claude Code runs the call, as the sandboxed line the shell guard answers. */
+function runsSandboxed(a: { status: number; json?: any }): boolean {
+  const command = a.json?.hookSpecificOutput?.updatedInput?.command;
+  return a.status === 200 && a.json?.hookSpecificOutput?.permissionDecision === undefined && typeof command === 'string' && command.includes('/bwrap ');
+}
+
 describe('POST /v1/claude-code', () => {
   it("answers a denied tool call in Claude Code's PreToolUse format", async () => {
     const a = await cc(preToolUse(ws.project, 'Bash', { command: 'rm -rf /' }));
@@ -32,9 +38,16 @@ describe('POST /v1/claude-code', () => {
   });
 
   it('answers 200 with an empty body when nothing objects (Claude Code goes on as if no hook ran)', async () => {
-    const a = await cc(preToolUse(ws.project, 'Bash', { command: 'git status' }));
+    const a = await cc(preToolUse(ws.project, 'Read', { file_path: `${ws.project}/README.md` }));
     expect(a.status).toBe(200);
     expect(a.text).toBe('');
+  });
+
+  it('answers an allowed Bash call with the command in its OS sandbox, and no decision (docs/security.md#the-os-sandbox)', async () => {
+    const a = await cc(preToolUse(ws.project, 'Bash', { command: 'git status' }));
+    expect(a.status).toBe(200);
+    expect(runsSandboxed(a)).toBe(true);
+    expect(a.json.hookSpecificOutput.permissionDecision).toBeUndefined();
   });
 
   it('judges a repeated command against the file system of the moment: a symlink made between two identical calls changes the answer', async () => {
@@ -43,7 +56,7 @@ describe('POST /v1/claude-code', () => {
     const link = path.join(ws.project, 'notes');
     const call = () => cc(preToolUse(ws.project, 'Bash', { command: 'echo hi > notes/out.txt' }));
     try {
-      for (let i = 0; i < 3; i++) expect((await call()).text).toBe('');
+      for (let i = 0; i < 3; i++) expect(runsSandboxed(await call())).toBe(true);
       symlinkSync(outside, link);
       const denied = await call();
       expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
@@ -301,7 +314,7 @@ describe('acknowledgement', () => {
       const ok = await Promise.all(
         Array.from({ length: 10 }, () => post(`${s.url}/v1/claude-code`, preToolUse(w.project, 'Bash', { command: 'git status' }))),
       );
-      expect(ok.every((a) => a.status === 200 && a.text === '')).toBe(true);
+      expect(ok.every((a) => a.status === 200 && runsSandboxed(a))).toBe(true);
       expect(flushes).toBeGreaterThanOrEqual(1);
       expect(flushes).toBeLessThanOrEqual(10);
       failing = true;
