@@ -45,7 +45,7 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
   const input = await readStdin();
   const reply = await ask(where.socket, { op: 'hook', identity: where.identity, input });
   if (reply === 'absent') return inProcess(args, input, start);
-  if (reply === 'lost') return failClosed(input, 'the resident hookwise ended before it answered');
+  if (reply === 'lost') return failClosed(args, input, 'the resident hookwise ended before it answered');
   if (reply.kind === 'answer') {
     if (reply.stdout) fs.writeSync(1, reply.stdout);
     if (reply.stderr) fs.writeSync(2, reply.stderr);
@@ -117,15 +117,16 @@ async function inProcess(args: string[], input?: string, afterAnswer?: () => voi
 }
 
 /** The resident took the call and died with it: the failure answer, as any failure of hookwise's own. */
-async function failClosed(input: string, reason: string): Promise<number> {
-  const { claudeCodeFailure } = await import('../commands/claude-code.js');
+async function failClosed(args: string[], input: string, reason: string): Promise<number> {
+  const { claudeCodeFailure, parseClaudeCodeArgs } = await import('../commands/claude-code.js');
   let event: string | undefined;
   try {
     const name = (JSON.parse(input) as { hook_event_name?: unknown }).hook_event_name;
     if (typeof name === 'string') event = name;
   } catch {}
   const failOpen = process.argv.includes('--fail-open') || process.env.HOOKWISE_FAIL_OPEN === '1';
-  const answer = claudeCodeFailure(event, reason, failOpen);
+  const answer = claudeCodeFailure(event, reason, failOpen, parseClaudeCodeArgs(args).agent);
+  if (answer.stdout) fs.writeSync(1, answer.stdout);
   fs.writeSync(2, `${answer.stderr}\n`);
   return answer.code;
 }
