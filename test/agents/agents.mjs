@@ -63,6 +63,27 @@ export const AGENTS = {
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'create', args: { path: path.join(project, file), file_text: content } }),
   },
+  droid: {
+    label: 'droid',
+    pkg: 'droid',
+    version: '0.215.0',
+    bin: 'droid',
+    /** A custom model in ~/.factory/settings.json (OpenAI Responses wire, the mock); hooks in ~/.factory/hooks.json. */
+    setup({ home, mockUrl }) {
+      mkdirSync(path.join(home, '.factory'), { recursive: true });
+      const model = { model: 'gpt-5', displayName: 'Mock', baseUrl: `${mockUrl}/v1`, apiKey: 'x', provider: 'openai', maxOutputTokens: 1000 };
+      writeFileSync(path.join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [model] }));
+      return {};
+    },
+    args: (prompt) => ['exec', '--skip-permissions-unsafe', '-m', 'custom:Mock-0', prompt],
+    shell: (command) => ({ name: 'Execute', args: { command, summary: 'step' } }),
+    /** With an OpenAI model droid edits files through ApplyPatch, a free-text tool taking the patch. */
+    write: (file, content) => ({
+      custom: true,
+      name: 'ApplyPatch',
+      input: `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n`,
+    }),
+  },
 };
 
 /** The agent's command, installed once into .cache/. */

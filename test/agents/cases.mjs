@@ -31,10 +31,25 @@ export const cases = [
     expect: { absent: ['original.txt'], present: ['rewritten.txt'] },
   },
   {
+    name: 'context added at SessionStart reaches the model',
+    config: policy(`{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-5e2 session rules') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-5e2'] },
+  },
+  {
     name: 'context added on UserPromptSubmit reaches the model',
+    // `droid exec` takes its prompt from the command line and fires no UserPromptSubmit (docs/agents.md).
+    agents: ['codex', 'copilot'],
     config: policy(`{ name: 'ctx', events: 'UserPromptSubmit', handler: () => context('CTX-91a project rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-91a'] },
+  },
+  {
+    name: 'control: without hookwise the same dangerous calls run (the sentinels can fail)',
+    config: policy(`{ name: 'no-denied', events: 'PreToolUse', handler: () => deny('REASON-7f3 not here') }`),
+    withoutHookwise: true,
+    steps: [{ shell: 'echo x > danger.txt' }, { write: ['.env.local', 'TOKEN=1'] }],
+    expect: { present: ['danger.txt', '.env.local'] },
   },
   {
     name: 'the audit trail records the call',

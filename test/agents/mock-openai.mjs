@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
  * A local stand-in for OpenAI's Responses API (Codex through a custom provider's
  * base_url, Copilot through BYOK). The user's prompt carries the script, a line
  * `SCRIPT: [{"name":…,"args":{…}}, …]`; each response makes the next call as a function
- * call, then says "done". Every request is recorded, so a test can ask whether a
+ * call (a custom tool call, free text, for `{"custom":true,"name":…,"input":"…"}`),
+ * then says "done". Every request is recorded, so a test can ask whether a
  * reason or a context reached the model.
  */
 export async function startMockOpenAI() {
@@ -61,7 +62,9 @@ function stream(res, r, model, id) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   const base = { id: `resp_${id}`, object: 'response', created_at: 1, model, status: 'in_progress', output: [] };
-  const item = r.call
+  const item = r.call?.custom
+    ? { type: 'custom_tool_call', id: `ctc_${id}`, call_id: `call_${id}_${r.n}`, name: r.call.name, input: r.call.input, status: 'completed' }
+    : r.call
     ? { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}_${r.n}`, name: r.call.name, arguments: JSON.stringify(r.call.args), status: 'completed' }
     : { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: r.text, annotations: [] }] };
   send('response.created', { response: base });

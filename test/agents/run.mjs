@@ -26,7 +26,9 @@ const verbose = args.includes('--verbose');
 
 const agents = Object.keys(AGENTS).filter((a) => !only || a === only);
 for (const a of agents) agentBinary(a);
-const work = agents.flatMap((agent) => cases.filter((c) => !filter || c.name.includes(filter)).map((c) => ({ agent, c })));
+const work = agents.flatMap((agent) =>
+  cases.filter((c) => (!filter || c.name.includes(filter)) && (!c.agents || c.agents.includes(agent))).map((c) => ({ agent, c })),
+);
 
 async function runCase({ agent, c }) {
   const mock = await startMockOpenAI();
@@ -45,7 +47,7 @@ async function runCase({ agent, c }) {
   };
   try {
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
-    initAgent(agent, project, env);
+    if (!c.withoutHookwise) initAgent(agent, project, env);
     const steps = c.steps.map((s) => (s.shell ? AGENTS[agent].shell(s.shell) : AGENTS[agent].write(s.write[0], s.write[1], project)));
     const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps)}`;
     const run = await runAgent(agent, { project, prompt, env });
