@@ -36,21 +36,15 @@ export function normaliseTool(input: HookInput, table: ToolTable): HookInput {
  * A rewrite of a normalised input, in the agent's own fields again: the agent runs
  * what it knows (droid's `Execute` reads `command`, Copilot's file tool reads `path`).
  */
-export function denormaliseInput(
-  updated: Record<string, unknown>,
-  original: HookInput,
-  table: ToolTable,
-): Record<string, unknown> {
+export function denormaliseInput(updated: Record<string, unknown>, original: HookInput, table: ToolTable): Record<string, unknown> {
   const name = original.agent_tool_name;
   const mapping = typeof name === 'string' ? table[name] : undefined;
   if (!mapping?.fields) return updated;
   const out: Record<string, unknown> = { ...updated };
   for (const [from, to] of Object.entries(mapping.fields)) {
-    if (updated[to] !== undefined) {
-      out[from] = updated[to];
-      // A field the agent did not send is not sent back: it may reject fields it does not know.
-      if (!isObject(original.tool_input) || original.tool_input[to] === undefined) delete out[to];
-    }
+    // hookwise's field wins (a hook rewrote that one); the agent gets its own name back, not one it may reject.
+    if (updated[to] !== undefined) out[from] = updated[to];
+    delete out[to];
   }
   return out;
 }
