@@ -26,5 +26,4 @@ export async function answerHost(
   return host.answer(outcome!, decided);
 }
 
-const decisive = (o: Outcome): boolean =>
-  o.blocked || o.stop || o.updatedInput !== null || (o.decision !== null && o.decision !== 'allow');
+const decisive = (o: Outcome): boolean => o.blocked || o.stop || o.updatedInput !== null || (o.decision !== null && o.decision !== 'allow');

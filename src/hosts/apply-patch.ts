@@ -34,7 +34,9 @@ export function parseApplyPatch(text: string): PatchChange[] {
         i++;
         continue;
       }
-      throw new PatchError(`apply_patch: line ${i + 2} "${clip(line)}" is not a file header (*** Add File:, *** Update File:, *** Delete File:)`);
+      throw new PatchError(
+        `apply_patch: line ${i + 2} "${clip(line)}" is not a file header (*** Add File:, *** Update File:, *** Delete File:)`,
+      );
     }
     const file = header[2]!.trim();
     if (file === '') throw new PatchError(`apply_patch: line ${i + 2} names no file`);
@@ -50,7 +52,8 @@ export function parseApplyPatch(text: string): PatchChange[] {
 function changeOf(kind: string, path: string, body: string[], at: number): PatchChange {
   if (kind === 'Delete') return { kind: 'delete', path };
   if (kind === 'Add') {
-    for (const l of body) if (!l.startsWith('+') && l !== '') throw new PatchError(`apply_patch: Add File ${path}: "${clip(l)}" does not start with +`);
+    for (const l of body)
+      if (!l.startsWith('+') && l !== '') throw new PatchError(`apply_patch: Add File ${path}: "${clip(l)}" does not start with +`);
     return { kind: 'add', path, content: body.map((l) => l.slice(1)).join('\n') };
   }
   let moveTo: string | undefined;

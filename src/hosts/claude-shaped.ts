@@ -13,7 +13,8 @@ import { END_OF_TURN, type HostAnswer, jsonLine } from './host.js';
 export function claudeShapedAnswer(outcome: Outcome, input: HookInput, table?: ToolTable): Record<string, unknown> | undefined {
   const out = toClaudeCodeOutput(outcome, input.tool_name);
   const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
-  if (table && specific?.updatedInput) specific.updatedInput = denormaliseInput(specific.updatedInput as Record<string, unknown>, input, table);
+  if (table && specific?.updatedInput)
+    specific.updatedInput = denormaliseInput(specific.updatedInput as Record<string, unknown>, input, table);
   return out;
 }
 

@@ -27,11 +27,19 @@ export function preToolAnswer(
   if (o.decision === 'ask' || o.decision === 'defer') {
     const why = o.reason ?? 'a hookwise hook asks for a person';
     if (options.askAllowed) return { kind: 'ask', reason: why, ...extra };
-    return { kind: 'deny', reason: `${why} (a person must approve this call, and ${options.agent} cannot ask one from a hook: refused)`, ...extra };
+    return {
+      kind: 'deny',
+      reason: `${why} (a person must approve this call, and ${options.agent} cannot ask one from a hook: refused)`,
+      ...extra,
+    };
   }
   if (o.updatedInput) {
     if (input.agent_tool_input !== undefined)
-      return { kind: 'deny', reason: `hookwise cannot rewrite a ${String(input.agent_tool_name)} call it judged file by file; refused`, ...extra };
+      return {
+        kind: 'deny',
+        reason: `hookwise cannot rewrite a ${String(input.agent_tool_name)} call it judged file by file; refused`,
+        ...extra,
+      };
     const updatedInput = options.table ? denormaliseInput(o.updatedInput, input, options.table) : o.updatedInput;
     return { kind: 'allow', updatedInput, ...(o.reason && { reason: o.reason }), ...extra };
   }

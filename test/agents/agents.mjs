@@ -38,7 +38,12 @@ export const AGENTS = {
     /** Codex edits files with patch text, which it applies itself when handed to its shell tool. */
     write: (file, content) => ({
       name: 'exec_command',
-      args: { cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\nEOF\n` },
+      args: {
+        cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n${content
+          .split('\n')
+          .map((l) => `+${l}`)
+          .join('\n')}\n*** End Patch\nEOF\n`,
+      },
     }),
   },
   copilot: {
@@ -71,7 +76,14 @@ export const AGENTS = {
     /** A custom model in ~/.factory/settings.json (OpenAI Responses wire, the mock); hooks in ~/.factory/hooks.json. */
     setup({ home, mockUrl }) {
       mkdirSync(path.join(home, '.factory'), { recursive: true });
-      const model = { model: 'gpt-5', displayName: 'Mock', baseUrl: `${mockUrl}/v1`, apiKey: 'x', provider: 'openai', maxOutputTokens: 1000 };
+      const model = {
+        model: 'gpt-5',
+        displayName: 'Mock',
+        baseUrl: `${mockUrl}/v1`,
+        apiKey: 'x',
+        provider: 'openai',
+        maxOutputTokens: 1000,
+      };
       writeFileSync(path.join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [model] }));
       return {};
     },
@@ -81,7 +93,10 @@ export const AGENTS = {
     write: (file, content) => ({
       custom: true,
       name: 'ApplyPatch',
-      input: `*** Begin Patch\n*** Add File: ${file}\n${content.split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch\n`,
+      input: `*** Begin Patch\n*** Add File: ${file}\n${content
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n')}\n*** End Patch\n`,
     }),
   },
 };

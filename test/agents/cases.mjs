@@ -12,7 +12,9 @@ const policy = (hooks) => `${IMPORTS}export default defineConfig({ hooks: [${hoo
 export const cases = [
   {
     name: 'a refused command does not run and its reason reaches the model',
-    config: policy(`{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\\\.txt' }, handler: () => deny('REASON-7f3 not here') }`),
+    config: policy(
+      `{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\\\.txt' }, handler: () => deny('REASON-7f3 not here') }`,
+    ),
     steps: [{ shell: 'echo x > denied.txt' }, { shell: 'echo x > after.txt' }],
     expect: { absent: ['denied.txt'], present: ['after.txt'], seen: ['REASON-7f3'] },
   },

@@ -63,10 +63,30 @@ function stream(res, r, model, id) {
   const send = (type, data) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   const base = { id: `resp_${id}`, object: 'response', created_at: 1, model, status: 'in_progress', output: [] };
   const item = r.call?.custom
-    ? { type: 'custom_tool_call', id: `ctc_${id}`, call_id: `call_${id}_${r.n}`, name: r.call.name, input: r.call.input, status: 'completed' }
+    ? {
+        type: 'custom_tool_call',
+        id: `ctc_${id}`,
+        call_id: `call_${id}_${r.n}`,
+        name: r.call.name,
+        input: r.call.input,
+        status: 'completed',
+      }
     : r.call
-    ? { type: 'function_call', id: `fc_${id}`, call_id: `call_${id}_${r.n}`, name: r.call.name, arguments: JSON.stringify(r.call.args), status: 'completed' }
-    : { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: r.text, annotations: [] }] };
+      ? {
+          type: 'function_call',
+          id: `fc_${id}`,
+          call_id: `call_${id}_${r.n}`,
+          name: r.call.name,
+          arguments: JSON.stringify(r.call.args),
+          status: 'completed',
+        }
+      : {
+          type: 'message',
+          id: `msg_${id}`,
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: r.text, annotations: [] }],
+        };
   send('response.created', { response: base });
   send('response.output_item.added', { output_index: 0, item });
   send('response.output_item.done', { output_index: 0, item });

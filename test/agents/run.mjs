@@ -63,10 +63,10 @@ async function runCase({ agent, c }) {
 function check(expect, { project, mock, env }) {
   const failures = [];
   for (const f of expect.absent ?? []) if (existsSync(path.join(project, f))) failures.push(`${f} exists: the refused call ran`);
-  for (const f of expect.present ?? []) if (!existsSync(path.join(project, f))) failures.push(`${f} is missing: the allowed call did not run`);
+  for (const f of expect.present ?? [])
+    if (!existsSync(path.join(project, f))) failures.push(`${f} is missing: the allowed call did not run`);
   const requests = mock.modelRequests();
-  for (const text of expect.seen ?? [])
-    if (!requests.some((r) => r.raw.includes(text))) failures.push(`"${text}" never reached the model`);
+  for (const text of expect.seen ?? []) if (!requests.some((r) => r.raw.includes(text))) failures.push(`"${text}" never reached the model`);
   if (expect.maxModelRequests !== undefined && requests.length > expect.maxModelRequests)
     failures.push(`${requests.length} model requests: the agent was kept going`);
   if (expect.audited) {
@@ -75,7 +75,10 @@ function check(expect, { project, mock, env }) {
       env: { ...env, HOOKWISE_AUDIT_DB: path.join(project, env.HOOKWISE_AUDIT_DB) },
       encoding: 'utf8',
     });
-    const rows = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const rows = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     if (!rows.some((row) => row.event === 'PreToolUse' && JSON.stringify(row).includes(expect.audited)))
       failures.push(`no PreToolUse record of ${expect.audited} in the audit trail (${rows.length} records; ${r.stderr.trim()})`);
   }
@@ -92,13 +95,26 @@ async function worker() {
     const ok = r.failures.length === 0;
     process.stdout.write(`${ok ? 'pass' : 'FAIL'}  [${item.agent} ${AGENTS[item.agent].version}] ${item.c.name}\n`);
     for (const f of r.failures) process.stdout.write(`      ${f}\n`);
-    if (!ok || verbose) process.stdout.write(`      (exit ${r.run.code}${r.run.signal ? ` ${r.run.signal}` : ''}, ${r.requests} model requests)\n${verbose || !ok ? r.run.output.split('\n').slice(-25).map((l) => `      | ${l}`).join('\n') : ''}\n`);
+    if (!ok || verbose)
+      process.stdout.write(
+        `      (exit ${r.run.code}${r.run.signal ? ` ${r.run.signal}` : ''}, ${r.requests} model requests)\n${
+          verbose || !ok
+            ? r.run.output
+                .split('\n')
+                .slice(-25)
+                .map((l) => `      | ${l}`)
+                .join('\n')
+            : ''
+        }\n`,
+      );
   }
 }
 await Promise.all(Array.from({ length: Math.max(1, jobs) }, worker));
 const failed = results.filter((r) => r.failures.length > 0);
 for (const agent of agents) {
   const mine = results.filter((r) => r.agent === agent);
-  process.stdout.write(`${AGENTS[agent].label} ${AGENTS[agent].version}: ${mine.length - mine.filter((r) => r.failures.length).length} of ${mine.length} cases pass\n`);
+  process.stdout.write(
+    `${AGENTS[agent].label} ${AGENTS[agent].version}: ${mine.length - mine.filter((r) => r.failures.length).length} of ${mine.length} cases pass\n`,
+  );
 }
 process.exitCode = failed.length === 0 ? 0 : 1;

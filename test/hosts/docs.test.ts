@@ -19,7 +19,12 @@ const WRITES: Record<string, (home: string, project: string) => string> = {
 
 describe('docs/agents.md', () => {
   it('names one init per agent', () => {
-    expect(commands).toEqual(['npx hookwise init codex', 'npx hookwise init copilot', 'npx hookwise init droid', 'npx hookwise init claude-code']);
+    expect(commands).toEqual([
+      'npx hookwise init codex',
+      'npx hookwise init copilot',
+      'npx hookwise init droid',
+      'npx hookwise init claude-code',
+    ]);
   });
 
   it.each(commands)('%s writes what the page says', async (command) => {

@@ -22,9 +22,22 @@ const guards = () => new HookEngine().register(shellGuard({ workspace })).regist
 
 describe('normalised tools: one policy means the same in every agent', () => {
   it("droid's Execute is hookwise's Bash: a Bash rule refuses its rm -rf", async () => {
-    const engine = new HookEngine().register({ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'rm -rf' }, handler: () => deny('no rm') });
-    const r = await answer(hostNamed('droid'), engine, { hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'rm -rf build' } });
-    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no rm' });
+    const engine = new HookEngine().register({
+      name: 'no-rm',
+      events: 'PreToolUse',
+      matcher: { tool: 'Bash', command: 'rm -rf' },
+      handler: () => deny('no rm'),
+    });
+    const r = await answer(hostNamed('droid'), engine, {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Execute',
+      tool_input: { command: 'rm -rf build' },
+    });
+    expect(r.json.hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'no rm',
+    });
     expect(r.code).toBe(0);
   });
 
@@ -50,33 +63,65 @@ describe('normalised tools: one policy means the same in every agent', () => {
       expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
       expect(r.json.hookSpecificOutput.permissionDecisionReason).toMatch(/`Edit` writing \.env\.local/);
     }
-    const fine = await answer(hostNamed('codex'), guards(), { hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: notes.txt\n+fine\n*** End Patch' } });
+    const fine = await answer(hostNamed('codex'), guards(), {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_input: { command: '*** Begin Patch\n*** Add File: notes.txt\n+fine\n*** End Patch' },
+    });
     expect(fine.stdout).toBeUndefined();
   });
 
   it('a patch hookwise cannot read is refused, never let through unjudged', async () => {
     const host = hostNamed('codex');
-    expect(() => host.inputs({ hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: 'rm -rf /' } })).toThrow(/Begin Patch/);
+    expect(() => host.inputs({ hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: 'rm -rf /' } })).toThrow(
+      /Begin Patch/,
+    );
   });
 });
 
 describe('answers in the form each agent honours', () => {
   const rewrite = () =>
-    new HookEngine().register({ name: 'sandbox', events: 'PreToolUse', matcher: 'Bash', handler: (i) => modify({ ...i.tool_input, command: `sandboxed ${i.tool_input?.command}` }) });
+    new HookEngine().register({
+      name: 'sandbox',
+      events: 'PreToolUse',
+      matcher: 'Bash',
+      handler: (i) => modify({ ...i.tool_input, command: `sandboxed ${i.tool_input?.command}` }),
+    });
 
   it('Codex: a rewrite comes with permissionDecision allow (Codex ignores updatedInput without it)', async () => {
-    const r = await answer(hostNamed('codex'), rewrite(), { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
-    expect(r.json.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: { command: 'sandboxed ls' } });
+    const r = await answer(hostNamed('codex'), rewrite(), {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+    expect(r.json.hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      updatedInput: { command: 'sandboxed ls' },
+    });
   });
 
   it("droid: a rewrite of Bash goes back as Execute's own fields", async () => {
-    const r = await answer(hostNamed('droid'), rewrite(), { hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'ls', summary: 's' } });
+    const r = await answer(hostNamed('droid'), rewrite(), {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Execute',
+      tool_input: { command: 'ls', summary: 's' },
+    });
     expect(r.json.hookSpecificOutput.updatedInput).toEqual({ command: 'sandboxed ls', summary: 's' });
   });
 
   it("Copilot: a rewrite of a file tool goes back in Copilot's fields (path, file_text)", async () => {
-    const engine = new HookEngine().register({ name: 'w', events: 'PreToolUse', matcher: 'Write', handler: (i) => modify({ ...i.tool_input, content: 'rewritten' }) });
-    const r = await answer(hostNamed('copilot'), engine, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { path: 'a.txt', file_text: 'x' } });
+    const engine = new HookEngine().register({
+      name: 'w',
+      events: 'PreToolUse',
+      matcher: 'Write',
+      handler: (i) => modify({ ...i.tool_input, content: 'rewritten' }),
+    });
+    const r = await answer(hostNamed('copilot'), engine, {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { path: 'a.txt', file_text: 'x' },
+    });
     expect(r.json.hookSpecificOutput.updatedInput).toEqual({ path: 'a.txt', file_text: 'rewritten' });
   });
 
@@ -90,13 +135,22 @@ describe('answers in the form each agent honours', () => {
   });
 
   it('Codex: a rewrite of a patch judged file by file cannot be delivered, so it is a deny', async () => {
-    const engine = new HookEngine().register({ name: 'w', events: 'PreToolUse', matcher: 'Write', handler: (i) => modify({ ...i.tool_input, content: 'x' }) });
-    const r = await answer(hostNamed('codex'), engine, { hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: { command: '*** Begin Patch\n*** Add File: a\n+b\n*** End Patch' } });
+    const engine = new HookEngine().register({
+      name: 'w',
+      events: 'PreToolUse',
+      matcher: 'Write',
+      handler: (i) => modify({ ...i.tool_input, content: 'x' }),
+    });
+    const r = await answer(hostNamed('codex'), engine, {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_input: { command: '*** Begin Patch\n*** Add File: a\n+b\n*** End Patch' },
+    });
     expect(r.json.hookSpecificOutput.permissionDecision).toBe('deny');
     expect(r.json.hookSpecificOutput.permissionDecisionReason).toMatch(/cannot rewrite/);
   });
 
-  it("Copilot: context goes at the top level too (the only place Copilot reads it)", async () => {
+  it('Copilot: context goes at the top level too (the only place Copilot reads it)', async () => {
     const engine = new HookEngine().register({ name: 'c', events: 'UserPromptSubmit', handler: () => context('rules') });
     const r = await answer(hostNamed('copilot'), engine, { hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
     expect(r.json.additionalContext).toBe('rules');
@@ -104,22 +158,31 @@ describe('answers in the form each agent honours', () => {
 });
 
 describe("hookwise's own failure, per agent: the tool does not run, the run ends at Stop", () => {
-  it.each(['codex', 'copilot', 'droid'])('%s: a JSON deny on PreToolUse and continue:false on Stop, exit 0 (exit codes are not honoured there)', (name) => {
-    const host = hostNamed(name);
-    const pre = host.failure('PreToolUse', 'config broken', false);
-    expect(pre.code).toBe(0);
-    expect(JSON.parse(pre.stdout!).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'hookwise failed closed: config broken' });
-    expect(JSON.parse(host.failure(undefined, 'bad stdin', false).stdout!).hookSpecificOutput.permissionDecision).toBe('deny');
-    const stop = host.failure('Stop', 'config broken', false);
-    expect([stop.code, JSON.parse(stop.stdout!)]).toEqual([0, { continue: false, stopReason: 'hookwise failed closed: config broken' }]);
-    expect(JSON.parse(host.failure('UserPromptSubmit', 'x', false).stdout!)).toMatchObject({ decision: 'block' });
-    expect(host.deadlineMs).toBeLessThan(60_000);
-  });
+  it.each(['codex', 'copilot', 'droid'])(
+    '%s: a JSON deny on PreToolUse and continue:false on Stop, exit 0 (exit codes are not honoured there)',
+    (name) => {
+      const host = hostNamed(name);
+      const pre = host.failure('PreToolUse', 'config broken', false);
+      expect(pre.code).toBe(0);
+      expect(JSON.parse(pre.stdout!).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'hookwise failed closed: config broken',
+      });
+      expect(JSON.parse(host.failure(undefined, 'bad stdin', false).stdout!).hookSpecificOutput.permissionDecision).toBe('deny');
+      const stop = host.failure('Stop', 'config broken', false);
+      expect([stop.code, JSON.parse(stop.stdout!)]).toEqual([0, { continue: false, stopReason: 'hookwise failed closed: config broken' }]);
+      expect(JSON.parse(host.failure('UserPromptSubmit', 'x', false).stdout!)).toMatchObject({ decision: 'block' });
+      expect(host.deadlineMs).toBeLessThan(60_000);
+    },
+  );
 
   it('Claude Code: exit 2 where it blocks, but on Stop the run ends (exit 2 would keep it going)', () => {
     const host = hostNamed('claude-code');
     expect(host.failure('PreToolUse', 'x', false)).toEqual({ stderr: 'hookwise failed closed: x', code: 2 });
-    expect(host.failure('Stop', 'x', false)).toMatchObject({ code: 0, stdout: `${JSON.stringify({ continue: false, stopReason: 'hookwise failed closed: x' })}\n` });
+    expect(host.failure('Stop', 'x', false)).toMatchObject({
+      code: 0,
+      stdout: `${JSON.stringify({ continue: false, stopReason: 'hookwise failed closed: x' })}\n`,
+    });
     expect(host.failure('Stop', 'x', true)).toEqual({ stderr: 'hookwise: x', code: 1 });
   });
 

@@ -10,7 +10,12 @@ import { cliPath, runCli } from '../cli/run-cli.js';
 const root = mkdtempSync(path.join(tmpdir(), 'hookwise-init-agents-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const shape = (wrapped: boolean) => ({ wrapped, command: 'node "/x/hookwise.js" codex', timeoutSeconds: 60, runsHookwise: /\bhookwise(\.js")?\s+codex\b/ });
+const shape = (wrapped: boolean) => ({
+  wrapped,
+  command: 'node "/x/hookwise.js" codex',
+  timeoutSeconds: 60,
+  runsHookwise: /\bhookwise(\.js")?\s+codex\b/,
+});
 
 describe('mergeHooksFile', () => {
   it('adds one hookwise group per event and keeps every other key, group and hook', () => {
@@ -20,7 +25,10 @@ describe('mergeHooksFile', () => {
     const hooks = file.hooks as Record<string, unknown[]>;
     expect(file.other).toBe(1);
     expect(hooks.Custom).toEqual([]);
-    expect(hooks.PreToolUse).toEqual([mine, { matcher: '*', hooks: [{ type: 'command', command: 'node "/x/hookwise.js" codex', timeout: 60 }] }]);
+    expect(hooks.PreToolUse).toEqual([
+      mine,
+      { matcher: '*', hooks: [{ type: 'command', command: 'node "/x/hookwise.js" codex', timeout: 60 }] },
+    ]);
   });
 
   it('run twice changes nothing; a moved hookwise is updated in place', () => {
@@ -33,7 +41,9 @@ describe('mergeHooksFile', () => {
 
   it('droid: events at the top level; a hooks wrapper (which droid ignores) is an error naming the fix', () => {
     expect(Object.keys(mergeHooksFile({}, shape(false)).file)).toEqual([...AGENT_EVENTS]);
-    expect(() => mergeHooksFile({ hooks: {} }, shape(false))).toThrow(/top-level "hooks" key, which this agent ignores: move its events to the top level/);
+    expect(() => mergeHooksFile({ hooks: {} }, shape(false))).toThrow(
+      /top-level "hooks" key, which this agent ignores: move its events to the top level/,
+    );
   });
 
   it('a file of the wrong shape is an error naming the field', () => {
@@ -85,13 +95,21 @@ describe('hookwise codex|copilot|droid, spawned, with a broken policy', () => {
     return dir;
   };
   const call = (agent: string, dir: string, input: Record<string, unknown>) =>
-    runCli([agent], { cwd: dir, stdin: JSON.stringify({ cwd: dir, session_id: 's', ...input }), env: { HOOKWISE_RESIDENT: '0', HOOKWISE_CLAUDE_CODE: '', HOOKWISE_FAIL_OPEN: '' }, unset: ['CLAUDE_PROJECT_DIR'] });
+    runCli([agent], {
+      cwd: dir,
+      stdin: JSON.stringify({ cwd: dir, session_id: 's', ...input }),
+      env: { HOOKWISE_RESIDENT: '0', HOOKWISE_CLAUDE_CODE: '', HOOKWISE_FAIL_OPEN: '' },
+      unset: ['CLAUDE_PROJECT_DIR'],
+    });
 
   it.each(['codex', 'copilot', 'droid'])('%s: PreToolUse is a JSON deny on exit 0; Stop ends the run', async (agent) => {
     const dir = broken();
     const pre = await call(agent, dir, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } });
     expect(pre.code).toBe(0);
-    expect(JSON.parse(pre.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^hookwise failed closed: .*broken/) });
+    expect(JSON.parse(pre.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+      permissionDecisionReason: expect.stringMatching(/^hookwise failed closed: .*broken/),
+    });
     const stop = await call(agent, dir, { hook_event_name: 'Stop', stop_hook_active: false });
     expect(stop.code).toBe(0);
     expect(JSON.parse(stop.stdout)).toEqual({ continue: false, stopReason: expect.stringMatching(/broken/) });

@@ -16,7 +16,9 @@ export function defineAgents(program: Command, setExit: SetExit): void {
   for (const [agent, where] of Object.entries(AGENTS)) {
     program
       .command(agent)
-      .description(`Run as a hook of ${where}: read its event on stdin, fire the project's hookwise config, answer so that it fails closed.`)
+      .description(
+        `Run as a hook of ${where}: read its event on stdin, fire the project's hookwise config, answer so that it fails closed.`,
+      )
       .allowUnknownOption()
       .argument('[args...]')
       .action(async (args: string[]) => {

@@ -121,7 +121,7 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
   let event: string | undefined;
   let envelope: Envelope | undefined;
   try {
-    const stallTimeoutMs = millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
+    const stallTimeoutMs = stallTimeoutOf(flags);
     envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen, flags.agent), stallTimeoutMs });
     const loadTimeoutMs = loadTimeoutOf(flags);
     if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
@@ -168,6 +168,20 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     process.stderr.write(`${answer.stderr}\n`);
     return answer.code;
   }
+}
+
+/**
+ * How much CPU a hook may burn synchronously. For agents whose own timeout runs the tool
+ * the default is a quarter of hookwise's deadline: CPU time runs slower than the clock on
+ * a busy machine, and the watchdog must answer before the agent gives up.
+ */
+export function stallTimeoutOf(flags: ClaudeCodeFlags): number {
+  let deadline: number | undefined;
+  try {
+    deadline = hostNamed(flags.agent).deadlineMs;
+  } catch {}
+  const fallback = deadline ? Math.min(DEFAULT_STALL_TIMEOUT_MS, Math.floor(deadline / 4)) : DEFAULT_STALL_TIMEOUT_MS;
+  return millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', fallback);
 }
 
 export function loadTimeoutOf(flags: ClaudeCodeFlags): number {

@@ -87,7 +87,8 @@ async function wireAgent(agent: string, dir: string, options: InitOptions, say: 
   }
   const text = `${JSON.stringify(merged.file, null, 2)}\n`;
   if (options.print) return say(`--- ${shown}\n${text}`);
-  if (merged.added.length === 0 && merged.updated.length === 0) return say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
+  if (merged.added.length === 0 && merged.updated.length === 0)
+    return say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
   await mkdir(path.dirname(target.file), { recursive: true });
   await writeAtomically(target.file, text);
   if (merged.added.length > 0) say(`${pc.green(current ? 'updated' : 'wrote')}  ${shown}: hookwise on ${merged.added.join(', ')}`);
@@ -141,7 +142,9 @@ function printNextSteps(options: InitOptions, say: (line: string) => void): void
   say('  npm install --save-dev hookwise     so the config can import it (npx works too)');
   say('  npx hookwise check                  lists the hooks in run order');
   if (options.host !== undefined && AGENTS.includes(options.host)) {
-    say(`  ${options.host === 'droid' ? 'droid' : options.host}                              every tool call now goes through the policy (docs/agents.md)`);
+    say(
+      `  ${options.host === 'droid' ? 'droid' : options.host}                              every tool call now goes through the policy (docs/agents.md)`,
+    );
   } else if (options.host !== 'claude-code') {
     say('  npx hookwise run -m openai:gpt-4o-mini "..."   an agent under this policy');
   } else if (options.serve) {

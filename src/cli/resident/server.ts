@@ -12,6 +12,7 @@ import {
   eventOf,
   loadFor,
   loadTimeoutOf,
+  stallTimeoutOf,
   noConfig,
   parseClaudeCodeArgs,
   projectDirOf,
@@ -118,7 +119,7 @@ class Resident {
       log(`${reason}; ending (calls in flight answer with the failure answer)`);
       reallyExit(70);
     };
-    const stallMs = millis(this.flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
+    const stallMs = stallTimeoutOf(this.flags);
     startWatchdog(stallMs, (ms) => fatal(`a hook or the config ran synchronously for ${ms} ms of CPU time without yielding`));
     process.on('uncaughtException', (error) => fatal(`uncaught error: ${oneLine(String(error?.stack ?? error))}`));
     process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));

@@ -12,7 +12,8 @@ const PATCH_COMMAND = /^\s*(?:apply_patch|applypatch)\b/;
 
 export function codexInputs(input: HookInput): HookInput[] {
   const command = input.tool_input?.command;
-  const isPatch = input.tool_name === 'apply_patch' || (input.tool_name === 'Bash' && typeof command === 'string' && PATCH_COMMAND.test(command));
+  const isPatch =
+    input.tool_name === 'apply_patch' || (input.tool_name === 'Bash' && typeof command === 'string' && PATCH_COMMAND.test(command));
   if (!isPatch) return [input];
   if (typeof command !== 'string') throw new PatchError(`apply_patch: tool_input.command is ${typeof command}, not the patch text`);
   return parseApplyPatch(command).flatMap((change) => inputsFor(change, input));
