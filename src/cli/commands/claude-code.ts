@@ -124,7 +124,6 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     const stallTimeoutMs = stallTimeoutOf(flags);
     envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen, flags.agent), stallTimeoutMs });
     const loadTimeoutMs = loadTimeoutOf(flags);
-    if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
     const host = hostNamed(flags.agent);
     if (process.env[RECURSION_GUARD]) {
       process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
@@ -134,6 +133,8 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     const inputs = host.inputs(await readInputObject(started.input));
     const input = inputs[0]!;
     event = eventOf(input.hook_event_name);
+    // Checked once the event is known, so that its failure answer fits the event (on Stop: the run ends).
+    if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
     const projectDir = projectDirOf(input);
     const files = await configFiles(flags.config, projectDir);
     if (files.length === 0) {
