@@ -27,6 +27,8 @@ const GIT_STATUS = (dir) =>
     tool_input: { command: 'git status' },
   });
 
+const AGENTS = ['codex', 'copilot', 'droid'];
+
 const INPUT = JSON.stringify({
   hook_event_name: 'PreToolUse',
   session_id: 'bench',
@@ -153,11 +155,20 @@ export async function benchClaudeCode() {
         args: [bin, 'claude-code'],
         ...hook(ts, { HOOKWISE_NO_CACHE: '1', HOOKWISE_RESIDENT: '0' }),
       },
+      // The other agents' drop-ins (docs/agents.md): the same resident path, the project found from the input's cwd.
+      ...AGENTS.map((agent) => ({
+        name: `${agent}, shellGuard() + pathGuard(), PreToolUse \`git status\``,
+        args: [bin, agent],
+        cwd: guards,
+        input: GIT_STATUS(guards),
+      })),
     ]);
     const [floor, guarded] = rows;
+    const agents = rows.slice(-AGENTS.length);
     return [
       ...rows.map((r) => ({ ...r, text: `${r.medianMs.toFixed(1)} ms median (best ${r.msPerRun.toFixed(1)} ms)` })),
       ratioRow('guard config vs node -e 0 (target: 1.25x)', guarded, floor),
+      ...agents.map((r, i) => ratioRow(`${AGENTS[i]} guard config vs node -e 0 (target: 1.25x)`, r, floor)),
     ];
   } finally {
     spawnSync(NODE, [bin, 'residents', '--stop'], { env: process.env });

@@ -3,11 +3,15 @@
 // Node starts a CommonJS entry faster than an ES module. That command skips the
 // command-line parser and the other commands' modules, and is answered by a
 // resident hookwise when one serves it (docs/claude-code.md#the-resident).
+// `hookwise codex|copilot|droid` are the same command for another agent (src/hosts).
 const [, , command, ...rest] = process.argv;
-const fastPath = command === 'claude-code' && !rest.some((a) => a === '-h' || a === '--help');
+const AGENTS = ['codex', 'copilot', 'droid'];
+const agent = AGENTS.includes(command);
+const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
+const args = agent ? ['--agent', command, ...rest] : rest;
 
 const run = fastPath
-  ? Promise.resolve().then(() => require('../dist/cli/resident/client.cjs').runClaudeCodeCommand(rest))
+  ? Promise.resolve().then(() => require('../dist/cli/resident/client.cjs').runClaudeCodeCommand(args))
   : import('../dist/cli/index.js').then((m) => m.main(process.argv));
 
 run.then(
@@ -19,7 +23,15 @@ run.then(
     // claude-code ends the process itself; reaching here means hookwise could not even load
     // (a broken install): that fails closed too (docs/claude-code.md#failures).
     const failOpen = !fastPath || rest.includes('--fail-open') || process.env.HOOKWISE_FAIL_OPEN === '1';
-    process.stderr.write(`${failOpen ? 'hookwise' : 'hookwise failed closed'}: ${message.split('\n')[0]}\n`);
+    const line = `${failOpen ? 'hookwise' : 'hookwise failed closed'}: ${message.split('\n')[0]}`;
+    process.stderr.write(`${line}\n`);
+    // Codex and droid run the tool on exit 1 and may on 2: they are answered a JSON deny on stdout (exit 0).
+    if (agent && !failOpen) {
+      const deny = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } };
+      process.stdout.write(`${JSON.stringify(deny)}\n`);
+      process.exitCode = 0;
+      return;
+    }
     process.exitCode = failOpen ? 1 : 2;
   },
 );

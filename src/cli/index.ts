@@ -3,6 +3,7 @@ import { UserError } from './errors.js';
 import { defineFire } from './commands/fire.js';
 import { defineCheck } from './commands/check.js';
 import { defineClaudeCode } from './commands/claude-code.js';
+import { defineAgents } from './commands/agents.js';
 import { defineResidents } from './commands/residents.js';
 import { defineAudit } from './commands/audit.js';
 import { defineApprovals } from './commands/approvals.js';
@@ -41,6 +42,7 @@ export async function main(argv: string[]): Promise<number> {
     defineAudit,
     defineApprovals,
     defineClaudeCode,
+    defineAgents,
     defineResidents,
     defineGuard,
     defineServe,

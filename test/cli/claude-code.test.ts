@@ -277,11 +277,13 @@ describe('runClaudeCode: the same command without commander (for a fast launcher
     expect(JSON.parse(viaFlag.stdout)).toEqual({ continue: false, stopReason: 'out of budget' });
   });
 
-  it('errors are one line and fail closed (exit 2 on Stop)', () => {
+  it('errors are one line and fail closed (on Stop the run ends: exit 2 would keep Claude Code going)', () => {
     const r = direct(['--bogus'], { hook_event_name: 'Stop' });
-    expect([r.status, r.stderr]).toEqual([2, 'hookwise failed closed: claude-code: unknown argument --bogus\n']);
+    const bogus = 'hookwise failed closed: claude-code: unknown argument --bogus';
+    expect([r.status, r.stderr, JSON.parse(r.stdout)]).toEqual([0, `${bogus}\n`, { continue: false, stopReason: bogus }]);
     const missing = direct(['--config', path.join(root, 'nope.mjs')], { hook_event_name: 'Stop' });
-    expect([missing.status, missing.stderr]).toEqual([2, `hookwise failed closed: ${path.join(root, 'nope.mjs')}: file not found\n`]);
+    expect([missing.status, missing.stderr]).toEqual([0, `hookwise failed closed: ${path.join(root, 'nope.mjs')}: file not found\n`]);
+    expect(direct(['--bogus'], { hook_event_name: 'PreToolUse' }).status).toBe(2);
   });
 });
 

@@ -188,18 +188,16 @@ describe('the opt-out, and events where exit 2 cannot block', () => {
     }
   });
 
-  it.each([
-    'UserPromptSubmit',
-    'Stop',
-    'SubagentStop',
-    'PermissionRequest',
-    'PreCompact',
-    'TaskCompleted',
-    'TeammateIdle',
-    'ConfigChange',
-    'PostToolBatch',
-  ])('exit 2 on %s', async (event) => {
+  it.each(['UserPromptSubmit', 'PermissionRequest', 'PreCompact', 'ConfigChange', 'PostToolBatch'])('exit 2 on %s', async (event) => {
     expectFailedClosed(await claudeCode(broken(), { hook_event_name: event, session_id: 's' }), /broken/);
+  });
+
+  // Exit 2 there would keep the agent going (for ever, while the config stays broken): failing closed ends the run.
+  it.each(['Stop', 'SubagentStop', 'TaskCompleted', 'TeammateIdle'])('on %s the run ends: continue false, exit 0', async (event) => {
+    const r = await claudeCode(broken(), { hook_event_name: event, session_id: 's' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ continue: false, stopReason: expect.stringMatching(/^hookwise failed closed: .*broken/) });
+    expect(r.stderr).toMatch(/^hookwise failed closed: .*broken\n$/);
   });
 
   it.each(['PostToolUse', 'SessionStart', 'Notification', 'SessionEnd'])('exit 1 on %s (exit 2 would not block there)', async (event) => {

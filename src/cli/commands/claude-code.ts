@@ -1,8 +1,12 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { HookEngine } from '../../core/engine.js';
-import { canonicalEvent, isKnownEvent, nearMissOf } from '../../core/events.js';
-import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
+import { isKnownEvent, nearMissOf } from '../../core/events.js';
+import { toClaudeCodeOutput } from '../../core/claude-code.js';
+import type { HookInput } from '../../core/input.js';
+import { answerHost } from '../../hosts/answer.js';
+import type { Host, HostAnswer } from '../../hosts/host.js';
+import { hostNamed } from '../../hosts/index.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';
 import { UserError } from '../errors.js';
@@ -27,6 +31,8 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export interface ClaudeCodeFlags {
   config?: string[];
+  /** The agent that runs this hook (src/hosts): `hookwise codex` is `hookwise claude-code --agent codex`. */
+  agent?: string;
   failOpen?: boolean;
   loadTimeout?: string;
   stallTimeout?: string;
@@ -81,6 +87,7 @@ export function parseClaudeCodeArgs(args: string[]): ClaudeCodeFlags & { badArgu
     const value = (name: string) => (arg.startsWith(`${name}=`) ? arg.slice(name.length + 1) : args[++i]);
     if (arg === '-c' || arg === '--config' || arg.startsWith('--config=')) flags.config!.push(value('--config') ?? '');
     else if (arg === '--fail-open') flags.failOpen = true;
+    else if (arg === '--agent' || arg.startsWith('--agent=')) flags.agent = value('--agent') ?? '';
     // Read by the launcher (../resident/client.cts) before this process is chosen.
     else if (arg === '--no-resident') continue;
     else if (arg === '--resident-timeout') i++;
@@ -101,11 +108,20 @@ export interface Started {
   afterAnswer?: () => void;
 }
 
-/** What Claude Code gets when hookwise itself fails: exit 2 (block) where exit 2 blocks, else exit 1. */
-export function claudeCodeFailure(event: string | undefined, reason: string, failOpen: boolean): FailureAnswer {
-  const blocks = event === undefined || !isKnownEvent(event) || EXIT_2_BLOCKS.has(canonicalEvent(event));
-  if (blocks && !failOpen) return { stderr: `hookwise failed closed: ${reason}`, code: 2 };
-  return { stderr: `hookwise: ${reason}`, code: 1 };
+/**
+ * What the agent gets when hookwise itself fails, in the form that fails closed there
+ * (src/hosts/<agent>): for Claude Code exit 2 (block) where exit 2 blocks, else exit 1,
+ * and on end-of-turn events an answer that ends the run.
+ */
+export function claudeCodeFailure(event: string | undefined, reason: string, failOpen: boolean, agent?: string): FailureAnswer {
+  let host: Host;
+  try {
+    host = hostNamed(agent);
+  } catch {
+    host = hostNamed('claude-code');
+  }
+  const answer = host.failure(event, reason, failOpen);
+  return { ...(answer.stdout && { stdout: answer.stdout }), stderr: answer.stderr ?? '', code: answer.code };
 }
 
 async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, started: Started = {}): Promise<number> {
@@ -113,17 +129,20 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
   let event: string | undefined;
   let envelope: Envelope | undefined;
   try {
-    const stallTimeoutMs = millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
-    envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen), stallTimeoutMs });
+    const stallTimeoutMs = stallTimeoutOf(flags);
+    envelope = new Envelope({ failure: (reason) => claudeCodeFailure(event, reason, failOpen, flags.agent), stallTimeoutMs });
     const loadTimeoutMs = loadTimeoutOf(flags);
-    if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
+    const host = hostNamed(flags.agent);
     if (process.env[RECURSION_GUARD]) {
       process.stderr.write('hookwise: claude-code called from one of its own hooks; ignored\n');
       await envelope.answer(undefined, 0);
       return envelope.finish();
     }
-    const input = await readInputObject(started.input);
+    const inputs = host.inputs(await readInputObject(started.input));
+    const input = inputs[0]!;
     event = eventOf(input.hook_event_name);
+    // Checked once the event is known, so that its failure answer fits the event (on Stop: the run ends).
+    if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
     const projectDir = projectDirOf(input);
     const files = await configFiles(flags.config, projectDir);
     if (files.length === 0) {
@@ -132,15 +151,21 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
       started.afterAnswer?.();
       return envelope.finish();
     }
-    const engine = await envelope.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
-    const deadlines = followHookTimeouts(engine, envelope.watchdog);
-    envelope.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
-    const audit = await auditTo(engine, projectDir);
-    process.env[RECURSION_GUARD] = '1';
-    const answer = await answerWith(engine, event, input);
-    // The record is written before the answer: an answer that cannot be recorded is a failure.
-    audit?.closeSync();
-    await envelope.answer(answer, 0);
+    const work = (async () => {
+      const engine = await envelope!.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
+      const deadlines = followHookTimeouts(engine, envelope!.watchdog);
+      envelope!.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
+      const audit = await auditTo(engine, projectDir);
+      process.env[RECURSION_GUARD] = '1';
+      const answer = await answerFor(host, engine, event!, inputs);
+      // The record is written before the answer: an answer that cannot be recorded is a failure.
+      audit?.closeSync();
+      return { engine, answer };
+    })();
+    // Agents whose own hook timeout lets the tool run get the failure answer from hookwise first.
+    const { engine, answer } = host.deadlineMs ? await envelope.within(host.deadlineMs, `answering ${host.label}`, work) : await work;
+    if (answer.stderr) process.stderr.write(`${answer.stderr}\n`);
+    await envelope.answer(answer.stdout, answer.code);
     started.afterAnswer?.();
     // Async hooks finish before the process ends; what they return has no later outcome to reach.
     await engine.drain();
@@ -151,10 +176,25 @@ async function claudeCode(flags: ClaudeCodeFlags & { badArgument?: string }, sta
     const reason = error instanceof Error ? error.message : String(error);
     if (envelope) return envelope.fail(reason);
     // The envelope itself could not start (a bad --stall-timeout): the same answer, by hand.
-    const answer = claudeCodeFailure(event, reason, failOpen);
+    const answer = claudeCodeFailure(event, reason, failOpen, flags.agent);
+    if (answer.stdout) process.stdout.write(answer.stdout);
     process.stderr.write(`${answer.stderr}\n`);
     return answer.code;
   }
+}
+
+/**
+ * How much CPU a hook may burn synchronously. For agents whose own timeout runs the tool
+ * the default is a quarter of hookwise's deadline: CPU time runs slower than the clock on
+ * a busy machine, and the watchdog must answer before the agent gives up.
+ */
+export function stallTimeoutOf(flags: ClaudeCodeFlags): number {
+  let deadline: number | undefined;
+  try {
+    deadline = hostNamed(flags.agent).deadlineMs;
+  } catch {}
+  const fallback = deadline ? Math.min(DEFAULT_STALL_TIMEOUT_MS, Math.floor(deadline / 4)) : DEFAULT_STALL_TIMEOUT_MS;
+  return millis(flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', fallback);
 }
 
 export function loadTimeoutOf(flags: ClaudeCodeFlags): number {
@@ -162,7 +202,7 @@ export function loadTimeoutOf(flags: ClaudeCodeFlags): number {
 }
 
 /** The project: Claude Code's CLAUDE_PROJECT_DIR, else the input's cwd, else ours. */
-export function projectDirOf(input: Record<string, unknown>): string {
+export function projectDirOf(input: HookInput): string {
   return process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
 }
 
@@ -170,16 +210,20 @@ export function noConfig(projectDir: string): string {
   return `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`;
 }
 
-/** Fire the event and write the Outcome as Claude Code reads it. */
-export async function answerWith(
+/** Fire the event and write the Outcome as the agent reads it (src/hosts/answer.ts); too large an answer is a failure. */
+export async function answerFor(
+  host: Host,
   engine: HookEngine,
   event: string,
-  input: Record<string, unknown>,
+  inputs: HookInput[],
   signal?: AbortSignal,
-): Promise<string | undefined> {
-  // The project, not the folder Claude Code's shell is in now: a `cd src` must not shrink the guards' workspace.
-  const outcome = await engine.fire(event, input, { projectDir: projectDirOf(input), ...(signal && { signal }) });
-  return serialise(toClaudeCodeOutput(outcome, input.tool_name));
+): Promise<HostAnswer> {
+  const answer = await answerHost(host, engine, event, inputs, signal, projectDirOf(inputs[0] ?? {}));
+  if (answer.stdout) {
+    const bytes = Buffer.byteLength(answer.stdout);
+    if (bytes > MAX_ANSWER_BYTES) throw new Error(`the answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES} a hook answer may carry`);
+  }
+  return answer;
 }
 
 /** The event Claude Code named; a missing, empty or unknown name (`pretooluse`) is a failure. */
@@ -210,15 +254,6 @@ export async function auditTo(engine: HookEngine, projectDir: string) {
   const store = openAuditStore({ path: path.resolve(projectDir, file) });
   auditEngine(engine, store);
   return store;
-}
-
-/** The answer as written: JSON on one line, or nothing; too large an answer is a failure. */
-function serialise(answer: Record<string, unknown> | undefined): string | undefined {
-  if (!answer) return undefined;
-  const text = `${JSON.stringify(answer)}\n`;
-  const bytes = Buffer.byteLength(text);
-  if (bytes > MAX_ANSWER_BYTES) throw new Error(`the answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES} a hook answer may carry`);
-  return text;
 }
 
 export async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {

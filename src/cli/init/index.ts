@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import { findConfigModule } from '../../config/discover.js';
 import { ConfigError } from '../../config/errors.js';
@@ -17,9 +18,13 @@ export interface InitOptions {
   print: boolean;
 }
 
+const AGENTS = ['codex', 'copilot', 'droid'];
+
 export async function initProject(options: InitOptions): Promise<void> {
-  if (options.host !== undefined && options.host !== 'claude-code') {
-    throw new UserError(`init: unknown host "${options.host}"; the one host init knows is claude-code (or none, for a plain project)`);
+  if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {
+    throw new UserError(
+      `init: unknown host "${options.host}"; init knows claude-code, ${AGENTS.join(', ')} (or none, for a plain project)`,
+    );
   }
   if (options.serve && options.host !== 'claude-code') throw new UserError('init: --serve goes with "init claude-code"');
   const dir = path.resolve(options.dir ?? process.cwd());
@@ -39,6 +44,7 @@ export async function initProject(options: InitOptions): Promise<void> {
   }
 
   if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
+  else if (options.host !== undefined) await wireAgent(options.host, dir, options, say);
   if (!options.print) printNextSteps(options, say);
 }
 
@@ -72,6 +78,37 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
     say(
       `${pc.yellow('note')}     hookwise is not installed in this project, so Claude Code runs it through npx (about a second per call): \`npm install --save-dev hookwise\`, then \`npx hookwise init claude-code\` again`,
     );
+}
+
+/** Codex, Copilot or droid: their own hooks file, merged (src/hosts/hooks-file.ts). */
+async function wireAgent(agent: string, dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
+  const { initTarget } = await import('../../hosts/init-targets.js');
+  const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
+  const target = initTarget(agent, dir, hookwiseBin(dir));
+  const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
+  const current = await readSettings(target.file);
+  let merged: ReturnType<typeof mergeHooksFile>;
+  try {
+    merged = mergeHooksFile(current ?? {}, target.shape);
+  } catch (error) {
+    throw new UserError(`${target.file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
+  }
+  const text = `${JSON.stringify(merged.file, null, 2)}\n`;
+  if (options.print) return say(`--- ${shown}\n${text}`);
+  if (merged.added.length === 0 && merged.updated.length === 0)
+    return say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
+  await mkdir(path.dirname(target.file), { recursive: true });
+  await writeAtomically(target.file, text);
+  if (merged.added.length > 0) say(`${pc.green(current ? 'updated' : 'wrote')}  ${shown}: hookwise on ${merged.added.join(', ')}`);
+  if (merged.updated.length > 0) say(`${pc.green('updated')}  ${shown}: the current hookwise command on ${merged.updated.join(', ')}`);
+  say(`${pc.yellow('note')}     ${target.note}`);
+}
+
+/** The hookwise the agent runs: the project's own when it installs one, else this one. */
+function hookwiseBin(dir: string): string {
+  const installed = path.join(dir, 'node_modules', 'hookwise', 'bin', 'hookwise.js');
+  if (existsSync(installed)) return installed;
+  return fileURLToPath(new URL('../../../bin/hookwise.js', import.meta.url));
 }
 
 /** The project installs hookwise (npm, pnpm and yarn's node_modules linker all put it here). */
@@ -112,7 +149,11 @@ function printNextSteps(options: InitOptions, say: (line: string) => void): void
   say('next:');
   say('  npm install --save-dev hookwise     so the config can import it (npx works too)');
   say('  npx hookwise check                  lists the hooks in run order');
-  if (options.host !== 'claude-code') {
+  if (options.host !== undefined && AGENTS.includes(options.host)) {
+    say(
+      `  ${options.host === 'droid' ? 'droid' : options.host}                              every tool call now goes through the policy (docs/agents.md)`,
+    );
+  } else if (options.host !== 'claude-code') {
     say('  npx hookwise run -m openai:gpt-4o-mini "..."   an agent under this policy');
   } else if (options.serve) {
     say('  export HOOKWISE_TOKEN=$(openssl rand -hex 24)   the token Claude Code sends');

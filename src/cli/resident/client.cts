@@ -53,7 +53,7 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
   try {
     timeoutMs = residentTimeoutOf(args);
   } catch (error) {
-    return failClosed(input, (error as Error).message);
+    return failClosed(args, input, (error as Error).message);
   }
   const socketIno = inodeOf(where.socket);
   const reply = await ask(where.socket, { op: 'hook', identity: where.identity, input }, timeoutMs);
@@ -65,8 +65,8 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
     if (socketIno !== undefined && inodeOf(where.socket) === socketIno) fs.rmSync(where.socket, { force: true });
     return inProcess(args, input, start);
   }
-  if (typeof reply === 'object' && 'failed' in reply) return failClosed(input, reply.failed);
-  if (reply === 'lost') return failClosed(input, 'the resident hookwise ended before it answered');
+  if (typeof reply === 'object' && 'failed' in reply) return failClosed(args, input, reply.failed);
+  if (reply === 'lost') return failClosed(args, input, 'the resident hookwise ended before it answered');
   if (reply.kind === 'answer') {
     if (reply.stdout) fs.writeSync(1, reply.stdout);
     if (reply.stderr) fs.writeSync(2, reply.stderr);
@@ -219,15 +219,16 @@ async function inProcess(args: string[], input?: string, afterAnswer?: () => voi
 }
 
 /** The resident took the call and died with it: the failure answer, as any failure of hookwise's own. */
-async function failClosed(input: string, reason: string): Promise<number> {
-  const { claudeCodeFailure } = await import('../commands/claude-code.js');
+async function failClosed(args: string[], input: string, reason: string): Promise<number> {
+  const { claudeCodeFailure, parseClaudeCodeArgs } = await import('../commands/claude-code.js');
   let event: string | undefined;
   try {
     const name = (JSON.parse(input) as { hook_event_name?: unknown }).hook_event_name;
     if (typeof name === 'string') event = name;
   } catch {}
   const failOpen = process.argv.includes('--fail-open') || process.env.HOOKWISE_FAIL_OPEN === '1';
-  const answer = claudeCodeFailure(event, reason, failOpen);
+  const answer = claudeCodeFailure(event, reason, failOpen, parseClaudeCodeArgs(args).agent);
+  if (answer.stdout) fs.writeSync(1, answer.stdout);
   fs.writeSync(2, `${answer.stderr}\n`);
   return answer.code;
 }

@@ -1,14 +1,18 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { HookEngine } from '../../core/engine.js';
+import type { HookInput } from '../../core/input.js';
+import type { Host } from '../../hosts/host.js';
+import { hostNamed } from '../../hosts/index.js';
 import {
-  answerWith,
+  answerFor,
   auditTo,
   claudeCodeFailure,
   configFiles,
   eventOf,
   loadFor,
   loadTimeoutOf,
+  stallTimeoutOf,
   noConfig,
   parseClaudeCodeArgs,
   projectDirOf,
@@ -77,6 +81,7 @@ class Resident {
   private readonly failOpen: boolean;
   private readonly loadTimeoutMs: number;
   private readonly idleMs: number;
+  private readonly host: Host;
   /** The config this resident serves (the first call's), and its load; no load when there is no config. */
   private served: { key: string; loaded?: Promise<Loaded> } | undefined;
   private inFlight = 0;
@@ -98,6 +103,7 @@ class Resident {
     this.failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
     this.loadTimeoutMs = loadTimeoutOf(flags);
     this.idleMs = millis(process.env[IDLE_ENV], IDLE_ENV, DEFAULT_IDLE_MS);
+    this.host = hostNamed(flags.agent);
   }
 
   async run(): Promise<number> {
@@ -127,7 +133,7 @@ class Resident {
       killHookProcesses();
       reallyExit(70);
     };
-    const stallMs = millis(this.flags.stallTimeout ?? process.env.HOOKWISE_STALL_TIMEOUT_MS, '--stall-timeout', DEFAULT_STALL_TIMEOUT_MS);
+    const stallMs = stallTimeoutOf(this.flags);
     this.watchdog = startWatchdog(stallMs, (ms) => fatal(stallReason(ms, this.deadlines, stallMs)));
     process.on('uncaughtException', (error) => fatal(`uncaught error: ${oneLine(String(error?.stack ?? error))}`));
     process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));
@@ -272,9 +278,9 @@ class Resident {
   private async prepare(raw: string): Promise<Call | 'stale'> {
     let event: string | undefined;
     try {
-      const input = parseInputObject(raw);
-      event = eventOf(input.hook_event_name);
-      const projectDir = projectDirOf(input);
+      const inputs = this.host.inputs(parseInputObject(raw));
+      event = eventOf(inputs[0]!.hook_event_name);
+      const projectDir = projectDirOf(inputs[0]!);
       const files = await configFiles(this.flags.config, projectDir);
       const key = keyOf(files, projectDir);
       const changed = this.files.changed();
@@ -282,7 +288,7 @@ class Resident {
         void this.shutdown(changed ? `${changed} changed` : `the call names another config (${files.join(', ') || 'none'})`);
         return 'stale';
       }
-      return { event, input, projectDir, files };
+      return { event, inputs, projectDir, files };
     } catch (error) {
       return { event, failure: error instanceof Error ? error.message : String(error) };
     }
@@ -291,7 +297,19 @@ class Resident {
   private async answer(call: Call, signal: AbortSignal): Promise<ResidentReply> {
     try {
       if (call.failure !== undefined) throw new Error(call.failure);
-      const { event, input, projectDir, files } = call as Required<Call> & { event: string };
+      const work = this.answerCall(call as Required<Call> & { event: string }, signal);
+      // Agents whose own hook timeout lets the tool run get the failure answer from hookwise first.
+      return this.host.deadlineMs ? await within(this.host.deadlineMs, `answering ${this.host.label}`, work) : await work;
+    } catch (error) {
+      const reason = oneLine(error instanceof Error ? error.message : String(error));
+      const failure = claudeCodeFailure(call.event, reason, this.failOpen, this.flags.agent);
+      return { kind: 'answer', ...(failure.stdout && { stdout: failure.stdout }), stderr: `${failure.stderr}\n`, code: failure.code };
+    }
+  }
+
+  private async answerCall(call: Required<Call> & { event: string }, signal: AbortSignal): Promise<ResidentReply> {
+    {
+      const { event, inputs, projectDir, files } = call;
       if (files.length === 0) {
         this.served ??= { key: keyOf(files, projectDir) };
         return { kind: 'answer', stderr: noConfig(projectDir), code: 0 };
@@ -301,13 +319,15 @@ class Resident {
         'loading the config',
         this.served?.loaded ?? this.serve(files, projectDir),
       );
-      const stdout = await answerWith(engine, event, input, signal);
+      const answer = await answerFor(this.host, engine, event, inputs, signal);
       // The record is written before the answer: an answer that cannot be recorded is a failure.
       audit?.flushSync();
-      return { kind: 'answer', ...(stdout && { stdout }), code: 0 };
-    } catch (error) {
-      const failure = claudeCodeFailure(call.event, oneLine(error instanceof Error ? error.message : String(error)), this.failOpen);
-      return { kind: 'answer', stderr: `${failure.stderr}\n`, code: failure.code };
+      return {
+        kind: 'answer',
+        ...(answer.stdout && { stdout: answer.stdout }),
+        ...(answer.stderr && { stderr: `${answer.stderr}\n` }),
+        code: answer.code,
+      };
     }
   }
 
@@ -366,7 +386,7 @@ class Resident {
 
 interface Call {
   event: string | undefined;
-  input?: Record<string, unknown>;
+  inputs?: HookInput[];
   projectDir?: string;
   files?: string[];
   /** The call failed before anything ran (bad input): its failure answer. */

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import type { SetExit } from '../index.js';
+
+/**
+ * `hookwise codex|copilot|droid`: `hookwise claude-code` for another agent (src/hosts,
+ * docs/agents.md). bin/hookwise.js runs them without commander on every call; this
+ * declaration is for `--help` and the list of commands.
+ */
+const AGENTS = {
+  codex: 'Codex CLI ($CODEX_HOME/hooks.json)',
+  copilot: 'GitHub Copilot CLI (.github/hooks/hookwise.json)',
+  droid: 'Factory droid (~/.factory/hooks.json)',
+};
+
+export function defineAgents(program: Command, setExit: SetExit): void {
+  for (const [agent, where] of Object.entries(AGENTS)) {
+    program
+      .command(agent)
+      .description(
+        `Run as a hook of ${where}: read its event on stdin, fire the project's hookwise config, answer so that it fails closed.`,
+      )
+      .allowUnknownOption()
+      .argument('[args...]')
+      .action(async (args: string[]) => {
+        const { runClaudeCode } = await import('./claude-code.js');
+        setExit(await runClaudeCode(['--agent', agent, ...args]));
+      });
+  }
+}

@@ -1,0 +1,57 @@
+import { canonicalEvent, isKnownEvent } from '../core/events.js';
+import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../core/claude-code.js';
+import type { HookInput } from '../core/input.js';
+import type { Outcome } from '../core/outcome.js';
+import { denormaliseInput, type ToolTable } from './tools.js';
+import { END_OF_TURN, type HostAnswer, jsonLine } from './host.js';
+
+/**
+ * What the agents that read Claude Code's hook protocol share: the Outcome written as
+ * Claude Code's JSON (src/core/claude-code.ts), with each agent's differences applied
+ * by its own folder on top.
+ */
+export function claudeShapedAnswer(outcome: Outcome, input: HookInput, table?: ToolTable): Record<string, unknown> | undefined {
+  const out = toClaudeCodeOutput(outcome, input.tool_name);
+  const specific = out?.hookSpecificOutput as Record<string, unknown> | undefined;
+  if (table && specific?.updatedInput)
+    specific.updatedInput = denormaliseInput(specific.updatedInput as Record<string, unknown>, input, table);
+  return out;
+}
+
+export const answerOf = (out: Record<string, unknown> | undefined): HostAnswer => (out ? { stdout: jsonLine(out), code: 0 } : { code: 0 });
+
+/**
+ * hookwise's own failure, for an agent that honours JSON answers: a PreToolUse deny, a
+ * blocked prompt, and on end-of-turn events `continue: false` (the run ends; a block
+ * there would keep the agent going, for ever if the failure persists). Exit 0 throughout:
+ * some agents run the tool on exit 1 (droid) or fail open on it (Codex).
+ */
+export function jsonFailure(event: string | undefined, reason: string, failOpen: boolean): HostAnswer {
+  const line = `hookwise failed closed: ${reason}`;
+  const name = event !== undefined && isKnownEvent(event) ? canonicalEvent(event) : event;
+  if (failOpen) return { stderr: `hookwise: ${reason}`, code: 0 };
+  if (name === undefined || name === 'PreToolUse')
+    return {
+      stdout: jsonLine({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } }),
+      stderr: line,
+      code: 0,
+    };
+  if (name === 'PermissionRequest')
+    return {
+      stdout: jsonLine({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: line } } }),
+      stderr: line,
+      code: 0,
+    };
+  if (END_OF_TURN.has(name)) return { stdout: jsonLine({ continue: false, stopReason: line }), stderr: line, code: 0 };
+  if (EXIT_2_BLOCKS.has(name)) return { stdout: jsonLine({ decision: 'block', reason: line }), stderr: line, code: 0 };
+  return { stderr: `hookwise: ${reason}`, code: 0 };
+}
+
+/** The event an agent named, read as hookwise's (PascalCase); other spellings pass as they are. */
+export function eventName(raw: Record<string, unknown>): unknown {
+  const name = raw.hook_event_name ?? raw.hookEventName;
+  if (typeof name !== 'string' || name === '') return name;
+  if (isKnownEvent(name)) return name;
+  const pascal = name[0]!.toUpperCase() + name.slice(1);
+  return isKnownEvent(pascal) ? pascal : name;
+}

@@ -1,0 +1,46 @@
+import type { HookInput } from '../../core/input.js';
+import { answerOf, claudeShapedAnswer, eventName, jsonFailure } from '../claude-shaped.js';
+import type { Host } from '../host.js';
+import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
+import { normaliseTool, type ToolTable } from '../tools.js';
+import { codexInputs } from '../codex/tools.js';
+
+/**
+ * Factory droid 0.215.0 (`hookwise droid`, written to `~/.factory/hooks.json` by
+ * `hookwise init droid`). Claude-shaped input with its own tool names (`Execute` for
+ * the shell, `Create` for new files, `ApplyPatch` with patch text). Exit 1 runs the tool
+ * (its stderr prepended to the output), a timeout runs it too, and exit 2 on Stop keeps
+ * the agent going: every answer is JSON on exit 0, before DEADLINE_MS.
+ */
+export const DROID_TIMEOUT_S = 60;
+const DEADLINE_MS = 20_000;
+
+export const DROID_TOOLS: ToolTable = {
+  Execute: { tool: 'Bash' },
+  Create: { tool: 'Write' },
+  Edit: { tool: 'Edit' },
+  MultiEdit: { tool: 'MultiEdit' },
+  Read: { tool: 'Read' },
+  LS: { tool: 'Glob', fields: { directory_path: 'path' } },
+  Glob: { tool: 'Glob' },
+  Grep: { tool: 'Grep' },
+};
+
+export const droidHost: Host = {
+  name: 'droid',
+  label: 'droid 0.215.0',
+  deadlineMs: DEADLINE_MS,
+  inputs(raw) {
+    const input: HookInput = { ...raw, hook_event_name: eventName(raw) as string };
+    if (input.tool_name === 'ApplyPatch') {
+      const patch = input.tool_input?.patch ?? input.tool_input?.input ?? input.tool_input?.command;
+      return codexInputs({ ...input, tool_name: 'apply_patch', tool_input: { ...input.tool_input, command: patch } });
+    }
+    return [normaliseTool(input, DROID_TOOLS)];
+  },
+  answer(outcome, input) {
+    if (outcome.event !== 'PreToolUse') return answerOf(claudeShapedAnswer(outcome, input, DROID_TOOLS));
+    return answerOf(claudePreToolOutput(preToolAnswer(outcome, input, { askAllowed: true, agent: 'droid', table: DROID_TOOLS })));
+  },
+  failure: jsonFailure,
+};

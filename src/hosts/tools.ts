@@ -1,0 +1,52 @@
+import type { HookInput } from '../core/input.js';
+
+/**
+ * Each agent's shell and file tools as hookwise's (`Bash`, `Write`, `Edit`, `Read`,
+ * `Glob`, `Grep`), so that one policy means the same in every agent: a `Bash` matcher
+ * sees droid's `Execute`, the path guard sees Copilot's `path` as `file_path`.
+ * The agent's own name stays in `tool_input`'s sibling `agent_tool_name`, so a hook
+ * that needs it can tell them apart and the audit trail shows what the agent called.
+ */
+export interface ToolMapping {
+  /** hookwise's tool name. */
+  tool: string;
+  /** Input field renames: agent field → hookwise field (the agent's field is kept too). */
+  fields?: Record<string, string>;
+}
+
+export type ToolTable = Readonly<Record<string, ToolMapping>>;
+
+export function normaliseTool(input: HookInput, table: ToolTable): HookInput {
+  const name = input.tool_name;
+  if (typeof name !== 'string') return input;
+  const mapping = table[name];
+  if (!mapping) return input;
+  const toolInput = input.tool_input;
+  let mapped = toolInput;
+  if (mapping.fields && isObject(toolInput)) {
+    mapped = { ...toolInput };
+    for (const [from, to] of Object.entries(mapping.fields)) {
+      if (toolInput[from] !== undefined && toolInput[to] === undefined) mapped[to] = toolInput[from];
+    }
+  }
+  return { ...input, tool_name: mapping.tool, agent_tool_name: name, ...(mapped !== undefined && { tool_input: mapped }) };
+}
+
+/**
+ * A rewrite of a normalised input, in the agent's own fields again: the agent runs
+ * what it knows (droid's `Execute` reads `command`, Copilot's file tool reads `path`).
+ */
+export function denormaliseInput(updated: Record<string, unknown>, original: HookInput, table: ToolTable): Record<string, unknown> {
+  const name = original.agent_tool_name;
+  const mapping = typeof name === 'string' ? table[name] : undefined;
+  if (!mapping?.fields) return updated;
+  const out: Record<string, unknown> = { ...updated };
+  for (const [from, to] of Object.entries(mapping.fields)) {
+    // hookwise's field wins (a hook rewrote that one); the agent gets its own name back, not one it may reject.
+    if (updated[to] !== undefined) out[from] = updated[to];
+    delete out[to];
+  }
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

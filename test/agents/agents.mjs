@@ -1,0 +1,142 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Each coding agent the suite drives: its pinned version from npm (installed once into
+ * .cache/, never a dependency of hookwise), its own model configuration pointed at the
+ * loopback mock, how a script step becomes one of its tool calls, and how it runs
+ * headless. hookwise itself is wired in by `hookwise init <agent>` and nothing else.
+ */
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+const HOOKWISE = path.join(repoRoot, 'bin', 'hookwise.js');
+
+export const AGENTS = {
+  codex: {
+    label: 'Codex CLI',
+    pkg: '@openai/codex',
+    version: '0.169.0',
+    bin: 'codex',
+    /** Codex reads its provider from $CODEX_HOME/config.toml; hooks from $CODEX_HOME/hooks.json. */
+    setup({ home, mockUrl }) {
+      const codexHome = path.join(home, '.codex');
+      mkdirSync(codexHome, { recursive: true });
+      writeFileSync(
+        path.join(codexHome, 'config.toml'),
+        `model = "gpt-5.1-codex"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "mock"\nbase_url = "${mockUrl}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n`,
+      );
+      return { CODEX_HOME: codexHome, MOCK_KEY: 'x' };
+    },
+    args: (prompt) => [
+      'exec',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      '--dangerously-bypass-hook-trust',
+      prompt,
+    ],
+    shell: (command) => ({ name: 'exec_command', args: { cmd: command } }),
+    /** Codex edits files with patch text, which it applies itself when handed to its shell tool. */
+    write: (file, content) => ({
+      name: 'exec_command',
+      args: {
+        cmd: `apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: ${file}\n${content
+          .split('\n')
+          .map((l) => `+${l}`)
+          .join('\n')}\n*** End Patch\nEOF\n`,
+      },
+    }),
+  },
+  copilot: {
+    label: 'Copilot CLI',
+    pkg: '@github/copilot',
+    version: '1.0.102',
+    bin: 'copilot',
+    /** BYOK against the mock, offline; COPILOT_ALLOW_ALL=true also trusts the folder, so its hooks run. */
+    setup({ home, mockUrl }) {
+      return {
+        COPILOT_HOME: path.join(home, '.copilot'),
+        COPILOT_OFFLINE: 'true',
+        COPILOT_ALLOW_ALL: 'true',
+        COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
+        COPILOT_PROVIDER_WIRE_API: 'responses',
+        COPILOT_PROVIDER_API_KEY: 'x',
+        COPILOT_MODEL: 'gpt-5',
+        COPILOT_AUTO_UPDATE: 'false',
+      };
+    },
+    args: (prompt) => ['-p', prompt, '--allow-all-tools'],
+    shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
+    write: (file, content, project) => ({ name: 'create', args: { path: path.join(project, file), file_text: content } }),
+  },
+  droid: {
+    label: 'droid',
+    pkg: 'droid',
+    version: '0.215.0',
+    bin: 'droid',
+    /** A custom model in ~/.factory/settings.json (OpenAI Responses wire, the mock); hooks in ~/.factory/hooks.json. */
+    setup({ home, mockUrl }) {
+      mkdirSync(path.join(home, '.factory'), { recursive: true });
+      const model = {
+        model: 'gpt-5',
+        displayName: 'Mock',
+        baseUrl: `${mockUrl}/v1`,
+        apiKey: 'x',
+        provider: 'openai',
+        maxOutputTokens: 1000,
+      };
+      writeFileSync(path.join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [model] }));
+      return {};
+    },
+    args: (prompt) => ['exec', '--skip-permissions-unsafe', '-m', 'custom:Mock-0', prompt],
+    shell: (command) => ({ name: 'Execute', args: { command, summary: 'step' } }),
+    /** With an OpenAI model droid edits files through ApplyPatch, a free-text tool taking the patch. */
+    write: (file, content) => ({
+      custom: true,
+      name: 'ApplyPatch',
+      input: `*** Begin Patch\n*** Add File: ${file}\n${content
+        .split('\n')
+        .map((l) => `+${l}`)
+        .join('\n')}\n*** End Patch\n`,
+    }),
+  },
+};
+
+/** The agent's command, installed once into .cache/. */
+export function agentBinary(name) {
+  const agent = AGENTS[name];
+  const dir = path.join(repoRoot, '.cache', `${name}-${agent.version}`);
+  const bin = path.join(dir, 'node_modules', '.bin', agent.bin);
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
+    process.stderr.write(`installing ${agent.pkg}@${agent.version} into ${dir}\n`);
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', `${agent.pkg}@${agent.version}`], { cwd: dir, stdio: 'inherit' });
+    if (r.status !== 0 || !existsSync(bin)) throw new Error(`could not install ${agent.pkg}@${agent.version} (npm exited ${r.status})`);
+  }
+  return bin;
+}
+
+/** `hookwise init <agent>` in the project, as a user would run it: the only set-up of hookwise. */
+export function initAgent(name, project, env) {
+  const r = spawnSync(process.execPath, [HOOKWISE, 'init', name], { cwd: project, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`hookwise init ${name} exited ${r.status}: ${r.stderr}`);
+}
+
+/** Run the agent headless on the prompt; resolves with its exit code and output. */
+export function runAgent(name, { project, prompt, env, timeoutMs = 150_000 }) {
+  const child = spawn(agentBinary(name), AGENTS[name].args(prompt), { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, output: out.slice(-6000) });
+    });
+  });
+}
+
+export function stopResidents(env) {
+  spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop'], { env });
+}

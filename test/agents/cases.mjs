@@ -1,0 +1,93 @@
+/**
+ * The cases every agent runs. A case is a policy (hookwise.config.mjs, or none: then
+ * the starter policy `hookwise init` writes), a script of tool calls the mock model
+ * makes, and checks on sentinel files and on what reached the model. A refused call
+ * is shown refused by a file it would have made that is not there, and by its reason
+ * in a later request to the model; every failure case pairs a dangerous command with
+ * a sentinel that must stay absent.
+ */
+const IMPORTS = `import { defineConfig, deny, modify, context } from 'hookwise';\n`;
+const policy = (hooks) => `${IMPORTS}export default defineConfig({ hooks: [${hooks}] });\n`;
+
+export const cases = [
+  {
+    name: 'a refused command does not run and its reason reaches the model',
+    config: policy(
+      `{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\\\.txt' }, handler: () => deny('REASON-7f3 not here') }`,
+    ),
+    steps: [{ shell: 'echo x > denied.txt' }, { shell: 'echo x > after.txt' }],
+    expect: { absent: ['denied.txt'], present: ['after.txt'], seen: ['REASON-7f3'] },
+  },
+  {
+    name: 'an allowed command runs',
+    config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
+    steps: [{ shell: 'echo ok > allowed.txt' }],
+    expect: { present: ['allowed.txt'] },
+  },
+  {
+    name: 'a rewrite takes effect: the rewritten command runs, the original does not',
+    config: policy(
+      `{ name: 'rewrite', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'original\\\\.txt' }, handler: (input) => modify({ ...input.tool_input, command: 'echo rewritten > rewritten.txt' }) }`,
+    ),
+    steps: [{ shell: 'echo x > original.txt' }],
+    expect: { absent: ['original.txt'], present: ['rewritten.txt'] },
+  },
+  {
+    name: 'context added at SessionStart reaches the model',
+    config: policy(`{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-5e2 session rules') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-5e2'] },
+  },
+  {
+    name: 'context added on UserPromptSubmit reaches the model',
+    // `droid exec` takes its prompt from the command line and fires no UserPromptSubmit (docs/agents.md).
+    agents: ['codex', 'copilot'],
+    config: policy(`{ name: 'ctx', events: 'UserPromptSubmit', handler: () => context('CTX-91a project rules') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-91a'] },
+  },
+  {
+    name: 'control: without hookwise the same dangerous calls run (the sentinels can fail)',
+    config: policy(`{ name: 'no-denied', events: 'PreToolUse', handler: () => deny('REASON-7f3 not here') }`),
+    withoutHookwise: true,
+    steps: [{ shell: 'echo x > danger.txt' }, { write: ['.env.local', 'TOKEN=1'] }],
+    expect: { present: ['danger.txt', '.env.local'] },
+  },
+  {
+    name: 'the audit trail records the call',
+    config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
+    env: { HOOKWISE_AUDIT_DB: 'audit.db' },
+    steps: [{ shell: 'echo ok > audited.txt' }],
+    expect: { present: ['audited.txt'], audited: 'audited.txt' },
+  },
+  {
+    name: "the starter policy's path guard refuses a write to .env.local through the agent's file tool",
+    config: null,
+    steps: [{ write: ['.env.local', 'TOKEN=1'] }, { write: ['notes.txt', 'fine'] }],
+    expect: { absent: ['.env.local'], present: ['notes.txt'] },
+  },
+  {
+    name: 'a broken policy leaves the dangerous command unrun',
+    config: `${IMPORTS}export default defineConfig({ hooks: [ {{{ ] });\n`,
+    steps: [{ shell: 'echo x > danger.txt' }],
+    expect: { absent: ['danger.txt'] },
+  },
+  {
+    name: 'a crashing hook leaves the dangerous command unrun',
+    config: policy(`{ name: 'crash', events: 'PreToolUse', handler: () => { throw new Error('boom'); } }`),
+    steps: [{ shell: 'echo x > danger.txt' }],
+    expect: { absent: ['danger.txt'] },
+  },
+  {
+    name: 'a hanging hook leaves the dangerous command unrun',
+    config: policy(`{ name: 'hang', events: 'PreToolUse', timeoutMs: 600000, handler: () => new Promise(() => {}) }`),
+    steps: [{ shell: 'echo x > danger.txt' }],
+    expect: { absent: ['danger.txt'] },
+  },
+  {
+    name: 'a broken policy at Stop ends the run (the agent is not kept going)',
+    config: `${IMPORTS}export default defineConfig({ hooks: [ {{{ ] });\n`,
+    steps: [],
+    expect: { maxModelRequests: 3 },
+  },
+];
