@@ -27,7 +27,12 @@ const cc = (body: unknown, headers?: Record<string, string>, token?: string | nu
 /** Claude Code runs the call, as the sandboxed line the shell guard answers. */
 function runsSandboxed(a: { status: number; json?: any }): boolean {
   const command = a.json?.hookSpecificOutput?.updatedInput?.command;
-  return a.status === 200 && a.json?.hookSpecificOutput?.permissionDecision === undefined && typeof command === 'string' && command.includes('/bwrap ');
+  return (
+    a.status === 200 &&
+    a.json?.hookSpecificOutput?.permissionDecision === undefined &&
+    typeof command === 'string' &&
+    command.includes('/bwrap ')
+  );
 }
 
 describe('POST /v1/claude-code', () => {
