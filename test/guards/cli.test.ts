@@ -38,7 +38,7 @@ describe('hookwise guard', () => {
   });
 
   it('shell: --interactive asks (exit 2) and --json lists the findings', async () => {
-    const r = await run(['guard', 'shell', 'eval "$X"', '-w', f.ws, '--interactive', '--json']);
+    const r = await run(['guard', 'shell', 'eval "$X"', '-w', f.ws, '--interactive', '--json', '--no-sandbox']);
     expect(r.code).toBe(2);
     const body = JSON.parse(r.stdout);
     expect(body).toMatchObject({ command: 'eval "$X"', decision: 'ask', workspace: f.ws });

@@ -53,13 +53,15 @@ function freshCopy(): string {
   return copy;
 }
 
-async function fire(input: Record<string, unknown>): Promise<{ decision: string | null; reason?: string }> {
+async function fire(
+  input: Record<string, unknown>,
+): Promise<{ decision: string | null; reason?: string; updatedInput?: { command?: string } | null }> {
   const r = await runCli(['fire', 'PreToolUse', '--config', config], {
     cwd: f.ws,
     stdin: JSON.stringify({ session_id: 's', cwd: f.ws, ...input }),
   });
   expect([0, 2], r.stderr).toContain(r.code);
-  return JSON.parse(r.stdout) as { decision: string | null; reason?: string };
+  return JSON.parse(r.stdout) as { decision: string | null; reason?: string; updatedInput?: { command?: string } | null };
 }
 
 const bash = (command: string, cwd: string) => execFileSync('bash', ['-c', command], { cwd, stdio: 'pipe' });
@@ -106,7 +108,12 @@ describe('hookwise state is out of the agent reach (spawned fire, real files)', 
     expect(sqlite.decision).toBe('deny');
     expect(sqlite.reason).toMatch(/hookwise's own state/);
     const python = `python3 -c "import sqlite3; c = sqlite3.connect('.hookwise/audit.db'); c.executescript('${sql}')"`;
-    expect((await fire({ tool_name: 'Bash', tool_input: { command: python } })).decision).toBe('deny');
+    // Python's SQL is not parsed: it is refused without the OS sandbox, and with it runs where .hookwise/ is read-only.
+    const judged = await fire({ tool_name: 'Bash', tool_input: { command: python } });
+    if (judged.decision !== 'deny') {
+      expect(judged.updatedInput?.command).toContain('/bwrap ');
+      expect(() => bash(judged.updatedInput!.command!, f.ws)).toThrow(/readonly|read-only|unable to open database file/i);
+    }
     expect(snapshot(state)).toEqual(before);
   }, 60_000);
 

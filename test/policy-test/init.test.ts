@@ -19,10 +19,10 @@ describe('hookwise init writes a first policy test beside the starter policy', {
     const config = path.join(dir, 'hookwise.config.ts');
     writeFileSync(
       config,
-      readFileSync(config, 'utf8').replace('command: String.raw`git push .*--force`', 'command: String.raw`git push .*--no-such`'),
+      readFileSync(config, 'utf8').replace('command: String.raw`deploy.*--prod`', 'command: String.raw`deploy.*--no-such`'),
     );
     const fail = await runCli(['test'], { cwd: dir });
-    expect(fail.stdout).toContain('FAIL  hookwise.policy-test.yaml > force-push is refused by your own hook');
+    expect(fail.stdout).toContain('FAIL  hookwise.policy-test.yaml > a production deploy is refused by your own hook');
     expect(fail.code).toBe(1);
   }, 180_000);
 

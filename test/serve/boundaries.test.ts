@@ -67,7 +67,9 @@ function claudeCodeRuns(a: Answer): boolean {
 async function viaClaudeCode(url: string, body: unknown, token = ACME, cwd = project): Promise<Answer> {
   const a = await post(url, body, {}, token);
   if (claudeCodeRuns(a)) {
-    const command = (body as { tool_input?: { command?: string } }).tool_input?.command;
+    // Claude Code runs the rewritten command when there is one (the shell guard's sandboxed line).
+    const rewritten = (a.json as { hookSpecificOutput?: { updatedInput?: { command?: string } } } | undefined)?.hookSpecificOutput?.updatedInput;
+    const command = rewritten?.command ?? (body as { tool_input?: { command?: string } }).tool_input?.command;
     if (typeof command === 'string') spawnSync('bash', ['-c', command], { cwd });
   }
   return a;
@@ -88,16 +90,16 @@ describe('finding 4: one huge command is refused alone, in the same server proce
     expect(reasonOf(refused)).toBe(
       `the command is ${huge.length} characters long; hookwise parses commands of at most 65536 (write long content to a file with the Write tool instead)`,
     );
-    expect(other).toMatchObject({ status: 200, text: '' });
+    expect(other.status).toBe(200);
+    expect(claudeCodeRuns(other)).toBe(true);
     const pipes = `true${' | true'.repeat(200)}`;
     expect(reasonOf(await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: pipes }), {}, GLOBEX))).toBe(
       'the command chains more than 128 pipes (|); hookwise parses at most 128 in one command',
     );
     for (const token of [ACME, GLOBEX]) {
-      expect(await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: 'ls' }), {}, token)).toMatchObject({
-        status: 200,
-        text: '',
-      });
+      const ls = await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: 'ls' }), {}, token);
+      expect(ls.status).toBe(200);
+      expect(claudeCodeRuns(ls)).toBe(true);
       // The guard still judges: the sentinel outside the project stays.
       const denied = await viaClaudeCode(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: attack }), token);
       expect(reasonOf(denied)).toMatch(/outside the workspace/);
@@ -129,10 +131,8 @@ describe('finding 5: every hook request gets a decision', () => {
       });
       expect(existsSync(sentinel)).toBe(true);
       // And an ordinary command is allowed there.
-      expect(await post(`${served.url}${route}`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME)).toMatchObject({
-        status: 200,
-        text: '',
-      });
+      const ls = await post(`${served.url}${route}`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME);
+      expect({ route, status: ls.status, runs: claudeCodeRuns(ls) }).toEqual({ route, status: 200, runs: true });
     }
   });
 
@@ -213,9 +213,8 @@ describe('finding 5: every hook request gets a decision', () => {
     expect(reasonOf(a)).toBe(`hookwise serve: ${through} is outside the project roots of tenant acme (or does not exist), links followed`);
     expect(existsSync(sentinel)).toBe(true);
     // The real project, inside the roots, still works.
-    expect(await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME)).toMatchObject({
-      text: '',
-    });
+    const ls = await post(`${served.url}/v1/claude-code`, preToolUse(project, 'Bash', { command: 'ls' }), {}, ACME);
+    expect(claudeCodeRuns(ls)).toBe(true);
   });
 });
 

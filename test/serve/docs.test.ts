@@ -177,7 +177,11 @@ describe('docs/serve.md', () => {
       stdin: input.replace('rm -rf /', 'git status'),
       env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: server.url },
     });
-    expect(allowed).toMatchObject({ code: 0, stdout: '' });
+    // Allowed: the answer carries the command in its OS sandbox, and no decision.
+    expect(allowed.code).toBe(0);
+    const rewritten = JSON.parse(allowed.stdout).hookSpecificOutput;
+    expect(rewritten.permissionDecision).toBeUndefined();
+    expect(rewritten.updatedInput.command).toContain('/bwrap ');
     const down = await sh(script, { cwd: ws.project, stdin: input, env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: 'http://127.0.0.1:1' } });
     expect(down.code).toBe(2);
     expect(down.stderr).toContain('hookwise serve did not answer; blocked until it is back');

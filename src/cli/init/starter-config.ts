@@ -12,11 +12,12 @@ export default defineConfig({
     pathGuard(),
     secretGuard({ mode: 'block' }),
     {
-      // An example of your own: edit or delete it.
-      name: 'no-force-push',
+      // An example of your own: edit or delete it. (Force-pushes, resets and other git
+      // losses are refused by the shell guard's git pack already.)
+      name: 'no-prod-deploy',
       events: 'PreToolUse',
-      matcher: { tool: 'Bash', command: String.raw\`git push .*--force\` },
-      handler: () => deny('force-push is not allowed here'),
+      matcher: { tool: 'Bash', command: String.raw\`deploy.*--prod\` },
+      handler: () => deny('deploys to production are done by people'),
     },
   ],
 });

@@ -5,10 +5,10 @@ export const STARTER_TESTS = `# Policy tests for hookwise.config.ts: \`npx hookw
 # Each case fires one event with the input the host would send and says what must
 # come out. \`npx hookwise test --update\` writes the policy's current answers here.
 cases:
-  - name: force-push is refused by your own hook
+  - name: a production deploy is refused by your own hook
     event: PreToolUse
-    input: { tool_name: Bash, tool_input: { command: git push --force origin main } }
-    expect: { decision: deny, reason: /force-push/, hook: no-force-push }
+    input: { tool_name: Bash, tool_input: { command: ./scripts/deploy.sh --prod } }
+    expect: { decision: deny, reason: /production/, hook: no-prod-deploy }
   - name: deleting the file system is refused by the shell guard
     event: PreToolUse
     input: { tool_name: Bash, tool_input: { command: rm -rf / } }
