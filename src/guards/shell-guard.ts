@@ -20,7 +20,8 @@ import {
   type GuardDecision,
 } from './common.js';
 import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
-import { ShellJudgement, type Judgement, type ShellJudgeOptions } from './shell/judge.js';
+import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
 import { compilePacks, type PackName, type PacksOption } from './shell/packs/index.js';
 

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type * as TreeSitter from 'web-tree-sitter';
-import type { Language, Node, Tree } from 'web-tree-sitter';
+// Named type imports only: a namespace import puts all of web-tree-sitter's declarations
+// (and their Emscripten globals) into a strict consumer's type-check (test/package).
+import type { Language, Node, ParseState, Parser as TreeSitterParser, Tree } from 'web-tree-sitter';
 import { overLimit, SHELL_INPUT_LIMITS, type ShellInputLimits } from './limits.js';
 
 const MiB = 1024 * 1024;
@@ -39,7 +40,7 @@ const { Memory } = (globalThis as unknown as { WebAssembly: { Memory: new (size:
   .WebAssembly;
 
 interface Instance {
-  parser: TreeSitter.Parser;
+  parser: TreeSitterParser;
   language: Language;
   memory: WasmMemory;
 }
@@ -58,7 +59,7 @@ const GRAMMAR = fileURLToPath(new URL('../../vendor/tree-sitter-bash/tree-sitter
 async function loadInstance(ceilingBytes: number): Promise<Instance> {
   const id = require.resolve('web-tree-sitter');
   delete require.cache[id];
-  const runtime = require(id) as typeof TreeSitter;
+  const runtime = require(id) as typeof import('web-tree-sitter');
   delete require.cache[id];
   // web-tree-sitter's own initial size; the ceiling is ours (its default is 2 GiB).
   const memory = new Memory({ initial: (32 * MiB) / WASM_PAGE, maximum: Math.ceil(ceilingBytes / WASM_PAGE) });
@@ -128,7 +129,7 @@ export class BashParser {
     };
     let tree: Tree | null;
     try {
-      tree = instance.parser.parse(source, null, { progressCallback: progressCallback as (state: TreeSitter.ParseState) => void });
+      tree = instance.parser.parse(source, null, { progressCallback: progressCallback as (state: ParseState) => void });
     } catch (error) {
       this.failed(instance);
       const why = String((error as Error)?.message ?? error).replace(/\. Build with .*$/s, '');

@@ -1,5 +1,3 @@
-import type { Tree } from 'web-tree-sitter';
-
 /**
  * The part of a tree-sitter node that the shell code reads. web-tree-sitter's own
  * nodes have it, but each read (`type`, `isNamed`, `endIndex`, `children`, ...) is a
@@ -98,11 +96,32 @@ class SnapshotNode implements SyntaxNode {
 }
 
 /**
+ * What snapshotTree reads of web-tree-sitter's Tree, written out here so that this
+ * module's declarations do not pull web-tree-sitter's (and its Emscripten globals) into
+ * a strict consumer's type-check (test/package).
+ */
+export interface ParsedTree {
+  rootNode: { hasError: boolean };
+  walk(): {
+    readonly startIndex: number;
+    readonly endIndex: number;
+    readonly nodeIsMissing: boolean;
+    readonly nodeType: string;
+    readonly nodeIsNamed: boolean;
+    readonly currentFieldName: string | null;
+    gotoFirstChild(): boolean;
+    gotoNextSibling(): boolean;
+    gotoParent(): boolean;
+    delete(): void;
+  };
+}
+
+/**
  * Copy a parsed tree into plain objects (the tree can then be deleted), walking it once
  * with a cursor. `source` must be the text the tree was parsed from: indices are its
  * UTF-16 offsets, as web-tree-sitter reports them for a string input.
  */
-export function snapshotTree(tree: Tree, source: string): { root: SyntaxRoot; size: number } {
+export function snapshotTree(tree: ParsedTree, source: string): { root: SyntaxRoot; size: number } {
   const cursor = tree.walk();
   let nextId = 0;
   // An ERROR node has no fields to tree-sitter's childForFieldName, though the cursor can

@@ -68,7 +68,8 @@ async function viaClaudeCode(url: string, body: unknown, token = ACME, cwd = pro
   const a = await post(url, body, {}, token);
   if (claudeCodeRuns(a)) {
     // Claude Code runs the rewritten command when there is one (the shell guard's sandboxed line).
-    const rewritten = (a.json as { hookSpecificOutput?: { updatedInput?: { command?: string } } } | undefined)?.hookSpecificOutput?.updatedInput;
+    const rewritten = (a.json as { hookSpecificOutput?: { updatedInput?: { command?: string } } } | undefined)?.hookSpecificOutput
+      ?.updatedInput;
     const command = rewritten?.command ?? (body as { tool_input?: { command?: string } }).tool_input?.command;
     if (typeof command === 'string') spawnSync('bash', ['-c', command], { cwd });
   }

@@ -30,25 +30,9 @@ export interface ShellJudgeOptions {
 }
 
 /** One simple command as the judge saw it, for `hookwise guard shell --explain`. */
-export interface SeenCommand {
-  line: string;
-  /** Wrappers peeled before it (env, command, nice, ...). */
-  wrappers: string[];
-}
+import type { Judgement, SeenCommand } from './judgement.js';
 
-export interface Judgement {
-  findings: Finding[];
-  /** Every simple command matched a user allow rule. */
-  allowedByRule: boolean;
-  /** The simple commands seen (for explanations). */
-  commands: string[];
-  /** The same, with the wrappers peeled from each. */
-  simple: SeenCommand[];
-  /** Pack rules that objected, e.g. `git/reset-hard`. */
-  rules: string[];
-  /** What was looked at on disk. */
-  looks: string[];
-}
+export type { Judgement, SeenCommand };
 
 const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);

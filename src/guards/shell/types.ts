@@ -2,17 +2,7 @@ import type { SimpleCommand } from '../../shell/script.js';
 import type { Arg } from './args.js';
 import type { Language } from './foreign-code.js';
 
-/**
- * deny: refused. irreversible: would destroy what hookwise could not look at (asked when
- * interactive, else refused; never contained by a sandbox, since the loss is inside the
- * workspace). unprovable: not proven safe (asked or refused). ask: needs a person.
- */
-export type Level = 'deny' | 'irreversible' | 'unprovable' | 'ask';
-
-export interface Finding {
-  level: Level;
-  reason: string;
-}
+export type { Finding, Level } from './judgement.js';
 
 /** Where a command's standard input comes from. */
 export type Stdin =
