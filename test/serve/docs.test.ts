@@ -233,8 +233,10 @@ describe('docs/fleet.md', () => {
         const ran = await serveLine(
           line.replace('redis://127.0.0.1:6379', redis.url!).replace('postgres://hookwise@127.0.0.1:5432/hookwise', `'${trail}'`),
           dir,
+          // docs/fleet.md: the key is required with PostgreSQL, the same for every replica.
+          { HOOKWISE_AUDIT_KEY: 'fleet-docs-audit-key-0123456789' },
         );
-        expect(ran.listening).toMatch(/\(tenants: acme, ci\)$/);
+        expect(ran.listening, ran.stderr).toMatch(/\(tenants: acme, ci\)$/);
         expect(ran.code).toBe(0);
       }
       // Both replicas migrated and opened the same store: one schema, one audit_log.
