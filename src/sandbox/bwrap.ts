@@ -9,7 +9,22 @@ import type { ResolvedSandbox } from './settings.js';
 export function bwrapArgs(layout: Layout, settings: ResolvedSandbox): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all'];
   if (settings.network === 'on') args.push('--share-net');
-  args.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // The command's bash is the first process (no init holding the unscrubbed environment), and its environment file is masked.
+  args.push(
+    '--as-pid-1',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--ro-bind',
+    '/dev/null',
+    '/proc/1/environ',
+  );
   for (const top of layout.hidden) args.push('--tmpfs', top);
   for (const dir of layout.readable) args.push('--ro-bind-try', dir, dir);
   for (const dir of layout.writable) args.push('--bind', dir, dir);

@@ -3,16 +3,17 @@ import type { Layout } from './layout.js';
 /**
  * The shell line a host runs instead of the command (docs/security.md#the-os-sandbox).
  * It is plain POSIX shell around the sandbox program, so that whichever shell the
- * host uses (bash, zsh) runs it, and running it by hand is running it sandboxed:
+ * host uses (bash, zsh, sh) runs it, and running it by hand is running it sandboxed.
+ * It starts no process of its own besides the sandbox and the bash inside it:
  *
- *   1. a temp file receives the folder the command ends in;
- *   2. bash scrubs secret-looking variables, then execs the sandbox: its first
- *      process starts from the scrubbed environment, so /proc/1/environ holds no secret;
- *   3. inside, the command is eval'd by bash as `bash -c` would run it, and on exit
- *      writes its folder to descriptor 3;
- *   4. outside again: protected files the command created are moved aside, the
- *      host's shell changes to the folder the command ended in (a `cd` persists, as
- *      it does for the host's own shell), and the command's exit status is returned.
+ *   1. the sandbox runs bash as its first process, whose environment file is masked
+ *      (/proc/1/environ); bash unsets secret-looking variables, so nothing the command
+ *      starts inherits them;
+ *   2. bash evals the command as `bash -c` would, and on exit writes the folder it
+ *      ends in to descriptor 3, a pipe the host's shell reads;
+ *   3. outside again: protected files the command created are moved aside, the host's
+ *      shell changes to the folder the command ended in (a `cd` persists, as it does
+ *      for the host's own shell), and the command's exit status is returned.
  * Only the folder crosses back; nothing the command wrote is ever run outside.
  */
 export interface WrapInputs {
@@ -52,15 +53,15 @@ export function shq(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The scrub that runs in bash before the sandbox starts. */
-function scrub(passEnv: string[], unsetNames: string[]): string {
+/** Inside the sandbox: drop secret-looking variables, run the command as `bash -c` would, report the folder it ends in. */
+function inner(passEnv: string[], unsetNames: string[]): string {
   const keep = passEnv.length > 0 ? `${passEnv.join('|')}) ;; ` : '';
   const names = unsetNames.length > 0 ? ` unset ${unsetNames.join(' ')};` : '';
-  return `shopt -s nocasematch; for v in $(compgen -e); do case $v in ${keep}${SECRET_NAME_GLOBS.join('|')}) unset "$v";; esac; done;${names} exec "$@"`;
+  // Every variable by the letter it starts with (\${!A*}): the same list as compgen, without forking a subshell for it.
+  const all = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => `\${!${c}*}`).join(' ');
+  const scrub = `shopt -s nocasematch; for __hw_v in ${all}; do case $__hw_v in ${keep}${SECRET_NAME_GLOBS.join('|')}) unset "$__hw_v" 2>/dev/null;; esac; done; shopt -u nocasematch;${names}`;
+  return `${scrub} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
 }
-
-/** Inside the sandbox: run the command as `bash -c` would, and report the folder it ends in. */
-const INNER = `__hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
 
 function sweep(layout: Layout): string {
   if (layout.sweep.length === 0) return '';
@@ -73,20 +74,11 @@ function sweep(layout: Layout): string {
 }
 
 export function wrapCommand({ launcher, layout, command, unsetNames, passEnv }: WrapInputs): string {
-  const sandbox = [
-    '/bin/bash',
-    '-c',
-    scrub(passEnv, unsetNames),
-    'hookwise-sandbox',
-    ...launcher,
-    '/bin/bash',
-    '-c',
-    INNER,
-    'bash',
-    command,
-  ];
+  const sandbox = [...launcher, '/bin/bash', '-c', inner(passEnv, unsetNames), 'bash', command];
+  // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   return (
-    `__hw_f=$(mktemp) && { ${sandbox.map(shq).join(' ')} 3>"$__hw_f"; __hw_s=$?; ${sweep(layout)}` +
-    `[ -s "$__hw_f" ] && cd -- "$(cat -- "$__hw_f")"; rm -f -- "$__hw_f"; (exit $__hw_s); }`
+    `{ __hw_d=$(${sandbox.map(shq).join(' ')} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}` +
+    // A function returns the status without forking a subshell for \`(exit N)\`.
+    `[ -n "$__hw_d" ] && cd -- "$__hw_d"; __hw_status() { return $1; }; __hw_status $__hw_s`
   );
 }
