@@ -5,6 +5,7 @@
  * once); nothing is cached between judgements, since the work tree changes.
  */
 import { spawnSync } from 'node:child_process';
+import { detectSandbox } from '../../../sandbox/detect.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -80,7 +81,11 @@ export class DiskLook {
 
   private git(root: string, args: string[]): string | undefined {
     // No optional locks (a look must not change the index); no fsmonitor program.
-    const r = spawnSync('git', ['--no-optional-locks', '-c', 'core.fsmonitor=false', '-C', root, ...args], {
+    const git = ['git', '--no-optional-locks', '-c', 'core.fsmonitor=false', '-C', root, ...args];
+    // A repository the agent made has the agent's config (filter drivers, …): git runs where it can change nothing and reach nothing.
+    const sandbox = detectSandbox();
+    const argv = sandbox.ok && process.platform === 'linux' ? [sandbox.program, ...READ_ONLY_BWRAP, '--', ...git] : git;
+    const r = spawnSync(argv[0]!, argv.slice(1), {
       encoding: 'utf8',
       timeout: GIT_TIMEOUT_MS,
       maxBuffer: 16 << 20,
@@ -90,6 +95,21 @@ export class DiskLook {
     return r.status === 0 && !r.error ? r.stdout : undefined;
   }
 }
+
+/** bubblewrap with the whole file system read-only, no network, no other process in sight. */
+const READ_ONLY_BWRAP = [
+  '--die-with-parent',
+  '--unshare-all',
+  '--cap-drop',
+  'ALL',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
 
 /** A `.git` folder with a HEAD, or a `.git` file pointing elsewhere (worktrees, submodules): worth asking git. */
 function looksLikeRepository(root: string): boolean {
