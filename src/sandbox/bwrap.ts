@@ -1,30 +1,31 @@
 import type { Layout } from './layout.js';
 import type { ResolvedSandbox } from './settings.js';
 
+/** The base every bubblewrap run of hookwise starts from: new namespaces, no capabilities, the whole file system read-only. */
+export const READ_ONLY_BWRAP = [
+  '--die-with-parent',
+  '--unshare-all',
+  '--cap-drop',
+  'ALL',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
+
 /**
  * bubblewrap's arguments for a layout (Linux). Order matters: later mounts cover
  * earlier ones, so the hidden folders come first, then the roots shown on top of
  * them, then the read-only and masked paths inside the roots.
  */
 export function bwrapArgs(layout: Layout, settings: ResolvedSandbox): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+  const args = [...READ_ONLY_BWRAP, '--new-session'];
   if (settings.network === 'on') args.push('--share-net');
   // The command's bash is the first process (no init holding the unscrubbed environment), and its environment file is masked.
-  args.push(
-    '--as-pid-1',
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--ro-bind',
-    '/dev/null',
-    '/proc/1/environ',
-  );
+  args.push('--as-pid-1', '--ro-bind', '/dev/null', '/proc/1/environ');
   for (const top of layout.hidden) args.push('--tmpfs', top);
   for (const dir of layout.readable) args.push('--ro-bind-try', dir, dir);
   for (const dir of layout.writable) args.push('--bind', dir, dir);

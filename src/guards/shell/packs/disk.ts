@@ -5,6 +5,7 @@
  * once); nothing is cached between judgements, since the work tree changes.
  */
 import { spawnSync } from 'node:child_process';
+import { READ_ONLY_BWRAP } from '../../../sandbox/bwrap.js';
 import { detectSandbox } from '../../../sandbox/detect.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -95,21 +96,6 @@ export class DiskLook {
     return r.status === 0 && !r.error ? r.stdout : undefined;
   }
 }
-
-/** bubblewrap with the whole file system read-only, no network, no other process in sight. */
-const READ_ONLY_BWRAP = [
-  '--die-with-parent',
-  '--unshare-all',
-  '--cap-drop',
-  'ALL',
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-];
 
 /** A `.git` folder with a HEAD, or a `.git` file pointing elsewhere (worktrees, submodules): worth asking git. */
 function looksLikeRepository(root: string): boolean {
