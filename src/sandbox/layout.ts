@@ -93,7 +93,11 @@ export function layoutFor({ policy, pathDirs }: LayoutInputs): Layout {
   };
   const home = realOf(policy.home);
   // A PATH folder's parent too: version managers keep their programs beside their shims (~/.pyenv/{shims,versions}).
-  const tools = pathDirs.flatMap((d) => [d, path.dirname(d)]).map(realOf);
+  // Only PATH folders inside a hidden folder need showing again; the rest are resolved for nothing (half a
+  // millisecond per call with a long PATH). Each is resolved once, though PATH often names one twice.
+  const tools = unique(pathDirs.flatMap((d) => [d, path.dirname(d)]))
+    .filter((d) => layout.hidden.some((top) => isWithin(d, top)))
+    .map(realOf);
   const shown = [home, ...roots.read, ...tools].filter((p): p is string => p !== undefined && !HIDDEN_TOPS.includes(p));
   layout.readable = unique(shown.filter((p) => layout.hidden.some((top) => isWithin(p, top)) && !layout.writable.includes(p)));
   for (const root of layout.writable) walk(policy, root, layout);
