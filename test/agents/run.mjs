@@ -31,7 +31,8 @@ const work = agents.flatMap((agent) =>
 );
 
 async function runCase({ agent, c }) {
-  const mock = await startMockOpenAI();
+  // Each agent's model API: OpenAI Responses unless its entry names its own mock.
+  const mock = await (AGENTS[agent].startMock ?? startMockOpenAI)();
   const dir = mkdtempSync(path.join(tmpdir(), `hookwise-${agent}-`));
   const project = path.join(dir, 'project');
   const home = path.join(dir, 'home');
