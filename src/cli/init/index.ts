@@ -43,9 +43,10 @@ export async function initProject(options: InitOptions): Promise<void> {
     }
   }
 
+  if (!options.print) await ignoreStateFolder(dir, say);
   if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
   else if (options.host !== undefined) await wireAgent(options.host, dir, options, say);
-  if (!options.print) printNextSteps(options, say);
+  if (!options.print) printNextSteps(options, installsHookwise(dir), say);
 }
 
 async function wireClaudeCode(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
@@ -144,10 +145,24 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await rename(temp, file);
 }
 
-function printNextSteps(options: InitOptions, say: (line: string) => void): void {
+/**
+ * `.hookwise/` holds machine-local state (the module cache, residents' sockets, the
+ * audit database by default): it goes in the project's .gitignore, added once, in a
+ * git project only.
+ */
+async function ignoreStateFolder(dir: string, say: (line: string) => void): Promise<void> {
+  if (!existsSync(path.join(dir, '.git'))) return;
+  const file = path.join(dir, '.gitignore');
+  const text = existsSync(file) ? await readFile(file, 'utf8') : '';
+  if (/^\/?\.hookwise\/?\s*$/m.test(text)) return;
+  await writeAtomically(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}.hookwise/\n`);
+  say(`${pc.green('updated')}  .gitignore: .hookwise/ (machine-local state)`);
+}
+
+function printNextSteps(options: InitOptions, installed: boolean, say: (line: string) => void): void {
   say('');
   say('next:');
-  say('  npm install --save-dev hookwise     so the config can import it (npx works too)');
+  if (!installed) say('  npm install --save-dev hookwise     so the config can import it (npx works too; docs/install in the README)');
   say('  npx hookwise check                  lists the hooks in run order');
   if (options.host !== undefined && AGENTS.includes(options.host)) {
     say(
