@@ -8,7 +8,7 @@
  * path of every in-process hook's return value and of every drop-in call.
  */
 import type { Outcome } from './outcome.js';
-import { InvalidResultError, type Decision, type Verdict } from './results.js';
+import { InvalidResultError, type Decision, type Verdict } from './verdict.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.197';
 

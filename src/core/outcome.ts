@@ -1,4 +1,4 @@
-import type { Decision, ResultKind, Verdict } from './results.js';
+import type { Decision, ResultKind, Verdict } from './verdict.js';
 
 export type HookStatus = 'ok' | 'error' | 'timeout' | 'skipped' | 'async';
 

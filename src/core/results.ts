@@ -1,14 +1,13 @@
 import { validateClaudeCodeOutput, verdictFromClaudeCode, type ClaudeCodeJsonOutput } from './claude-code.js';
+import { InvalidResultError, type Decision, type ResultKind, type Verdict } from './verdict.js';
+
+export { InvalidResultError, type Decision, type ResultKind, type Verdict } from './verdict.js';
 
 /**
  * What a handler can return, the helpers that build it, and the one function
  * that turns any return value (helper result, Claude Code JSON output, nothing)
  * into a Verdict the merge understands.
  */
-
-export type Decision = 'allow' | 'deny' | 'ask' | 'defer';
-
-export type ResultKind = 'allow' | 'deny' | 'ask' | 'defer' | 'modify' | 'block' | 'stop' | 'retry' | 'skip' | 'context' | 'none';
 
 /** Fields any result may carry beside its kind. */
 export interface ResultExtras {
@@ -68,41 +67,9 @@ export const replaceOutput = (updatedOutput: unknown, extras?: ResultExtras): Ho
   ...extras,
 });
 
-/** One hook's return value, normalised. Everything the merge needs and nothing else. */
-export interface Verdict {
-  result: ResultKind;
-  decision?: Decision;
-  /** deny, block, or an equivalent Claude Code output. */
-  block?: boolean;
-  stop?: boolean;
-  /**
-   * hookwise's own `stop()`: halt the agent without letting through what the event
-   * announces (a PreToolUse stop refuses the tool). Claude Code's `continue: false`
-   * lacks it: there the tool runs, then the turn ends.
-   */
-  halt?: boolean;
-  reason?: string;
-  stopReason?: string;
-  updatedInput?: Record<string, unknown>;
-  updatedOutput?: unknown;
-  additionalContext?: string;
-  systemMessage?: string;
-  suppressOutput?: boolean;
-  retryDelayMs?: number;
-  /** The chain ends after this hook (deny, block, stop, retry, skip). */
-  ends?: boolean;
-  /** Claude Code's Elicitation/ElicitationResult answer. */
-  elicitation?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
-  /** Claude Code's WorktreeCreate answer: the created worktree's path. */
-  worktreePath?: string;
-}
-
 const RESULT_KINDS = new Set<string>(['allow', 'deny', 'ask', 'defer', 'modify', 'block', 'stop', 'retry', 'skip', 'context', 'none']);
 /** What `undefined` and `null` mean; shared, so the engine can tell it apart by identity. */
 export const NO_OPINION: Verdict = Object.freeze({ result: 'none' }) as Verdict;
-
-/** Thrown when a handler returns something that is neither a result nor Claude Code output. */
-export class InvalidResultError extends Error {}
 
 export function isHookResult(value: unknown): value is HookResult {
   return typeof value === 'object' && value !== null && RESULT_KINDS.has((value as { kind?: string }).kind as string);

@@ -50,7 +50,7 @@ export function defineServe(program: Command, setExit: SetExit): void {
     )
     .option('--drain-timeout <ms>', 'on SIGTERM, how long in-flight requests may take before the server stops anyway', '10000')
     .action(async (flags: ServeFlags) => {
-      const { runServe } = await import('../../serve/cli.js');
+      const { runServe } = await import('../serve/run.js');
       setExit(await runServe(flags));
     });
 }

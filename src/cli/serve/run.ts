@@ -2,18 +2,18 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ServeFlags } from '../cli/commands/serve.js';
-import { UserError } from '../cli/errors.js';
-import { findConfigModule } from '../config/discover.js';
-import type { ApprovalStore } from '../approvals/types.js';
-import type { AnyAuditStore } from '../audit/open.js';
-import type { AuditSink } from '../audit/types.js';
-import type { HookEngine } from '../core/engine.js';
-import type { CounterStore } from '../counters/types.js';
-import { startHookServer } from './server.js';
-import { hashToken, loadTenantsFile, TenantsError, type Tenant } from './tenants.js';
-import { WorkerCounterStore } from './worker-counters.js';
-import { runPrimary, type ListeningMessage } from './workers.js';
+import type { ServeFlags } from '../commands/serve.js';
+import { UserError } from '../errors.js';
+import { findConfigModule } from '../../config/discover.js';
+import type { ApprovalStore } from '../../approvals/types.js';
+import type { AnyAuditStore } from '../../audit/open.js';
+import type { AuditSink } from '../../audit/types.js';
+import type { HookEngine } from '../../core/engine.js';
+import type { CounterStore } from '../../counters/types.js';
+import { startHookServer } from '../../serve/server.js';
+import { hashToken, loadTenantsFile, TenantsError, type Tenant } from '../../serve/tenants.js';
+import { WorkerCounterStore } from '../../serve/worker-counters.js';
+import { runPrimary, type ListeningMessage } from '../../serve/workers.js';
 
 const who = cluster.isWorker ? `hookwise serve [worker ${process.pid}]` : 'hookwise serve';
 const log = (line: string) => process.stderr.write(`${who}: ${line}\n`);
@@ -48,10 +48,10 @@ async function serve(flags: ServeFlags): Promise<number> {
     if (audit) stack.push(() => audit.close());
     const approvals = audit && (await openApprovalStore(flags.audit!, audit, tenants));
     if (approvals) stack.push(() => approvals.close());
-    const otlp = flags.otlp ? await (await import('../telemetry/otlp.js')).startOtlpExport(flags.otlp) : undefined;
+    const otlp = flags.otlp ? await (await import('../../telemetry/otlp.js')).startOtlpExport(flags.otlp) : undefined;
     if (otlp) stack.push(() => otlp.shutdown());
-    const { auditEngine } = await import('../audit/engine.js');
-    const { instrumentEngine } = await import('../telemetry/instrument.js');
+    const { auditEngine } = await import('../../audit/engine.js');
+    const { instrumentEngine } = await import('../../telemetry/instrument.js');
     const attach = (engine: HookEngine, tenant: Tenant) => {
       const offs = [instrumentEngine(engine, { attributes: { 'hookwise.tenant': tenant.name } })];
       if (audit) offs.push(auditEngine(engine, tenantAudit(audit, tenant.name)));
@@ -159,7 +159,7 @@ function readToken(file: string): string {
 async function openCounters(flags: ServeFlags): Promise<CounterStore> {
   // A worker's in-memory counters are its primary's, shared by every worker.
   if (cluster.isWorker && isMemory(flags.counters)) return new WorkerCounterStore();
-  const { openCounterStore } = await import('../counters/index.js');
+  const { openCounterStore } = await import('../../counters/index.js');
   try {
     return await openCounterStore(flags.counters, { keyPrefix: flags.countersPrefix });
   } catch (error) {
@@ -173,7 +173,7 @@ async function openCounters(flags: ServeFlags): Promise<CounterStore> {
  * tenants file.
  */
 async function openApprovalStore(target: string, audit: AnyAuditStore, tenants: Tenant[]): Promise<ApprovalStore> {
-  const { openApprovals } = await import('../approvals/open.js');
+  const { openApprovals } = await import('../../approvals/open.js');
   const policies = new Map(tenants.map((t) => [t.name, t.approvals]));
   try {
     return await openApprovals(target, { audit, policy: (tenant) => policies.get(tenant) });
@@ -185,7 +185,7 @@ async function openApprovalStore(target: string, audit: AnyAuditStore, tenants: 
 /** The audit sink for `--audit`: a SQLite file, or a postgres:// URL shared by replicas (docs/fleet.md). */
 async function openAudit(target: string | undefined): Promise<AnyAuditStore | undefined> {
   if (!target) return undefined;
-  const { openAuditStore } = await import('../audit/open.js');
+  const { openAuditStore } = await import('../../audit/open.js');
   try {
     return await openAuditStore(target);
   } catch (error) {
