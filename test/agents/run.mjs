@@ -49,7 +49,13 @@ async function runCase({ agent, c }) {
   try {
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
     if (!c.withoutHookwise) initAgent(agent, project, env);
-    const steps = c.steps.map((s) => (s.shell ? AGENTS[agent].shell(s.shell) : AGENTS[agent].write(s.write[0], s.write[1], project)));
+    const steps = c.steps.map((s) =>
+      s.shell
+        ? AGENTS[agent].shell(s.shell)
+        : s.shells
+          ? AGENTS[agent].shells(s.shells)
+          : AGENTS[agent].write(s.write[0], s.write[1], project),
+    );
     const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps)}`;
     const run = await runAgent(agent, { project, prompt, env });
     const failures = check(c.expect, { project, mock, env });
