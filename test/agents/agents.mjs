@@ -121,12 +121,12 @@ export const AGENTS = {
           version: 1,
           lastUsedProvider: 'openai-compatible',
           modes: {},
-          providers: { 'openai-compatible': { settings: provider } },
+          providers: { 'openai-compatible': { settings: provider, updatedAt: new Date().toISOString(), tokenSource: 'manual' } },
         }),
       );
       return { CLINE_SESSION_BACKEND_MODE: 'local', CLINE_NO_AUTO_UPDATE: '1' };
     },
-    args: (prompt) => [prompt],
+    args: (prompt) => ['--json', '-P', 'openai-compatible', '-m', 'gpt-4o', prompt],
     shell: (command) => ({ name: 'run_commands', args: { commands: [command] } }),
     /** Several commands in one call: Cline runs each (concurrently); hookwise judges each. */
     shells: (commands) => ({ name: 'run_commands', args: { commands } }),

@@ -19,6 +19,16 @@ export const cases = [
     expect: { absent: ['denied.txt'], present: ['after.txt'], seen: ['REASON-7f3'] },
   },
   {
+    name: 'one call holding an allowed and a refused command: each judged, the refusal refuses the call',
+    // Cline's run_commands carries several commands in one call (docs/agents.md).
+    agents: ['cline'],
+    config: policy(
+      `{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\.txt' }, handler: () => deny('REASON-4c1 not here') }`,
+    ),
+    steps: [{ shells: ['echo ok > batch-allowed.txt', 'echo x > denied.txt'] }, { shell: 'echo x > after.txt' }],
+    expect: { absent: ['denied.txt', 'batch-allowed.txt'], present: ['after.txt'], seen: ['REASON-4c1'] },
+  },
+  {
     name: 'an allowed command runs',
     config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
     steps: [{ shell: 'echo ok > allowed.txt' }],
@@ -34,9 +44,18 @@ export const cases = [
   },
   {
     name: 'context added at SessionStart reaches the model',
+    // Cline CLI runs TaskStart detached and never reads its answer (docs/agents.md).
+    agents: ['codex', 'copilot', 'droid'],
     config: policy(`{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-5e2 session rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-5e2'] },
+  },
+  {
+    name: 'context added on PreToolUse reaches the model',
+    agents: ['cline'],
+    config: policy(`{ name: 'ctx', events: 'PreToolUse', matcher: { tool: 'Bash' }, handler: () => context('CTX-3d8 tool rules') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-3d8'] },
   },
   {
     name: 'context added on UserPromptSubmit reaches the model',

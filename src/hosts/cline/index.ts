@@ -19,7 +19,18 @@ export const clineHost: Host = {
   deadlineMs: DEADLINE_MS,
   inputs(raw) {
     const input = clinePayloadInput(raw);
-    return input.tool_name === undefined ? [input] : clineToolInputs(input);
+    if (input.tool_name === undefined) return [input];
+    // A call hookwise refused ran with its refusal as input: nothing of the agent's to read.
+    if (typeof input.tool_input?.hookwise_refused === 'string') return [input];
+    if (input.hook_event_name !== 'PreToolUse') {
+      // After the tool, an input that cannot be read as hookwise's tools is passed as Cline's own tool.
+      try {
+        return clineToolInputs(input);
+      } catch {
+        return [input];
+      }
+    }
+    return clineToolInputs(input);
   },
   answer: (outcome, input) => clineAnswer([outcome], [input]),
   answerAll: clineAnswer,
