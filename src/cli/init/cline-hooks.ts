@@ -16,9 +16,8 @@ import { UserError } from '../errors.js';
 export async function wireCline(dir: string, bin: string, print: boolean, say: (line: string) => void): Promise<void> {
   const folder = path.join(dir, isFile(path.join(dir, '.clinerules')) ? '.cline' : '.clinerules', 'hooks');
   const shown = (file: string) => path.relative(dir, file);
-  const script = clineHookScript(bin);
   if (print) {
-    say(`--- ${shown(folder)}/{${CLINE_HOOK_EVENTS.join(',')}} (executable)\n${script}`);
+    for (const event of CLINE_HOOK_EVENTS) say(`--- ${shown(path.join(folder, event))} (executable)\n${clineHookScript(bin, event)}`);
     return;
   }
   const conflicts = [...foreignAtTargets(folder), ...foreignPreToolUse(dir)].map(shown);
@@ -29,6 +28,7 @@ export async function wireCline(dir: string, bin: string, print: boolean, say: (
   const written: string[] = [];
   for (const event of CLINE_HOOK_EVENTS) {
     const file = path.join(folder, event);
+    const script = clineHookScript(bin, event);
     if (existsSync(file) && readFileSync(file, 'utf8') === script) continue;
     await mkdir(folder, { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;

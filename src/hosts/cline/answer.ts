@@ -21,6 +21,8 @@ import { editorInputOf, RUN_COMMANDS, shellQuote } from './tools.js';
  * docs/agents.md ("Enforcement coverage") records this choice.
  */
 const REJECTED_BY_VALIDATION = new Set(['editor', 'apply_patch', 'read_files']);
+/** Tools whose every judged input can be written back on its own (the others refuse a rewrite). */
+const REWRITTEN_ALONE = new Set([RUN_COMMANDS, 'editor']);
 
 export type ClineControl = { cancel?: true; errorMessage?: string; context?: string; overrideInput?: unknown };
 
@@ -38,8 +40,8 @@ function preToolControl(outcomes: Outcome[], inputs: HookInput[]): ClineControl 
   let override: Record<string, unknown> | undefined;
   for (const [i, o] of outcomes.entries()) {
     const input = inputs[i]!;
-    // A command of run_commands is rewritten on its own: its input stands alone.
-    const alone = agentTool === RUN_COMMANDS ? { ...input, agent_tool_input: undefined } : input;
+    // A command of run_commands, or an editor call, is rewritten on its own: its input stands alone.
+    const alone = REWRITTEN_ALONE.has(String(agentTool)) ? { ...input, agent_tool_input: undefined } : input;
     const a = preToolAnswer(o, alone, { askAllowed: false, agent: 'Cline' });
     if (a.kind === 'deny') return refusal(input, inputs, a.reason, contexts);
     if (a.kind !== 'allow' || !a.updatedInput) continue;

@@ -14,20 +14,26 @@ export const CLINE_HOOK_FOLDER = path.join('.clinerules', 'hooks');
 /** Cline's hook files for hookwise's events (Cline waits only for PreToolUse and PostToolUse). */
 export const CLINE_HOOK_EVENTS = ['TaskStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'TaskComplete'] as const;
 
+/**
+ * The events Cline runs detached, its answer unread: hookwise answers them without a
+ * resident, so that a hook still running when Cline exits starts none that outlives it.
+ */
+const DETACHED = new Set<string>(['TaskStart', 'UserPromptSubmit', 'TaskComplete']);
+
 /** The first lines of every file hookwise writes: how a later init knows its own. */
 export const MARKER = '# hookwise: written by `hookwise init cline` (docs/agents.md)';
 
 /** Extensions Cline accepts on a hook file (its hook-file-config). */
 const EXTENSIONS = ['', '.sh', '.bash', '.zsh', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.ps1'];
 
-export function clineHookScript(bin: string): string {
+export function clineHookScript(bin: string, event: string): string {
   const refusal = JSON.stringify({ cancel: true, errorMessage: 'hookwise could not be run (exit CODE): the call is refused' });
   const [before, after] = refusal.split('CODE');
   return `#!/bin/sh
 ${MARKER}
 # Cline reads only the JSON a hook prints (exit codes mean nothing to it), so a hookwise
 # that cannot run is answered here with a cancel, which ends the run before the tool runs.
-out=$(node ${shellWord(bin)} cline)
+out=$(node ${shellWord(bin)} cline${DETACHED.has(event) ? ' --no-resident' : ''})
 code=$?
 if [ "$code" -eq 0 ]; then
   printf '%s\\n' "$out"
