@@ -4,7 +4,8 @@
  * makes, and checks on sentinel files and on what reached the model. A refused call
  * is shown refused by a file it would have made that is not there, and by its reason
  * in a later request to the model; every failure case pairs a dangerous command with
- * a sentinel that must stay absent.
+ * a sentinel that must stay absent. A case may name the only `agents` it runs for, or
+ * the agents it does not (`except`).
  */
 const IMPORTS = `import { defineConfig, deny, modify, context } from 'hookwise';\n`;
 const policy = (hooks) => `${IMPORTS}export default defineConfig({ hooks: [${hooks}] });\n`;
@@ -45,7 +46,7 @@ export const cases = [
   {
     name: 'context added at SessionStart reaches the model',
     // Cline CLI runs TaskStart detached and never reads its answer (docs/agents.md).
-    agents: ['codex', 'copilot', 'droid'],
+    except: ['cline'],
     config: policy(`{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-5e2 session rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-5e2'] },

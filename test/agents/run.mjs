@@ -27,7 +27,9 @@ const verbose = args.includes('--verbose');
 const agents = Object.keys(AGENTS).filter((a) => !only || a === only);
 for (const a of agents) agentBinary(a);
 const work = agents.flatMap((agent) =>
-  cases.filter((c) => (!filter || c.name.includes(filter)) && (!c.agents || c.agents.includes(agent))).map((c) => ({ agent, c })),
+  cases
+    .filter((c) => (!filter || c.name.includes(filter)) && (!c.agents || c.agents.includes(agent)) && !c.except?.includes(agent))
+    .map((c) => ({ agent, c })),
 );
 
 async function runCase({ agent, c }) {
