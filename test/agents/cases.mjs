@@ -87,6 +87,14 @@ export const cases = [
     expect: { absent: ['.env.local'], present: ['notes.txt'] },
   },
   {
+    name: 'the starter policy runs an allowed command and refuses a destructive one',
+    agents: ['cline'],
+    config: null,
+    // Outside the workspace, and a folder that is not there: harmless should the guard fail.
+    steps: [{ shells: ['echo ok > starter-ok.txt'] }, { shell: 'rm -rf ../hookwise-no-such-folder ; echo x > wiped.txt' }],
+    expect: { present: ['starter-ok.txt'], absent: ['wiped.txt'] },
+  },
+  {
     name: 'a broken policy leaves the dangerous command unrun',
     config: `${IMPORTS}export default defineConfig({ hooks: [ {{{ ] });\n`,
     steps: [{ shell: 'echo x > danger.txt' }],
