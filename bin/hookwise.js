@@ -3,9 +3,9 @@
 // Node starts a CommonJS entry faster than an ES module. That command skips the
 // command-line parser and the other commands' modules, and is answered by a
 // resident hookwise when one serves it (docs/claude-code.md#the-resident).
-// `hookwise codex|copilot|droid` are the same command for another agent (src/hosts).
+// `hookwise codex|copilot|droid|cline` are the same command for another agent (src/hosts).
 const [, , command, ...rest] = process.argv;
-const AGENTS = ['codex', 'copilot', 'droid'];
+const AGENTS = ['codex', 'copilot', 'droid', 'cline'];
 const agent = AGENTS.includes(command);
 const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
 const args = agent ? ['--agent', command, ...rest] : rest;
@@ -26,6 +26,12 @@ run.then(
     const line = `${failOpen ? 'hookwise' : 'hookwise failed closed'}: ${message.split('\n')[0]}`;
     process.stderr.write(`${line}\n`);
     // Codex and droid run the tool on exit 1 and may on 2: they are answered a JSON deny on stdout (exit 0).
+    // Cline reads no deny: only `cancel` (the run ends) keeps its tool from running.
+    if (command === 'cline' && !failOpen) {
+      process.stdout.write(`${JSON.stringify({ cancel: true, errorMessage: line })}\n`);
+      process.exitCode = 0;
+      return;
+    }
     if (agent && !failOpen) {
       const deny = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } };
       process.stdout.write(`${JSON.stringify(deny)}\n`);

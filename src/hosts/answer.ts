@@ -21,6 +21,14 @@ export async function answerHost(
   let decided: HookInput = inputs[0]!;
   // The project, not the folder the agent's shell is in now: a `cd src` must not shrink the guards' workspace.
   const options = { ...(signal && { signal }), ...(projectDir && { projectDir }) };
+  if (host.answerAll) {
+    const outcomes: Outcome[] = [];
+    for (const input of inputs) {
+      outcomes.push(await engine.fire(event, input, options));
+      if (refuses(outcomes.at(-1)!)) break;
+    }
+    return host.answerAll(outcomes, inputs.slice(0, outcomes.length));
+  }
   for (const input of inputs) {
     outcome = await engine.fire(event, input, options);
     decided = input;
@@ -29,4 +37,5 @@ export async function answerHost(
   return host.answer(outcome!, decided);
 }
 
+const refuses = (o: Outcome): boolean => o.blocked || o.stop || (o.decision !== null && o.decision !== 'allow');
 const decisive = (o: Outcome): boolean => o.blocked || o.stop || o.updatedInput !== null || (o.decision !== null && o.decision !== 'allow');

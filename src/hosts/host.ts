@@ -16,7 +16,7 @@ export interface HostAnswer {
   code: number;
 }
 
-export type HostName = 'claude-code' | 'codex' | 'copilot' | 'droid';
+export type HostName = 'claude-code' | 'codex' | 'copilot' | 'droid' | 'cline';
 
 export interface Host {
   readonly name: HostName;
@@ -31,6 +31,13 @@ export interface Host {
   inputs(raw: Record<string, unknown>): HookInput[];
   /** The Outcome as the agent honours it; `input` is the first of inputs(). */
   answer(outcome: Outcome, input: HookInput): HostAnswer;
+  /**
+   * Optional: the answer from the Outcome of every input up to the first that refuses, for
+   * agents whose one call holds several things each answered on its own (Cline's
+   * `run_commands`: every command judged, and rewritten, by itself). Without it the first
+   * decisive Outcome answers through answer().
+   */
+  answerAll?(outcomes: Outcome[], inputs: HookInput[]): HostAnswer;
   /** hookwise's own failure, answered so that the agent fails closed on `event` (undefined when unread). */
   failure(event: string | undefined, reason: string, failOpen: boolean): HostAnswer;
   /**

@@ -1,4 +1,5 @@
 import { claudeCodeHost } from './claude-code/index.js';
+import { clineHost } from './cline/index.js';
 import { codexHost } from './codex/index.js';
 import { copilotHost } from './copilot/index.js';
 import { droidHost } from './droid/index.js';
@@ -12,6 +13,7 @@ export const HOSTS: Readonly<Record<HostName, Host>> = {
   codex: codexHost,
   copilot: copilotHost,
   droid: droidHost,
+  cline: clineHost,
 };
 
 export const AGENT_NAMES = Object.keys(HOSTS) as HostName[];

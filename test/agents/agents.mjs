@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
+import { startMockChatCompletions } from './mock-chat-completions.mjs';
 
 /**
  * Each coding agent the suite drives: its pinned version from npm (installed once into
@@ -143,6 +144,47 @@ export const AGENTS = {
     ],
     shell: (command) => ({ name: 'Bash', input: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'Write', input: { file_path: path.join(project, file), content } }),
+  },
+  cline: {
+    label: 'Cline CLI',
+    pkg: 'cline',
+    version: '3.0.65',
+    bin: 'cline',
+    /** Its OpenAI-compatible provider speaks Chat Completions. */
+    startMock: startMockChatCompletions,
+    /**
+     * The provider in ~/.cline/data/settings/providers.json (what `cline auth -p openai-compatible`
+     * writes). The local backend: otherwise each run starts a hub daemon that outlives it.
+     */
+    setup({ home, mockUrl }) {
+      const settings = path.join(home, '.cline', 'data', 'settings');
+      mkdirSync(settings, { recursive: true });
+      const provider = { provider: 'openai-compatible', apiKey: 'x', model: 'gpt-4o', baseUrl: `${mockUrl}/v1` };
+      writeFileSync(
+        path.join(settings, 'providers.json'),
+        JSON.stringify({
+          version: 1,
+          lastUsedProvider: 'openai-compatible',
+          modes: {},
+          providers: { 'openai-compatible': { settings: provider, updatedAt: new Date().toISOString(), tokenSource: 'manual' } },
+        }),
+      );
+      return { CLINE_SESSION_BACKEND_MODE: 'local', CLINE_NO_AUTO_UPDATE: '1' };
+    },
+    args: (prompt) => ['--json', '-P', 'openai-compatible', '-m', 'gpt-4o', prompt],
+    shell: (command) => ({ name: 'run_commands', args: { commands: [command] } }),
+    /** Several commands in one call: Cline runs each (concurrently); hookwise judges each. */
+    shells: (commands) => ({ name: 'run_commands', args: { commands } }),
+    /** With an OpenAI model Cline edits files through apply_patch (its `editor` is for other models). */
+    write: (file, content) => ({
+      name: 'apply_patch',
+      args: {
+        input: `*** Begin Patch\n*** Add File: ${file}\n${content
+          .split('\n')
+          .map((l) => `+${l}`)
+          .join('\n')}\n*** End Patch\n`,
+      },
+    }),
   },
 };
 

@@ -4,7 +4,8 @@
  * makes, and checks on sentinel files and on what reached the model. A refused call
  * is shown refused by a file it would have made that is not there, and by its reason
  * in a later request to the model; every failure case pairs a dangerous command with
- * a sentinel that must stay absent.
+ * a sentinel that must stay absent. A case may name the only `agents` it runs for, or
+ * the agents it does not (`except`).
  */
 const IMPORTS = `import { defineConfig, deny, modify, context } from 'hookwise';\n`;
 const policy = (hooks) => `${IMPORTS}export default defineConfig({ hooks: [${hooks}] });\n`;
@@ -17,6 +18,16 @@ export const cases = [
     ),
     steps: [{ shell: 'echo x > denied.txt' }, { shell: 'echo x > after.txt' }],
     expect: { absent: ['denied.txt'], present: ['after.txt'], seen: ['REASON-7f3'] },
+  },
+  {
+    name: 'one call holding an allowed and a refused command: each judged, the refusal refuses the call',
+    // Cline's run_commands carries several commands in one call (docs/agents.md).
+    agents: ['cline'],
+    config: policy(
+      `{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\.txt' }, handler: () => deny('REASON-4c1 not here') }`,
+    ),
+    steps: [{ shells: ['echo ok > batch-allowed.txt', 'echo x > denied.txt'] }, { shell: 'echo x > after.txt' }],
+    expect: { absent: ['denied.txt', 'batch-allowed.txt'], present: ['after.txt'], seen: ['REASON-4c1'] },
   },
   {
     name: 'an allowed command runs',
@@ -34,9 +45,18 @@ export const cases = [
   },
   {
     name: 'context added at SessionStart reaches the model',
+    // Cline CLI runs TaskStart detached and never reads its answer (docs/agents.md).
+    except: ['cline'],
     config: policy(`{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-5e2 session rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-5e2'] },
+  },
+  {
+    name: 'context added on PreToolUse reaches the model',
+    agents: ['cline'],
+    config: policy(`{ name: 'ctx', events: 'PreToolUse', matcher: { tool: 'Bash' }, handler: () => context('CTX-3d8 tool rules') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-3d8'] },
   },
   {
     name: 'context added on UserPromptSubmit reaches the model',
@@ -65,6 +85,14 @@ export const cases = [
     config: null,
     steps: [{ write: ['.env.local', 'TOKEN=1'] }, { write: ['notes.txt', 'fine'] }],
     expect: { absent: ['.env.local'], present: ['notes.txt'] },
+  },
+  {
+    name: 'the starter policy runs an allowed command and refuses a destructive one',
+    agents: ['cline'],
+    config: null,
+    // Outside the workspace, and a folder that is not there: harmless should the guard fail.
+    steps: [{ shells: ['echo ok > starter-ok.txt'] }, { shell: 'rm -rf ../hookwise-no-such-folder ; echo x > wiped.txt' }],
+    expect: { present: ['starter-ok.txt'], absent: ['wiped.txt'] },
   },
   {
     name: 'a broken policy leaves the dangerous command unrun',

@@ -27,7 +27,9 @@ const verbose = args.includes('--verbose');
 const agents = Object.keys(AGENTS).filter((a) => !only || a === only);
 for (const a of agents) agentBinary(a);
 const work = agents.flatMap((agent) =>
-  cases.filter((c) => (!filter || c.name.includes(filter)) && (!c.agents || c.agents.includes(agent))).map((c) => ({ agent, c })),
+  cases
+    .filter((c) => (!filter || c.name.includes(filter)) && (!c.agents || c.agents.includes(agent)) && !c.except?.includes(agent))
+    .map((c) => ({ agent, c })),
 );
 
 async function runCase({ agent, c }) {
@@ -49,7 +51,13 @@ async function runCase({ agent, c }) {
   try {
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
     if (!c.withoutHookwise) initAgent(agent, project, env);
-    const steps = c.steps.map((s) => (s.shell ? AGENTS[agent].shell(s.shell) : AGENTS[agent].write(s.write[0], s.write[1], project)));
+    const steps = c.steps.map((s) =>
+      s.shell
+        ? AGENTS[agent].shell(s.shell)
+        : s.shells
+          ? AGENTS[agent].shells(s.shells)
+          : AGENTS[agent].write(s.write[0], s.write[1], project),
+    );
     const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps)}`;
     const run = await runAgent(agent, { project, prompt, env });
     const failures = check(c.expect, { project, mock, env });

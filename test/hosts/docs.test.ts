@@ -16,6 +16,7 @@ const WRITES: Record<string, { file: (home: string, project: string) => string; 
   codex: { file: (home) => path.join(home, '.codex', 'hooks.json'), holds: 'hookwise.js\\" codex' },
   copilot: { file: (_home, project) => path.join(project, '.github', 'hooks', 'hookwise.json'), holds: 'hookwise.js\\" copilot' },
   droid: { file: (home) => path.join(home, '.factory', 'hooks.json'), holds: 'hookwise.js\\" droid' },
+  cline: { file: (_home, project) => path.join(project, '.clinerules', 'hooks', 'PreToolUse'), holds: "hookwise.js' cline" },
   'claude-code': { file: (_home, project) => path.join(project, '.claude', 'settings.json'), holds: 'hookwise claude-code' },
   'claude-code --mod': {
     file: (_home, project) => path.join(project, '.claude', 'hookwise-mod', 'hooks', 'register.js'),

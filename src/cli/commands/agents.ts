@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
 
 /**
- * `hookwise codex|copilot|droid`: `hookwise claude-code` for another agent (src/hosts,
+ * `hookwise codex|copilot|droid|cline`: `hookwise claude-code` for another agent (src/hosts,
  * docs/agents.md). bin/hookwise.js runs them without commander on every call; this
  * declaration is for `--help` and the list of commands.
  */
@@ -10,6 +10,7 @@ const AGENTS = {
   codex: 'Codex CLI ($CODEX_HOME/hooks.json)',
   copilot: 'GitHub Copilot CLI (.github/hooks/hookwise.json)',
   droid: 'Factory droid (~/.factory/hooks.json)',
+  cline: 'Cline CLI (.clinerules/hooks/)',
 };
 
 export function defineAgents(program: Command, setExit: SetExit): void {

@@ -20,7 +20,7 @@ export interface InitOptions {
   mod?: boolean;
 }
 
-const AGENTS = ['codex', 'copilot', 'droid'];
+const AGENTS = ['codex', 'copilot', 'droid', 'cline'];
 
 export async function initProject(options: InitOptions): Promise<void> {
   if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {
@@ -118,6 +118,8 @@ async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: 
 
 /** Codex, Copilot or droid: their own hooks file, merged (src/hosts/hooks-file.ts). */
 async function wireAgent(agent: string, dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
+  // Cline reads hook executables, not a hooks file (./cline-hooks.ts).
+  if (agent === 'cline') return (await import('./cline-hooks.js')).wireCline(dir, hookwiseBin(dir), options.print, say);
   const { initTarget } = await import('../../hosts/init-targets.js');
   const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
   const target = initTarget(agent, dir, hookwiseBin(dir));
