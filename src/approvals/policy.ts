@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { picomatch } from '../core/lazy-deps.js';
 import { DEFAULT_EXPIRES_IN_MS } from './record.js';
 import type { Approval, ApprovalAnswer } from './types.js';
+import { HookwiseError } from '../core/errors.js';
 
 /** Someone who may approve: every tool, or only those matching `tools` (picomatch globs over tool names). */
 export interface ApprovalApprover {
@@ -58,7 +59,8 @@ export function parseApprovalPolicy(value: unknown, where: string): ApprovalPoli
   throw new ApprovalPolicyError(`${where}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
 }
 
-export class ApprovalPolicyError extends Error {
+export class ApprovalPolicyError extends HookwiseError {
+  override readonly code = 'APPROVAL_POLICY';
   constructor(message: string) {
     super(message);
     this.name = 'ApprovalPolicyError';

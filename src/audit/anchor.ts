@@ -13,6 +13,7 @@ import {
   writeSync,
 } from 'node:fs';
 import path from 'node:path';
+import { HookwiseError } from '../core/errors.js';
 
 /**
  * The anchor: what lets `verify` notice that a chain was rolled back (rows cut off
@@ -55,7 +56,8 @@ export interface AuditKeyOptions {
 }
 
 /** A key file that exists but cannot be used. */
-export class AuditKeyError extends Error {
+export class AuditKeyError extends HookwiseError {
+  override readonly code = 'AUDIT_KEY';
   constructor(message: string) {
     super(message);
     this.name = 'AuditKeyError';

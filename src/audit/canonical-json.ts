@@ -1,3 +1,4 @@
+import { HookwiseError } from '../core/errors.js';
 /**
  * Canonical JSON: object keys sorted by code unit, no whitespace, the rest as
  * JSON.stringify writes it. Two equal values always give the same text, so the
@@ -44,7 +45,8 @@ export function quoteJsonString(value: string): string {
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Thrown deep inside `write`; the path is worked out only then, keeping the hot path lean. */
-class CanonicalJsonError extends Error {
+class CanonicalJsonError extends HookwiseError {
+  override readonly code = 'CANONICAL_JSON';
   constructor(
     readonly culprit: unknown,
     readonly why: string,

@@ -1,5 +1,7 @@
+import { HookwiseError } from '../core/errors.js';
 /** The audit database asked for does not exist. */
-export class AuditDatabaseMissingError extends Error {
+export class AuditDatabaseMissingError extends HookwiseError {
+  override readonly code = 'AUDIT_DATABASE_MISSING';
   constructor(readonly path: string) {
     super(`no audit database at ${path} (run an agent first, or pass --db PATH or set HOOKWISE_AUDIT_DB)`);
     this.name = 'AuditDatabaseMissingError';
@@ -7,7 +9,8 @@ export class AuditDatabaseMissingError extends Error {
 }
 
 /** The file exists but is not a hookwise audit database. */
-export class AuditDatabaseFormatError extends Error {
+export class AuditDatabaseFormatError extends HookwiseError {
+  override readonly code = 'AUDIT_DATABASE_FORMAT';
   constructor(
     readonly path: string,
     why: string,
@@ -18,7 +21,8 @@ export class AuditDatabaseFormatError extends Error {
 }
 
 /** A record given to `append` that cannot be stored. */
-export class AuditRecordError extends TypeError {
+export class AuditRecordError extends HookwiseError {
+  override readonly code = 'AUDIT_RECORD';
   constructor(message: string) {
     super(`audit record: ${message}`);
     this.name = 'AuditRecordError';
@@ -26,7 +30,8 @@ export class AuditRecordError extends TypeError {
 }
 
 /** Another process holds a lock on the database longer than we wait. */
-export class AuditDatabaseLockedError extends Error {
+export class AuditDatabaseLockedError extends HookwiseError {
+  override readonly code = 'AUDIT_DATABASE_LOCKED';
   constructor(
     readonly path: string,
     waitedMs: number,
@@ -37,7 +42,8 @@ export class AuditDatabaseLockedError extends Error {
 }
 
 /** The database, its folder or its mount cannot be written, and the caller needs to write. */
-export class AuditDatabaseReadOnlyError extends Error {
+export class AuditDatabaseReadOnlyError extends HookwiseError {
+  override readonly code = 'AUDIT_DATABASE_READ_ONLY';
   constructor(
     readonly path: string,
     why: string,
@@ -54,7 +60,8 @@ export class AuditDatabaseReadOnlyError extends Error {
  * write-ahead log lost after a crash). The store refuses to write on top of it,
  * since new rows would reuse the lost seqs and hide the loss.
  */
-export class AuditRollbackError extends Error {
+export class AuditRollbackError extends HookwiseError {
+  override readonly code = 'AUDIT_ROLLBACK';
   constructor(
     readonly path: string,
     detail: string,
@@ -72,7 +79,8 @@ export function sqliteCode(error: unknown): string {
 }
 
 /** A PostgreSQL audit store that cannot be reached or is not a hookwise one. */
-export class AuditConnectionError extends Error {
+export class AuditConnectionError extends HookwiseError {
+  override readonly code = 'AUDIT_CONNECTION';
   constructor(message: string) {
     super(message);
     this.name = 'AuditConnectionError';

@@ -2,6 +2,7 @@ import type * as Fs from 'node:fs';
 import type * as V8 from 'node:v8';
 import { killHookProcesses } from './hook-processes.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
+import { HookwiseError } from '../core/errors.js';
 
 // From the loaded built-ins, not `import ... from 'node:fs'`: ES-module facades cost
 // start-up on every tool call. getBuiltinModule is Node 20.16+.
@@ -154,7 +155,9 @@ export class Envelope {
   }
 }
 
-export class TimedOut extends Error {}
+export class TimedOut extends HookwiseError {
+  override readonly code = 'TIMED_OUT';
+}
 
 /** What `work` resolves to, or a TimedOut rejection once `ms` have passed first. */
 export async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {

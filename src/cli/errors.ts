@@ -1,5 +1,7 @@
+import { HookwiseError } from '../core/errors.js';
 /** An error the CLI prints as one line (no stack) before exiting 1. */
-export class UserError extends Error {
+export class UserError extends HookwiseError {
+  override readonly code = 'USER';
   constructor(message: string) {
     super(message);
     this.name = 'UserError';

@@ -1,3 +1,4 @@
+import { HookwiseError } from './errors.js';
 /**
  * The lifecycle events hookwise knows, their aliases from the seed designs, and
  * what "block" can mean on each. Canonical names follow Claude Code.
@@ -117,7 +118,8 @@ export function knownEventNames(): string[] {
 }
 
 /** An event name that is empty, not a string, or a near miss of a known name. */
-export class EventNameError extends Error {
+export class EventNameError extends HookwiseError {
+  override readonly code = 'EVENT_NAME';
   constructor(message: string) {
     super(message);
     this.name = 'EventNameError';

@@ -52,6 +52,7 @@ export { defineHook, asHook, type Hook, type MultiEventHook, type AnyHook, type 
 export type * from './event-inputs.js';
 export type { HookInput as RawHookInput } from './input.js';
 export type { SessionState } from './state.js';
+export { HookwiseError } from './errors.js';
 export { HookSpecError } from './registry.js';
 export { MatcherError } from './regex.js';
 export { InputError } from './input.js';

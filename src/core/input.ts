@@ -1,3 +1,4 @@
+import { HookwiseError } from './errors.js';
 /**
  * The input a hook receives: Claude Code's wire format, snake_case field names.
  * Only the fields hookwise reads are typed; anything else passes through.
@@ -45,7 +46,8 @@ export function stepNameOf(input: HookInput): string {
 const MAX_DEPTH = 512;
 
 /** Thrown when a fire's input cannot be sealed: cyclic or absurdly deep. */
-export class InputError extends TypeError {
+export class InputError extends HookwiseError {
+  override readonly code = 'INPUT';
   constructor(message: string) {
     super(message);
     this.name = 'InputError';

@@ -4,6 +4,7 @@ import { stepNameOf, type HookInput } from './input.js';
 import { lazyGlob, toolPathGlob } from './path-glob.js';
 import { parsePermissionRule } from './permission-rule.js';
 import { compileRegex, MatcherError, parseDelimitedRegex, type SafeRegex } from './regex.js';
+import { HookwiseError } from './errors.js';
 
 /** Fields of a structured matcher; all given fields must match. */
 export interface StructuredMatcher {
@@ -181,7 +182,8 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
 }
 
 /** Thrown when a function matcher answers anything but true or false: the hook fails (its `onError` applies). */
-export class MatcherResultError extends Error {
+export class MatcherResultError extends HookwiseError {
+  override readonly code = 'MATCHER_RESULT';
   constructor(message: string) {
     super(message);
     this.name = 'MatcherResultError';

@@ -1,4 +1,5 @@
 import { RE2JS } from './lazy-deps.js';
+import { HookwiseError } from './errors.js';
 
 /**
  * Regular expressions from configuration run on RE2 (linear time), so a pattern
@@ -9,7 +10,8 @@ export interface SafeRegex {
   test(text: string): boolean;
 }
 
-export class MatcherError extends Error {
+export class MatcherError extends HookwiseError {
+  override readonly code = 'MATCHER';
   constructor(
     message: string,
     readonly path?: string,

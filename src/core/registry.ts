@@ -4,6 +4,7 @@ import { compileMatcher, type CompiledMatcher } from './matchers.js';
 import { MatcherError } from './regex.js';
 import { DEFAULT_TIMEOUT_MS, type HookSpec, type OnError } from './spec.js';
 import type { HookRecord } from './outcome.js';
+import { HookwiseError } from './errors.js';
 
 /** `events: '*'`: the hook is bound to every event, known or custom, as it is first fired. */
 export const EVERY_EVENT = '*';
@@ -32,7 +33,8 @@ export interface RegisteredHook {
   quiet: HookRecord;
 }
 
-export class HookSpecError extends Error {
+export class HookSpecError extends HookwiseError {
+  override readonly code = 'HOOK_SPEC';
   constructor(message: string) {
     super(message);
     this.name = 'HookSpecError';

@@ -1,3 +1,4 @@
+import { HookwiseError } from './errors.js';
 /**
  * What one hook's return value means once read: the Verdict the merge works on. Its
  * own file, below both readers of return values (./results.ts and ./claude-code.ts),
@@ -38,4 +39,6 @@ export interface Verdict {
 }
 
 /** Thrown when a handler returns something that is neither a result nor Claude Code output. */
-export class InvalidResultError extends Error {}
+export class InvalidResultError extends HookwiseError {
+  override readonly code = 'INVALID_RESULT';
+}

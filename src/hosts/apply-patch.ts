@@ -1,3 +1,4 @@
+import { HookwiseError } from '../core/errors.js';
 /**
  * Codex's `apply_patch` text, read for the files it touches. Codex hands hooks the raw
  * patch (`*** Begin Patch` … `*** End Patch`, optionally inside a `apply_patch <<'EOF'`
@@ -13,7 +14,9 @@ export type PatchChange =
   | { kind: 'delete'; path: string }
   | { kind: 'update'; path: string; moveTo?: string; removed: string; added: string };
 
-export class PatchError extends Error {}
+export class PatchError extends HookwiseError {
+  override readonly code = 'PATCH';
+}
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';

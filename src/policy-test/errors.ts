@@ -1,5 +1,7 @@
+import { HookwiseError } from '../core/errors.js';
 /** A test file, transcript or flag that cannot be used: one line naming the file, the field and the fix. */
-export class PolicyTestError extends Error {
+export class PolicyTestError extends HookwiseError {
+  override readonly code = 'POLICY_TEST';
   constructor(
     readonly file: string,
     message: string,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { ModelError, type ChatMessage, type ModelProvider, type ModelRequest, type ModelResponse } from './types.js';
+import { HookwiseError } from '../core/errors.js';
 
 /**
  * A provider that replays model turns from a script: for offline runs, demos and
@@ -60,7 +61,8 @@ export interface Script {
   turns: ScriptTurn[];
 }
 
-export class ScriptError extends Error {
+export class ScriptError extends HookwiseError {
+  override readonly code = 'SCRIPT';
   constructor(where: string, why: string) {
     super(`${where}: ${why}`);
     this.name = 'ScriptError';

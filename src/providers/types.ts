@@ -1,3 +1,4 @@
+import { HookwiseError } from '../core/errors.js';
 /**
  * The one interface every model provider implements: prompt hooks judge with it,
  * the runtime drives agents with it. Messages are provider-neutral.
@@ -51,7 +52,8 @@ export interface ModelProvider {
 export type ModelErrorKind = 'rate_limit' | 'timeout' | 'http' | 'network' | 'invalid_response' | 'aborted';
 
 /** A provider failure the caller can act on: a rate limit carries the delay the server asked for. */
-export class ModelError extends Error {
+export class ModelError extends HookwiseError {
+  override readonly code = 'MODEL';
   constructor(
     message: string,
     readonly kind: ModelErrorKind,

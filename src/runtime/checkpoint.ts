@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ChatMessage, ToolCall } from '../providers/types.js';
 import type { RunContext } from './run-context.js';
 import type { CallResult } from './tool-executor.js';
+import { HookwiseError } from '../core/errors.js';
 
 /**
  * What a checkpoint file holds: enough to continue the session where it was.
@@ -75,7 +76,8 @@ const schema = z.discriminatedUnion('version', [
   }),
 ]);
 
-export class CheckpointError extends Error {
+export class CheckpointError extends HookwiseError {
+  override readonly code = 'CHECKPOINT';
   constructor(file: string, why: string) {
     super(`${file}: ${why}`);
     this.name = 'CheckpointError';

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HookwiseError } from '../core/errors.js';
 
-export class BodyTooLarge extends Error {
+export class BodyTooLarge extends HookwiseError {
+  override readonly code = 'BODY_TOO_LARGE';
   constructor(
     readonly limit: number,
     /** What arrived before the limit, to tell which event it was. */

@@ -1,5 +1,7 @@
+import { HookwiseError } from '../core/errors.js';
 /** A request serve answers with an error status (and, on a blockable event, a block). */
-export class Refusal extends Error {
+export class Refusal extends HookwiseError {
+  override readonly code = 'REFUSAL';
   constructor(
     readonly status: number,
     message: string,

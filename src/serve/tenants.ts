@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { approvalPolicySchema, type ApprovalApprover, type ApprovalPolicy } from '../approvals/policy.js';
+import { HookwiseError } from '../core/errors.js';
 
 /** One tenant: who it is, how it proves it, which policy it runs under. */
 export interface Tenant {
@@ -68,7 +69,9 @@ export const hashToken: (token: string) => string =
     ? (token) => crypto.hash('sha256', token, 'hex')
     : (token) => crypto.createHash('sha256').update(token, 'utf8').digest('hex');
 
-export class TenantsError extends Error {}
+export class TenantsError extends HookwiseError {
+  override readonly code = 'TENANTS';
+}
 
 /**
  * Reads a tenants file (JSON or YAML). Relative config and project-root paths are

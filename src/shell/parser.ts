@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 // (and their Emscripten globals) into a strict consumer's type-check (test/package).
 import type { Language, Node, ParseState, Parser as TreeSitterParser, Tree } from 'web-tree-sitter';
 import { overLimit, SHELL_INPUT_LIMITS, type ShellInputLimits } from './limits.js';
+import { HookwiseError } from '../core/errors.js';
 
 const MiB = 1024 * 1024;
 const WASM_PAGE = 64 * 1024;
@@ -25,7 +26,8 @@ export const PARSE_BUDGET: Readonly<ParseBudget> = Object.freeze({ timeMs: 3_000
 const MEMORY_CEILING_BYTES = 512 * MiB;
 
 /** A command hookwise would not or could not parse; the message says why, for the person reading the refusal. */
-export class ParseRefused extends Error {
+export class ParseRefused extends HookwiseError {
+  override readonly code = 'PARSE_REFUSED';
   constructor(message: string) {
     super(message);
     this.name = 'ParseRefused';

@@ -2,6 +2,7 @@ import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } f
 import type { HookEngine } from '../../core/engine.js';
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from '../shared/errors.js';
+import { HookwiseBlockedError } from '../shared/lifecycle.js';
 import { ToolGate, stopText, type AdapterOptions } from '../../gate/index.js';
 
 type Model = Parameters<typeof wrapLanguageModel>[0]['model'];
@@ -11,10 +12,13 @@ type StreamResult = Awaited<ReturnType<Model['doStream']>>;
 type StreamPart = StreamResult['stream'] extends ReadableStream<infer P> ? P : never;
 type CallOptions = Parameters<Model['doGenerate']>[0];
 
-/** A PreModelCall hook blocked the call (`block(...)`); the model was not called. */
-export class ModelCallBlockedError extends Error {
-  override readonly name = 'ModelCallBlockedError';
-}
+/**
+ * The name this adapter used before every adapter threw the one HookwiseBlockedError for
+ * a blocked model call; kept so existing `catch` code still compiles.
+ * @deprecated catch `HookwiseBlockedError` (its `event` is `PreModelCall`).
+ */
+export const ModelCallBlockedError = HookwiseBlockedError;
+export type ModelCallBlockedError = HookwiseBlockedError;
 
 /**
  * The model with PreModelCall / PostModelCall around every call, streaming or not.
@@ -57,12 +61,13 @@ export function hookModel<M extends LanguageModel>(engine: HookEngine, model: M,
 async function before(gate: ToolGate, base: Record<string, unknown>, params: CallOptions): Promise<void> {
   const pre = await gate.fire('PreModelCall', { ...base, prompt: params.prompt, tool_names: (params.tools ?? []).map((t) => t.name) });
   if (pre.stop) throw new HookwiseStopError(stopText(pre), 'PreModelCall');
-  if (pre.blocked) throw new ModelCallBlockedError(`model call not made: PreModelCall hook: ${pre.reason ?? 'blocked'}`);
+  if (pre.blocked) throw new HookwiseBlockedError(pre.reason ?? 'blocked', 'PreModelCall');
   const prompt = pre.updatedInput?.prompt;
   if (prompt !== undefined) {
     if (!Array.isArray(prompt))
-      throw new ModelCallBlockedError(
-        'a PreModelCall hook rewrote `prompt` into something that is not a message array; the model was not called',
+      throw new HookwiseBlockedError(
+        'a hook rewrote `prompt` into something that is not a message array; the model was not called',
+        'PreModelCall',
       );
     params.prompt = prompt as CallOptions['prompt'];
   }

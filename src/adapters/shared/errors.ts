@@ -1,5 +1,7 @@
+import { HookwiseError } from '../../core/errors.js';
 /** A hook stopped the agent (`stop(...)`, Claude Code's `continue: false`). The run ends with it. */
-export class HookwiseStopError extends Error {
+export class HookwiseStopError extends HookwiseError {
+  override readonly code = 'STOPPED';
   override readonly name = 'HookwiseStopError';
   /**
    * By name: frameworks rethrow copies of what a tool threw (LangGraph does), and an
@@ -18,7 +20,8 @@ export class HookwiseStopError extends Error {
 }
 
 /** A tool the adapter cannot put hooks around (provider-executed, no execute, added after wrapping). */
-export class UngovernedToolError extends Error {
+export class UngovernedToolError extends HookwiseError {
+  override readonly code = 'UNGOVERNED_TOOL';
   override readonly name = 'UngovernedToolError';
   constructor(
     readonly toolName: string,

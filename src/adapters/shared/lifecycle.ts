@@ -1,11 +1,13 @@
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from './errors.js';
 import { ruleOnStop, stopText, type ToolGate } from '../../gate/index.js';
+import { HookwiseError } from '../../core/errors.js';
 
 export { MAX_CONSECUTIVE_STOP_BLOCKS } from '../../gate/index.js';
 
 /** A hook blocked the session or the prompt; the agent did not run. */
-export class HookwiseBlockedError extends Error {
+export class HookwiseBlockedError extends HookwiseError {
+  override readonly code = 'BLOCKED';
   override readonly name = 'HookwiseBlockedError';
   static override [Symbol.hasInstance](value: unknown): boolean {
     return value instanceof Error && value.name === 'HookwiseBlockedError';

@@ -15,11 +15,14 @@ import type { HookInput } from '../../core/input.js';
 import type { HandlerReturn } from '../../core/spec.js';
 import { refuse } from './block-for.js';
 import type { Protocol } from './types.js';
+import { HookwiseError } from '../../core/errors.js';
 
 export type { StdoutReading };
 
 /** A hook printed something that cannot be read as an answer (a cut JSON answer, a non-JSON HTTP body). */
-export class InvalidHookOutputError extends Error {}
+export class InvalidHookOutputError extends HookwiseError {
+  override readonly code = 'INVALID_HOOK_OUTPUT';
+}
 
 function firstLine(text: string, max = 300): string {
   const line = text.trim().split('\n')[0] ?? '';

@@ -1,7 +1,9 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { HookwiseError } from '../../core/errors.js';
 
-export class OutsideWorkspaceError extends Error {
+export class OutsideWorkspaceError extends HookwiseError {
+  override readonly code = 'OUTSIDE_WORKSPACE';
   constructor(requested: string, workspace: string, why = 'resolves outside the workspace') {
     super(`refused: ${requested} ${why} (${workspace})`);
     this.name = 'OutsideWorkspaceError';

@@ -1,0 +1,9 @@
+/**
+ * The base of every error hookwise throws on purpose. `code` is stable and written in
+ * docs/api.md ("Errors"): match on it, not on the message, which is for people and may
+ * get better. `error instanceof HookwiseError` tells hookwise's own errors from others.
+ */
+export class HookwiseError extends Error {
+  /** Stable, SCREAMING_SNAKE_CASE; each subclass names its own. */
+  readonly code: string = 'HOOKWISE';
+}
