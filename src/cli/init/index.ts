@@ -18,7 +18,7 @@ export interface InitOptions {
   print: boolean;
 }
 
-const AGENTS = ['codex', 'copilot', 'droid'];
+const AGENTS = ['codex', 'copilot', 'droid', 'gemini'];
 
 export async function initProject(options: InitOptions): Promise<void> {
   if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {
