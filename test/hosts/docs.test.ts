@@ -14,6 +14,7 @@ const WRITES: Record<string, (home: string, project: string) => string> = {
   codex: (home) => path.join(home, '.codex', 'hooks.json'),
   copilot: (_home, project) => path.join(project, '.github', 'hooks', 'hookwise.json'),
   droid: (home) => path.join(home, '.factory', 'hooks.json'),
+  gemini: (_home, project) => path.join(project, '.gemini', 'settings.json'),
   'claude-code': (_home, project) => path.join(project, '.claude', 'settings.json'),
 };
 
@@ -23,6 +24,7 @@ describe('docs/agents.md', () => {
       'npx hookwise init codex',
       'npx hookwise init copilot',
       'npx hookwise init droid',
+      'npx hookwise init gemini',
       'npx hookwise init claude-code',
     ]);
   });
