@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import { mergeHooksFile } from '../../src/hosts/hooks-file.js';
 import { initTarget } from '../../src/hosts/init-targets.js';
 import { GEMINI_INIT_EVENTS } from '../../src/hosts/gemini/events.js';
-import { cliPath, runCli } from '../cli/run-cli.js';
+import { cliPath, repoRoot, runCli } from '../cli/run-cli.js';
 
 /**
  * Gemini CLI 0.61.0's protocol (src/hosts/gemini), with a real engine and the real
@@ -247,5 +248,22 @@ describe('hookwise init gemini', () => {
     const stop = await call({ hook_event_name: 'AfterAgent', prompt: 'p', prompt_response: 'r', stop_hook_active: false });
     expect(stop.code).toBe(0);
     expect(JSON.parse(stop.stdout)).toEqual({ continue: false, stopReason: expect.stringMatching(/broken/) });
+  });
+});
+
+describe('hookwise gemini when hookwise cannot even load (a broken install)', () => {
+  it("answers in Gemini's form on exit 0: nothing runs and the run ends, whatever the event", () => {
+    const bin = path.join(mkdtempSync(path.join(root, 'install-')), 'bin');
+    mkdirSync(bin);
+    // The launcher without dist/ beside it: its require of the resident client fails.
+    for (const f of ['hookwise.js', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(bin, f));
+    const r = spawnSync(process.execPath, [path.join(bin, 'hookwise.js'), 'gemini'], {
+      input: JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }),
+      encoding: 'utf8',
+      env: { ...process.env, HOOKWISE_FAIL_OPEN: '' },
+    });
+    expect(r.status).toBe(0);
+    const reason = expect.stringMatching(/^hookwise failed closed: /);
+    expect(JSON.parse(r.stdout)).toEqual({ continue: false, stopReason: reason, decision: 'deny', reason });
   });
 });
