@@ -116,4 +116,12 @@ export const cases = [
     steps: [{ shell: 'echo ok > ran.txt' }],
     expect: { present: ['ran.txt'], maxModelRequests: 3 },
   },
+  {
+    // Gemini appends AfterTool's additionalContext to the tool's result.
+    name: 'context added after a tool call reaches the model',
+    agents: ['gemini'],
+    config: policy(`{ name: 'ctx', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: () => context('CTX-d40 after the tool') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-d40'] },
+  },
 ];
