@@ -124,4 +124,13 @@ export const cases = [
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-d40'] },
   },
+  {
+    // The starter policy answers an allowed Bash call with its sandboxed line, which has a `$(…)`
+    // that Gemini refuses to run ("Command injection detected"): hookwise delivers it as `eval '…'`.
+    name: "the starter policy's sandboxed shell command runs",
+    agents: ['gemini'],
+    config: null,
+    steps: [{ shell: 'echo ok > sandboxed.txt' }],
+    expect: { present: ['sandboxed.txt'] },
+  },
 ];

@@ -10,6 +10,7 @@ import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import { mergeHooksFile } from '../../src/hosts/hooks-file.js';
 import { initTarget } from '../../src/hosts/init-targets.js';
 import { GEMINI_INIT_EVENTS } from '../../src/hosts/gemini/events.js';
+import { hasCommandSubstitution } from '../../src/hosts/gemini/shell.js';
 import { cliPath, repoRoot, runCli } from '../cli/run-cli.js';
 
 /**
@@ -265,5 +266,37 @@ describe('hookwise gemini when hookwise cannot even load (a broken install)', ()
     expect(r.status).toBe(0);
     const reason = expect.stringMatching(/^hookwise failed closed: /);
     expect(JSON.parse(r.stdout)).toEqual({ continue: false, stopReason: reason, decision: 'deny', reason });
+  });
+});
+
+describe("a rewritten shell command Gemini's injection check would refuse", () => {
+  const rewrite = (to: string) =>
+    new HookEngine().register({ name: 'rewrite', events: 'PreToolUse', handler: (i) => modify({ ...i.tool_input, command: to }) });
+  const call = (command: string) => ({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } });
+
+  it('reads substitution as Gemini does: outside single quotes only', () => {
+    expect(['echo $(id)', 'echo `id`', 'diff <(a) b', 'echo "$(id)"'].map(hasCommandSubstitution)).toEqual([true, true, true, true]);
+    expect(["echo '$(id)'", 'echo \\$(id)', 'echo $HOME', 'echo "a>(b)"'].map(hasCommandSubstitution)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
+  it("is delivered as eval '…', which passes the check and runs the same line", async () => {
+    const line = `d=$(printf '%s' "it's"); echo "$d" \`echo ok\``;
+    const r = await answer(rewrite(line), call('echo plain'));
+    const delivered = r.json.hookSpecificOutput.tool_input.command as string;
+    expect(delivered.startsWith("eval '")).toBe(true);
+    expect(hasCommandSubstitution(delivered)).toBe(false);
+    const run = (c: string) => spawnSync('bash', ['-c', c], { encoding: 'utf8' }).stdout;
+    expect(run(delivered)).toBe("it's ok\n");
+    expect(run(delivered)).toBe(run(line));
+  });
+
+  it("a model's command Gemini would refuse stays refused, never wrapped past Gemini's check", async () => {
+    const r = await answer(rewrite('sandboxed $(x)'), call('cat $(ls)'));
+    expect(r.json).toEqual({ decision: 'deny', reason: expect.stringMatching(/refuses command substitution/) });
   });
 });

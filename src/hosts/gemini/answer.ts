@@ -1,7 +1,8 @@
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
-import { preToolAnswer } from '../pre-tool-use.js';
+import { type PreToolAnswer, preToolAnswer } from '../pre-tool-use.js';
 import { END_OF_TURN, type HostAnswer, jsonLine } from '../host.js';
+import { deliverable } from './shell.js';
 import { GEMINI_TOOLS } from './tools.js';
 
 /**
@@ -19,7 +20,7 @@ export function geminiAnswer(outcome: Outcome, input: HookInput): HostAnswer {
     out.stopReason = outcome.stopReason ?? outcome.reason ?? 'stopped by a hookwise hook';
   }
   if (outcome.event === 'PreToolUse') {
-    const a = preToolAnswer(outcome, input, { askAllowed: false, agent: 'Gemini CLI', table: GEMINI_TOOLS });
+    const a = shellDelivered(preToolAnswer(outcome, input, { askAllowed: false, agent: 'Gemini CLI', table: GEMINI_TOOLS }), input);
     if (a.kind === 'deny') Object.assign(out, { decision: 'deny', reason: a.reason });
     else if (a.kind === 'allow') {
       out.decision = 'allow';
@@ -46,6 +47,15 @@ export function geminiAnswer(outcome: Outcome, input: HookInput): HostAnswer {
  */
 function endsTheRun(outcome: Outcome): boolean {
   return END_OF_TURN.has(outcome.event) && outcome.blocked && outcome.hooks.some((h) => h.status === 'error' || h.status === 'timeout');
+}
+
+/** A rewritten shell command in the form Gemini runs (./shell.ts), or a refusal when there is none. */
+function shellDelivered(a: PreToolAnswer, input: HookInput): PreToolAnswer {
+  const command = a.kind === 'allow' ? a.updatedInput?.command : undefined;
+  if (a.kind !== 'allow' || input.agent_tool_name !== 'run_shell_command' || typeof command !== 'string') return a;
+  const d = deliverable(command, input.tool_input?.command);
+  if ('refusal' in d) return { kind: 'deny', reason: d.refusal };
+  return { ...a, updatedInput: { ...a.updatedInput, command: d.command } };
 }
 
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
