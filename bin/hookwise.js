@@ -5,7 +5,7 @@
 // resident hookwise when one serves it (docs/claude-code.md#the-resident).
 // `hookwise codex|copilot|droid|cline` are the same command for another agent (src/hosts).
 const [, , command, ...rest] = process.argv;
-const AGENTS = ['codex', 'copilot', 'droid', 'cline'];
+const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini'];
 const agent = AGENTS.includes(command);
 const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
 const args = agent ? ['--agent', command, ...rest] : rest;
@@ -33,7 +33,11 @@ run.then(
       return;
     }
     if (agent && !failOpen) {
-      const deny = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } };
+      // Gemini reads its own form (src/hosts/gemini): nothing runs, and the run ends whatever the event was.
+      const deny =
+        command === 'gemini'
+          ? { continue: false, stopReason: line, decision: 'deny', reason: line }
+          : { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } };
       process.stdout.write(`${JSON.stringify(deny)}\n`);
       process.exitCode = 0;
       return;

@@ -15,6 +15,10 @@ export interface HooksFileShape {
   timeoutSeconds: number;
   /** Recognises a hookwise entry already there. */
   runsHookwise: RegExp;
+  /** The agent's own event names, when they are not Claude Code's (Gemini's `BeforeTool`…). */
+  events?: readonly string[];
+  /** The hook timeout in milliseconds, written instead of timeoutSeconds for an agent that reads ms (Gemini). */
+  timeoutMs?: number;
 }
 
 export interface HooksMerge {
@@ -31,8 +35,9 @@ export function mergeHooksFile(existing: Record<string, unknown>, shape: HooksFi
   const merged: Record<string, unknown> = { ...events };
   const added: string[] = [];
   const updated: string[] = [];
-  const entry = { type: 'command', command: shape.command, timeout: shape.timeoutSeconds };
-  for (const event of AGENT_EVENTS) {
+  const timeout = shape.timeoutMs ?? shape.timeoutSeconds;
+  const entry = { type: 'command', command: shape.command, timeout };
+  for (const event of shape.events ?? AGENT_EVENTS) {
     const where = shape.wrapped ? `hooks.${event}` : event;
     const groups = merged[event] === undefined ? [] : asArray(merged[event], where);
     const at = groups.findIndex((g) => hookwiseHooks(g, shape.runsHookwise).length > 0);
@@ -43,8 +48,8 @@ export function mergeHooksFile(existing: Record<string, unknown>, shape: HooksFi
     }
     const group = groups[at] as { hooks: Record<string, unknown>[] };
     const current = hookwiseHooks(group, shape.runsHookwise)[0]!;
-    if (current.command === shape.command && current.timeout === shape.timeoutSeconds) continue;
-    const hooks = group.hooks.map((h) => (h === current ? { ...h, command: shape.command, timeout: shape.timeoutSeconds } : h));
+    if (current.command === shape.command && current.timeout === timeout) continue;
+    const hooks = group.hooks.map((h) => (h === current ? { ...h, command: shape.command, timeout } : h));
     merged[event] = groups.map((g, i) => (i === at ? { ...group, hooks } : g));
     updated.push(event);
   }

@@ -3,6 +3,7 @@ import { clineHost } from './cline/index.js';
 import { codexHost } from './codex/index.js';
 import { copilotHost } from './copilot/index.js';
 import { droidHost } from './droid/index.js';
+import { geminiHost } from './gemini/index.js';
 import type { Host, HostName } from './host.js';
 
 export type { Host, HostAnswer, HostName } from './host.js';
@@ -14,6 +15,7 @@ export const HOSTS: Readonly<Record<HostName, Host>> = {
   copilot: copilotHost,
   droid: droidHost,
   cline: clineHost,
+  gemini: geminiHost,
 };
 
 export const AGENT_NAMES = Object.keys(HOSTS) as HostName[];

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
 import { startMockChatCompletions } from './mock-chat-completions.mjs';
+import { startMockGemini } from './mock-gemini.mjs';
 
 /**
  * Each coding agent the suite drives: its pinned version from npm (installed once into
@@ -185,6 +186,31 @@ export const AGENTS = {
           .join('\n')}\n*** End Patch\n`,
       },
     }),
+  },
+  gemini: {
+    label: 'Gemini CLI',
+    pkg: '@google/gemini-cli',
+    version: '0.61.0',
+    bin: 'gemini',
+    /** Its own model API (Gemini's generateContent), mocked by ./mock-gemini.mjs. */
+    startMock: startMockGemini,
+    /**
+     * An API key against the mock: without `selectedType` and an explicit `-m` its model
+     * router retries classifier calls for minutes. The folder is trusted, so its project hooks run.
+     */
+    setup({ home, mockUrl }) {
+      mkdirSync(path.join(home, '.gemini'), { recursive: true });
+      const settings = {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+        privacy: { usageStatisticsEnabled: false },
+      };
+      writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
+      return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    },
+    args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '-p', prompt],
+    shell: (command) => ({ name: 'run_shell_command', args: { command } }),
+    write: (file, content, project) => ({ name: 'write_file', args: { file_path: path.join(project, file), content } }),
   },
 };
 

@@ -7,7 +7,7 @@
  * a sentinel that must stay absent. A case may name the only `agents` it runs for, or
  * the agents it does not (`except`).
  */
-const IMPORTS = `import { defineConfig, deny, modify, context } from 'hookwise';\n`;
+const IMPORTS = `import { defineConfig, deny, modify, context, ask } from 'hookwise';\n`;
 const policy = (hooks) => `${IMPORTS}export default defineConfig({ hooks: [${hooks}] });\n`;
 
 export const cases = [
@@ -61,7 +61,7 @@ export const cases = [
   {
     name: 'context added on UserPromptSubmit reaches the model',
     // `droid exec` takes its prompt from the command line and fires no UserPromptSubmit (docs/agents.md).
-    agents: ['codex', 'copilot', 'claude-code-mod'],
+    agents: ['codex', 'copilot', 'claude-code-mod', 'gemini'],
     config: policy(`{ name: 'ctx', events: 'UserPromptSubmit', handler: () => context('CTX-91a project rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-91a'] },
@@ -117,5 +117,48 @@ export const cases = [
     config: `${IMPORTS}export default defineConfig({ hooks: [ {{{ ] });\n`,
     steps: [],
     expect: { maxModelRequests: 3 },
+  },
+  {
+    // Gemini CLI waits for ever on a hook's `ask` in headless mode: hookwise refuses it, saying a person is needed.
+    name: 'an ask is refused with a reason saying a person must approve, and the headless run goes on',
+    agents: ['gemini'],
+    config: policy(
+      `{ name: 'ask', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'asked\\.txt' }, handler: () => ask('ASK-3c1 deploys need a person') }`,
+    ),
+    steps: [{ shell: 'echo x > asked.txt' }, { shell: 'echo x > after.txt' }],
+    expect: { absent: ['asked.txt'], present: ['after.txt'], seen: ['ASK-3c1', 'a person must approve'] },
+  },
+  {
+    // A failing hook at Stop must end the run: a refusal there (Gemini's AfterAgent deny) sends the agent round again.
+    name: 'a crashing hook at Stop ends the run (the agent is not kept going)',
+    agents: ['gemini'],
+    config: policy(`{ name: 'crash-at-stop', events: 'Stop', handler: () => { throw new Error('boom'); } }`),
+    steps: [{ shell: 'echo ok > ran.txt' }],
+    expect: { present: ['ran.txt'], maxModelRequests: 3 },
+  },
+  {
+    // hookwise's own failure at Stop (its deadline passes before Gemini's timeout, which would let the agent go on).
+    name: 'a hanging hook at Stop ends the run',
+    agents: ['gemini'],
+    config: policy(`{ name: 'hang-at-stop', events: 'Stop', timeoutMs: 600000, handler: () => new Promise(() => {}) }`),
+    steps: [{ shell: 'echo ok > ran.txt' }],
+    expect: { present: ['ran.txt'], maxModelRequests: 3 },
+  },
+  {
+    // Gemini appends AfterTool's additionalContext to the tool's result.
+    name: 'context added after a tool call reaches the model',
+    agents: ['gemini'],
+    config: policy(`{ name: 'ctx', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: () => context('CTX-d40 after the tool') }`),
+    steps: [{ shell: 'echo ok > ctx.txt' }],
+    expect: { present: ['ctx.txt'], seen: ['CTX-d40'] },
+  },
+  {
+    // The starter policy answers an allowed Bash call with its sandboxed line, which has a `$(…)`
+    // that Gemini refuses to run ("Command injection detected"): hookwise delivers it as `eval '…'`.
+    name: "the starter policy's sandboxed shell command runs",
+    agents: ['gemini'],
+    config: null,
+    steps: [{ shell: 'echo ok > sandboxed.txt' }],
+    expect: { present: ['sandboxed.txt'] },
   },
 ];

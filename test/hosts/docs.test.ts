@@ -17,6 +17,7 @@ const WRITES: Record<string, { file: (home: string, project: string) => string; 
   copilot: { file: (_home, project) => path.join(project, '.github', 'hooks', 'hookwise.json'), holds: 'hookwise.js\\" copilot' },
   droid: { file: (home) => path.join(home, '.factory', 'hooks.json'), holds: 'hookwise.js\\" droid' },
   cline: { file: (_home, project) => path.join(project, '.clinerules', 'hooks', 'PreToolUse'), holds: "hookwise.js' cline" },
+  gemini: { file: (_home, project) => path.join(project, '.gemini', 'settings.json'), holds: 'hookwise.js\\" gemini' },
   'claude-code': { file: (_home, project) => path.join(project, '.claude', 'settings.json'), holds: 'hookwise claude-code' },
   'claude-code --mod': {
     file: (_home, project) => path.join(project, '.claude', 'hookwise-mod', 'hooks', 'register.js'),

@@ -11,6 +11,7 @@ const AGENTS = {
   copilot: 'GitHub Copilot CLI (.github/hooks/hookwise.json)',
   droid: 'Factory droid (~/.factory/hooks.json)',
   cline: 'Cline CLI (.clinerules/hooks/)',
+  gemini: 'Gemini CLI (.gemini/settings.json)',
 };
 
 export function defineAgents(program: Command, setExit: SetExit): void {

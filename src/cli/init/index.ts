@@ -20,7 +20,7 @@ export interface InitOptions {
   mod?: boolean;
 }
 
-const AGENTS = ['codex', 'copilot', 'droid', 'cline'];
+const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini'];
 
 export async function initProject(options: InitOptions): Promise<void> {
   if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {

@@ -1,0 +1,37 @@
+import type { HookInput } from '../../core/input.js';
+import type { Host } from '../host.js';
+import { normaliseTool } from '../tools.js';
+import { geminiAnswer, geminiFailure } from './answer.js';
+import { GEMINI_EVENTS } from './events.js';
+import { GEMINI_TOOLS } from './tools.js';
+
+/**
+ * Gemini CLI 0.61.0 (`hookwise gemini`, written to the project's `.gemini/settings.json`
+ * by `hookwise init gemini`). Its hooks speak their own protocol: its event names
+ * (./events.ts), its tool names (./tools.ts), and answers as ./answer.ts writes them.
+ * A hook that exits 1 or times out lets the tool run, so hookwise answers JSON on exit 0,
+ * before DEADLINE_MS (GEMINI_TIMEOUT_MS is the timeout init writes; Gemini reads it in ms).
+ */
+export const GEMINI_TIMEOUT_MS = 60_000;
+const DEADLINE_MS = 20_000;
+
+export const geminiHost: Host = {
+  name: 'gemini',
+  label: 'Gemini CLI 0.61.0',
+  deadlineMs: DEADLINE_MS,
+  inputs(raw) {
+    const named = raw.hook_event_name;
+    const event = typeof named === 'string' ? GEMINI_EVENTS[named] : undefined;
+    if (named === 'BeforeToolSelection')
+      throw new Error(
+        'Gemini\'s BeforeToolSelection has no hookwise event; remove hookwise from "hooks.BeforeToolSelection" in .gemini/settings.json',
+      );
+    const input: HookInput = { ...raw, hook_event_name: event ?? (named as string), agent_event_name: named };
+    // Claude Code names the last reply of a turn `last_assistant_message`; Gemini calls it `prompt_response`.
+    if (event === 'Stop' && input.last_assistant_message === undefined && typeof raw.prompt_response === 'string')
+      input.last_assistant_message = raw.prompt_response;
+    return [normaliseTool(input, GEMINI_TOOLS)];
+  },
+  answer: geminiAnswer,
+  failure: geminiFailure,
+};
