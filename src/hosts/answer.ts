@@ -1,7 +1,7 @@
 import type { HookEngine } from '../core/engine.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
-import type { Host, HostAnswer } from './host.js';
+import { END_OF_TURN, type Host, type HostAnswer } from './host.js';
 
 /**
  * The one path from an agent's call to its answer, shared by the spawned process, the
@@ -24,13 +24,13 @@ export async function answerHost(
   if (host.answerAll) {
     const outcomes: Outcome[] = [];
     for (const input of inputs) {
-      outcomes.push(await engine.fire(event, input, options));
+      outcomes.push(endsTheRunOnFailure(await engine.fire(event, input, options)));
       if (refuses(outcomes.at(-1)!)) break;
     }
     return host.answerAll(outcomes, inputs.slice(0, outcomes.length));
   }
   for (const input of inputs) {
-    outcome = await engine.fire(event, input, options);
+    outcome = endsTheRunOnFailure(await engine.fire(event, input, options));
     decided = input;
     if (decisive(outcome)) break;
   }
@@ -39,3 +39,16 @@ export async function answerHost(
 
 const refuses = (o: Outcome): boolean => o.blocked || o.stop || (o.decision !== null && o.decision !== 'allow');
 const decisive = (o: Outcome): boolean => o.blocked || o.stop || o.updatedInput !== null || (o.decision !== null && o.decision !== 'allow');
+
+/**
+ * A block at the end of a turn that a failed hook made (it threw, or ran out of time)
+ * reads in every agent as "keep going", and again on every failure (Gemini: 24 model
+ * requests in 150 s until killed). Failing closed there ends the run: the block becomes
+ * a stop. A block a hook chose (keep going, with its reason) stays one. docs/agents.md.
+ */
+export function endsTheRunOnFailure(o: Outcome): Outcome {
+  if (!o.blocked || o.stop || !END_OF_TURN.has(o.event)) return o;
+  const failed = o.hooks.find((h) => (h.status === 'error' || h.status === 'timeout') && o.reason?.startsWith(`hook ${h.name} failed`));
+  if (!failed) return o;
+  return { ...o, stop: true, stopReason: `hookwise failed closed: ${o.reason}` };
+}

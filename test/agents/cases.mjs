@@ -129,9 +129,8 @@ export const cases = [
     expect: { absent: ['asked.txt'], present: ['after.txt'], seen: ['ASK-3c1', 'a person must approve'] },
   },
   {
-    // A failing hook at Stop must end the run: a refusal there (Gemini's AfterAgent deny) sends the agent round again.
+    // A failing hook at Stop must end the run: a block there (Gemini's AfterAgent deny, Claude-shaped `decision: block`) sends the agent round again.
     name: 'a crashing hook at Stop ends the run (the agent is not kept going)',
-    agents: ['gemini'],
     config: policy(`{ name: 'crash-at-stop', events: 'Stop', handler: () => { throw new Error('boom'); } }`),
     steps: [{ shell: 'echo ok > ran.txt' }],
     expect: { present: ['ran.txt'], maxModelRequests: 3 },
@@ -139,7 +138,6 @@ export const cases = [
   {
     // hookwise's own failure at Stop (its deadline passes before Gemini's timeout, which would let the agent go on).
     name: 'a hanging hook at Stop ends the run',
-    agents: ['gemini'],
     config: policy(`{ name: 'hang-at-stop', events: 'Stop', timeoutMs: 600000, handler: () => new Promise(() => {}) }`),
     steps: [{ shell: 'echo ok > ran.txt' }],
     expect: { present: ['ran.txt'], maxModelRequests: 3 },
@@ -156,7 +154,6 @@ export const cases = [
     // The starter policy answers an allowed Bash call with its sandboxed line, which has a `$(…)`
     // that Gemini refuses to run ("Command injection detected"): hookwise delivers it as `eval '…'`.
     name: "the starter policy's sandboxed shell command runs",
-    agents: ['gemini'],
     config: null,
     steps: [{ shell: 'echo ok > sandboxed.txt' }],
     expect: { present: ['sandboxed.txt'] },

@@ -15,7 +15,8 @@ import { GEMINI_TOOLS } from './tools.js';
 export function geminiAnswer(outcome: Outcome, input: HookInput): HostAnswer {
   const out: Record<string, unknown> = {};
   const specific: Record<string, unknown> = { hookEventName: input.agent_event_name ?? outcome.event };
-  if (outcome.stop || endsTheRun(outcome)) {
+  // A block at the end of a turn that a failed hook made arrives as a stop already (../answer.ts).
+  if (outcome.stop) {
     out.continue = false;
     out.stopReason = outcome.stopReason ?? outcome.reason ?? 'stopped by a hookwise hook';
   }
@@ -38,15 +39,6 @@ export function geminiAnswer(outcome: Outcome, input: HookInput): HostAnswer {
   if (outcome.suppressOutput) out.suppressOutput = true;
   if (Object.keys(specific).length > 1) out.hookSpecificOutput = specific;
   return Object.keys(out).length > 0 ? { stdout: jsonLine(out), code: 0 } : { code: 0 };
-}
-
-/**
- * A block at the end of a turn that a failed hook made (it threw, or ran out of time):
- * Gemini would send the agent round again with the reason, and again on every failure
- * (measured: 24 model requests in 150 s until killed). Failing closed there ends the run.
- */
-function endsTheRun(outcome: Outcome): boolean {
-  return END_OF_TURN.has(outcome.event) && outcome.blocked && outcome.hooks.some((h) => h.status === 'error' || h.status === 'timeout');
 }
 
 /** A rewritten shell command in the form Gemini runs (./shell.ts), or a refusal when there is none. */
