@@ -26,9 +26,9 @@ function validate(options: CommandHandlerOptions): void {
 }
 
 function spawnFailure(error: SpawnError, program: string, cwd: string): Error {
-  if (error.code === 'ENOENT' && !existsSync(cwd)) return new Error(`cannot run ${program}: working directory ${cwd} does not exist`);
-  if (error.code === 'ENOENT') return new Error(`cannot run ${program}: program not found`);
-  if (error.code === 'EACCES') return new Error(`cannot run ${program}: permission denied (is it executable?)`);
+  if (error.errno === 'ENOENT' && !existsSync(cwd)) return new Error(`cannot run ${program}: working directory ${cwd} does not exist`);
+  if (error.errno === 'ENOENT') return new Error(`cannot run ${program}: program not found`);
+  if (error.errno === 'EACCES') return new Error(`cannot run ${program}: permission denied (is it executable?)`);
   return new Error(`cannot run ${program}: ${error.message}`);
 }
 

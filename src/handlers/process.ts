@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedBuffer } from './capped-buffer.js';
 import { HOOK_ID_ENV, killEverything, newHookId, signalGroup, track, untrack } from './containment.js';
+import { HookwiseError } from '../core/errors.js';
 
 /**
  * Runs one hook process: input on stdin, stdout/stderr captured up to a cap, the
@@ -37,11 +38,12 @@ export interface RunProcessResult {
   stderrTruncated: boolean;
 }
 
-/** The process could not be started at all (missing program, bad cwd, not executable). */
-export class SpawnError extends Error {
+/** The process could not be started at all (missing program, bad cwd, not executable). `errno`: the system's code, e.g. ENOENT. */
+export class SpawnError extends HookwiseError {
+  override readonly code = 'SPAWN';
   constructor(
     message: string,
-    readonly code: string | undefined,
+    readonly errno: string | undefined,
   ) {
     super(message);
     this.name = 'SpawnError';

@@ -61,7 +61,7 @@ describe('runProcess', () => {
   it('fails to start a missing program with a SpawnError', async () => {
     const run = runProcess({ ...base, file: path.join(dir, 'no-such-program'), args: [], signal: new AbortController().signal });
     await expect(run).rejects.toBeInstanceOf(SpawnError);
-    await expect(run).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(run).rejects.toMatchObject({ code: 'SPAWN', errno: 'ENOENT' });
   });
 
   it('on abort kills the whole group, escalating to SIGKILL for a grandchild that ignores SIGTERM', async () => {
