@@ -19,16 +19,9 @@ export interface CompactionBudget {
   summarize?: (messages: ChatMessage[]) => Promise<string> | string;
 }
 
-/** What the approval callback is asked when a hook answers `ask`. */
-export interface ApprovalRequest {
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  toolUseId: string;
-  /** The reason the hook gave for asking. */
-  reason: string | null;
-  sessionId: string;
-  agentId?: string;
-}
+/** What the approval callback is asked when a hook answers `ask`: the tool gate's, one shape for every host. */
+export type { ApprovalRequest } from '../gate/options.js';
+import type { ApprovalRequest } from '../gate/options.js';
 
 export interface AgentOptions {
   provider: ModelProvider;
