@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { all, any, deny, HookEngine, HookSpecError, not, type Matcher } from '../../src/index.js';
+import { all, any, deny, type Hook, HookEngine, HookSpecError, not, type Matcher } from '../../src/index.js';
 import { compileMatcher } from '../../src/core/matchers.js';
 
 function matches(matcher: Matcher, event: string, input: Record<string, unknown>): boolean {
@@ -157,7 +157,7 @@ describe('invalid matchers are errors at registration (SEMANTICS 6)', () => {
 
   it('other spec fields are validated with the field named', () => {
     const engine = new HookEngine();
-    const base = { name: 'h', events: 'Stop', handler: () => undefined };
+    const base: Hook<'Stop'> = { name: 'h', events: 'Stop', handler: () => undefined };
     expect(() => engine.register({ ...base, name: '' })).toThrow('name: expected a non-empty string');
     expect(() => engine.register({ ...base, events: [] })).toThrow('events: expected an event name');
     expect(() => engine.register({ ...base, priority: Number.NaN })).toThrow('priority: expected a finite number');

@@ -4,7 +4,7 @@
  * the code change it fails on.
  */
 import { describe, expect, it } from 'vitest';
-import { all, any, context, deny, HookEngine, HookSpecError, not, systemMessage, type Matcher } from '../../src/index.js';
+import { all, any, context, defineHook, deny, HookEngine, HookSpecError, not, systemMessage, type Matcher } from '../../src/index.js';
 import { compileMatcher } from '../../src/core/matchers.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -199,12 +199,14 @@ describe('section 7: string matchers', () => {
   it('StepStart and StepEnd match the step name, through the engine index too', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({
-      name: 'agent-step',
-      events: ['StepStart', 'StepCompleted'],
-      matcher: 'Agent',
-      handler: (i) => void ran.push(String(i.hook_event_name)),
-    });
+    engine.register(
+      defineHook({
+        name: 'agent-step',
+        events: ['StepStart', 'StepCompleted'],
+        matcher: 'Agent',
+        handler: (i) => void ran.push(String(i.hook_event_name)),
+      }),
+    );
     await engine.fire('StepStart', { step: { index: 0, name: 'Agent' } });
     await engine.fire('StepStart', { step: { index: 1, name: 'Other' } });
     await engine.fire('StepEnd', { step_name: 'Agent' });
@@ -215,12 +217,14 @@ describe('section 7: string matchers', () => {
   it('one string on several events is tested against each event own field', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({
-      name: 'h',
-      events: ['SessionStart', 'PreToolUse'],
-      matcher: 'startup',
-      handler: (i) => void ran.push(String(i.hook_event_name)),
-    });
+    engine.register(
+      defineHook({
+        name: 'h',
+        events: ['SessionStart', 'PreToolUse'],
+        matcher: 'startup',
+        handler: (i) => void ran.push(String(i.hook_event_name)),
+      }),
+    );
     await engine.fire('SessionStart', { source: 'startup' });
     await engine.fire('PreToolUse', { tool_name: 'Bash', source: 'startup' });
     await engine.fire('PreToolUse', { tool_name: 'startup' });

@@ -7,10 +7,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   allow,
+  asHook,
   ask,
   block,
   context,
   defer,
+  defineHook,
   deny,
   HookEngine,
   modify,
@@ -20,8 +22,12 @@ import {
   stop,
   systemMessage,
   type HandlerReturn,
-  type HookInput,
+  type RawHookInput,
 } from '../../src/index.js';
+
+// The event tables below are plain strings on purpose: they must match the engine's table,
+// not the compiler's. Hooks on those names (and on custom ones) are registered untyped
+// through asHook, as a settings file's hooks are.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
@@ -72,8 +78,8 @@ describe('section 1: every alias is the canonical event', () => {
   it.each(ALIASES)('%s fires %s, and a hook registered under either name runs on both', async (alias, canonical) => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({ name: 'by-alias', events: alias, onError: 'continue', handler: () => void ran.push('by-alias') });
-    engine.register({ name: 'by-canonical', events: canonical, onError: 'continue', handler: () => void ran.push('by-canonical') });
+    engine.register(asHook({ name: 'by-alias', events: alias, onError: 'continue', handler: () => void ran.push('by-alias') }));
+    engine.register(asHook({ name: 'by-canonical', events: canonical, onError: 'continue', handler: () => void ran.push('by-canonical') }));
     const viaAlias = await engine.fire(alias, { session_id: 's' });
     expect(viaAlias.event).toBe(canonical);
     expect(ran).toEqual(['by-alias', 'by-canonical']);
@@ -96,7 +102,7 @@ describe('section 1: blockability, seen through the default failure policy', () 
   // Catches: a wrong `blockable` flag on any row (the default onError follows it).
   it.each(SECTION_1.map(([name, , blockable]) => [name, blockable] as const))('%s blockable=%s', async (event, blockable) => {
     const engine = new HookEngine();
-    engine.register({ name: 'boom', events: event, handler: throwing });
+    engine.register(asHook({ name: 'boom', events: event, handler: throwing }));
     const outcome = await engine.fire(event, { session_id: 's' });
     expect(outcome.blocked).toBe(blockable);
     expect(outcome.reason).toBe(blockable ? 'hook boom failed: kaput' : null);
@@ -105,14 +111,14 @@ describe('section 1: blockability, seen through the default failure policy', () 
   // Catches: Claude Code's other events missing (they would become custom events, always blockable) or flagged wrongly.
   it.each(CLAUDE_CODE_OTHERS)('Claude Code event %s blockable=%s', async (event, blockable) => {
     const engine = new HookEngine();
-    engine.register({ name: 'boom', events: event, handler: throwing });
+    engine.register(asHook({ name: 'boom', events: event, handler: throwing }));
     expect((await engine.fire(event, { session_id: 's' })).blocked).toBe(blockable);
   });
 
   // Catches: custom event names refused at registration or at fire, or their hooks never run.
   it('custom event names are allowed: hooks register, run and can block', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'custom', events: 'DeployRequested', handler: (i) => block(`no deploy of ${String(i.target)}`) });
+    engine.register(asHook({ name: 'custom', events: 'DeployRequested', handler: (i) => block(`no deploy of ${String(i.target)}`) }));
     const outcome = await engine.fire('DeployRequested', { target: 'prod' });
     expect(outcome).toMatchObject({ event: 'DeployRequested', blocked: true, reason: 'no deploy of prod' });
   });
@@ -127,9 +133,9 @@ describe('section 1: blockability, seen through the default failure policy', () 
 });
 
 describe('section 1: the fields every input carries', () => {
-  function seenBy(engine: HookEngine, event: string): HookInput[] {
-    const seen: HookInput[] = [];
-    engine.register({ name: `see-${event}`, events: event, handler: (i) => void seen.push(i) });
+  function seenBy(engine: HookEngine, event: string): RawHookInput[] {
+    const seen: RawHookInput[] = [];
+    engine.register(asHook({ name: `see-${event}`, events: event, handler: (i) => void seen.push(i) }));
     return seen;
   }
 
@@ -215,11 +221,13 @@ describe('section 2: hook fields', () => {
   it('a hook with several events (aliases included) runs on each of them', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({
-      name: 'multi',
-      events: ['PreToolCall', 'Stop', 'session_start'],
-      handler: (i) => void ran.push(String(i.hook_event_name)),
-    });
+    engine.register(
+      defineHook({
+        name: 'multi',
+        events: ['PreToolCall', 'Stop', 'session_start'],
+        handler: (i) => void ran.push(String(i.hook_event_name)),
+      }),
+    );
     await engine.fire('PreToolUse', bash);
     await engine.fire('Stop', {});
     await engine.fire('SessionStart', { source: 'startup' });
@@ -352,9 +360,9 @@ describe('section 3: modify on tool events replaces tool_input, elsewhere patche
     async (event) => {
       const engine = new HookEngine();
       const seen: unknown[] = [];
-      engine.register({ name: 'a', events: event, handler: () => modify({ command: 'pwd' }) });
-      engine.register({ name: 'b', events: event, handler: () => modify({ description: 'only this' }) });
-      engine.register({ name: 'c', events: event, handler: (i) => void seen.push(i.tool_input) });
+      engine.register(asHook({ name: 'a', events: event, handler: () => modify({ command: 'pwd' }) }));
+      engine.register(asHook({ name: 'b', events: event, handler: () => modify({ description: 'only this' }) }));
+      engine.register(asHook({ name: 'c', events: event, handler: (i) => void seen.push(i.tool_input) }));
       const outcome = await engine.fire(event, { tool_name: 'Bash', tool_input: { command: 'ls', timeout: 5 } });
       expect(seen).toEqual([{ description: 'only this' }]);
       expect(outcome.updatedInput).toEqual({ description: 'only this' });
@@ -380,7 +388,7 @@ describe('section 3: modify on tool events replaces tool_input, elsewhere patche
   // Catches: patches deep-merged (nested objects combined) instead of shallow-merged, or the original fields dropped.
   it('on other events a patch is shallow-merged into the input the next hook sees', async () => {
     const engine = new HookEngine();
-    let seen: HookInput | undefined;
+    let seen: RawHookInput | undefined;
     engine.register({ name: 'a', events: 'UserPromptSubmit', handler: () => modify({ meta: { a: 1 } }) });
     engine.register({ name: 'b', events: 'UserPromptSubmit', handler: () => modify({ meta: { b: 2 }, prompt: 'rewritten' }) });
     engine.register({ name: 'c', events: 'UserPromptSubmit', handler: (i) => void (seen = i) });
@@ -498,9 +506,9 @@ describe('section 4: running the chain', () => {
 });
 
 describe('section 5: merge rules not covered elsewhere', () => {
-  async function fireWith(event: string, results: HandlerReturn[], input: HookInput = bash) {
+  async function fireWith(event: string, results: HandlerReturn[], input: RawHookInput = bash) {
     const engine = new HookEngine();
-    results.forEach((r, i) => engine.register({ name: `h${i}`, events: event, handler: () => r }));
+    results.forEach((r, i) => engine.register(asHook({ name: `h${i}`, events: event, handler: () => r })));
     return engine.fire(event, input);
   }
 
