@@ -134,7 +134,8 @@ export type EventInputs = {
   };
   PostCompact: { trigger: 'manual' | 'auto' | (string & {}); compact_summary?: string; messages_before?: number; messages_after?: number };
   Checkpoint: { checkpoint_path?: string; message_count?: number };
-  Notification: { message: string; title?: string; notification_type?: string };
+  /** `approval_id` when an approval store waits for a person (docs/approvals.md). */
+  Notification: { message: string; title?: string; notification_type?: string; approval_id?: string };
   Setup: { trigger?: string };
   InstructionsLoaded: { file_path?: string; load_reason?: string };
   PermissionDenied: ToolCall & { reason?: string };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allow,
+  asHook,
   ask,
   block,
   context,
@@ -17,10 +18,10 @@ import {
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
 
-/** Fire `event` with one hook per result, in the given order. */
+/** Fire `event` (any name, so registered untyped) with one hook per result, in the given order. */
 async function fireWith(event: string, results: HandlerReturn[], input: Record<string, unknown> = bash, parallel = false) {
   const engine = new HookEngine({ parallel });
-  results.forEach((r, i) => engine.register({ name: `h${i}`, events: event, handler: () => r }));
+  results.forEach((r, i) => engine.register(asHook({ name: `h${i}`, events: event, handler: () => r })));
   return engine.fire(event, input);
 }
 
@@ -211,6 +212,7 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
   });
 
   it('output Claude Code would reject is a hook failure, not "no opinion" (docs/claude-code.md)', async () => {
+    // Shapes the types refuse, on purpose: what a command hook may print all the same.
     const bad = [
       { decision: 'maybe' },
       { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Deny' } },
@@ -220,7 +222,7 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
       { kind: 'Deny', reason: 'x' },
     ];
     for (const output of bad) {
-      const outcome = await fireWith('PreToolUse', [output]);
+      const outcome = await fireWith('PreToolUse', [output as HandlerReturn]);
       expect(outcome.hooks[0]).toMatchObject({ status: 'error', result: null });
       expect(outcome.hooks[0]!.error).toMatch(/invalid Claude Code hook output|unknown kind/);
     }
