@@ -8,7 +8,7 @@ function hook(log: string[], name: string, result: HandlerReturn = undefined, ex
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
 
-describe('ordering (SEMANTICS 4.2)', () => {
+describe('ordering (docs/model.md, "Order")', () => {
   it('runs higher priority first and keeps registration order on ties', async () => {
     const log: string[] = [];
     const engine = new HookEngine();
@@ -66,7 +66,7 @@ describe('ordering (SEMANTICS 4.2)', () => {
   });
 });
 
-describe('the chain (SEMANTICS 4.3-4.4)', () => {
+describe('the chain (docs/model.md, "Order")', () => {
   it.each([
     ['deny', deny('no')],
     ['block', block('no')],
@@ -138,7 +138,7 @@ describe('the chain (SEMANTICS 4.3-4.4)', () => {
   });
 });
 
-describe('the outcome record (SEMANTICS 4.5)', () => {
+describe('the outcome record (docs/model.md, "Merging": hooks)', () => {
   it('has exactly the documented fields and survives JSON', async () => {
     const engine = new HookEngine();
     engine.register({ name: 'h', events: 'PreToolUse', handler: () => allow('fine') });

@@ -25,7 +25,7 @@ async function fireWith(event: string, results: HandlerReturn[], input: Record<s
   return engine.fire(event, input);
 }
 
-describe('permission decision: deny > defer > ask > allow > none (SEMANTICS 5)', () => {
+describe('permission decision: deny > defer > ask > allow > none (docs/model.md, "Merging")', () => {
   it.each([
     [[allow(), ask()], 'ask'],
     [[ask(), allow()], 'ask'],
@@ -67,7 +67,7 @@ describe('permission decision: deny > defer > ask > allow > none (SEMANTICS 5)',
   });
 });
 
-describe('stop overrides everything (SEMANTICS 5)', () => {
+describe('stop overrides everything (docs/model.md, "Merging")', () => {
   it('implies blocked where the stopped thing has not happened; stopReason is the first given', async () => {
     const outcome = await fireWith('UserPromptSubmit', [context('c'), stop('halt now')], { prompt: 'p' });
     expect(outcome).toMatchObject({ stop: true, stopReason: 'halt now', blocked: true, reason: 'halt now' });
@@ -84,7 +84,7 @@ describe('stop overrides everything (SEMANTICS 5)', () => {
   });
 });
 
-describe('modifications (SEMANTICS 3, 5)', () => {
+describe('modifications (docs/model.md, "Results" and "Merging")', () => {
   it('tool events: the last modification wins and replaces the whole tool_input', async () => {
     const outcome = await fireWith('PreToolUse', [modify({ command: 'a' }), modify({ command: 'b', timeout: 5 })]);
     expect(outcome.updatedInput).toEqual({ command: 'b', timeout: 5 });
@@ -133,7 +133,7 @@ describe('seed 003 merge table, under the unified rules', () => {
   });
 });
 
-describe('retry (SEMANTICS 5)', () => {
+describe('retry (docs/model.md, "Merging")', () => {
   it('reports { delayMs }, default 1000, and is not a block', async () => {
     expect((await fireWith('PreModelCall', [retry(250)], {})).retry).toEqual({ delayMs: 250 });
     const outcome = await fireWith('PreModelCall', [retry()], {});
@@ -141,7 +141,7 @@ describe('retry (SEMANTICS 5)', () => {
   });
 });
 
-describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () => {
+describe('Claude Code JSON output from in-process handlers (docs/model.md, "Results")', () => {
   it('hookSpecificOutput.permissionDecision deny', async () => {
     const outcome = await fireWith('PreToolUse', [
       { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not here' } },

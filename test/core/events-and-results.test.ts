@@ -1,5 +1,6 @@
 /**
- * Rules of SEMANTICS.md sections 1-5 that the other core tests did not pin down.
+ * The rules docs/model.md states under "Events", "Hook fields", "Results", "Order" and
+ * "Merging" that the other core tests did not pin down.
  * Each test names, in a "Catches:" comment, the code change it fails on.
  * The expected tables are written out here on purpose (not imported from
  * src/core/events.ts), so a wrong entry in the source table fails a test.
@@ -35,8 +36,8 @@ const throwing = () => {
   throw new Error('kaput');
 };
 
-/** SEMANTICS section 1, row by row: canonical name, aliases, blockable. */
-const SECTION_1: Array<[string, string[], boolean]> = [
+/** docs/model.md's events table ("Events"), row by row: canonical name, aliases, can block. */
+const EVENTS_TABLE: Array<[string, string[], boolean]> = [
   ['SessionStart', ['WorkflowStarting', 'session_start'], true],
   ['SessionEnd', ['WorkflowCompleted', 'session_end'], false],
   ['UserPromptSubmit', ['user_prompt_submit'], true],
@@ -59,7 +60,7 @@ const SECTION_1: Array<[string, string[], boolean]> = [
   ['Notification', [], false],
 ];
 
-/** Claude Code's other events named in section 1, with Claude Code's blockability. */
+/** Claude Code's other events named under "Events", with Claude Code's blockability. */
 const CLAUDE_CODE_OTHERS: Array<[string, boolean]> = [
   ['Setup', false],
   ['InstructionsLoaded', false],
@@ -71,9 +72,9 @@ const CLAUDE_CODE_OTHERS: Array<[string, boolean]> = [
   ['PreModelSwitch', true],
 ];
 
-const ALIASES = SECTION_1.flatMap(([canonical, aliases]) => aliases.map((alias) => [alias, canonical] as const));
+const ALIASES = EVENTS_TABLE.flatMap(([canonical, aliases]) => aliases.map((alias) => [alias, canonical] as const));
 
-describe('section 1: every alias is the canonical event', () => {
+describe('Events: every alias is the canonical event', () => {
   // Catches: an alias dropped from or mapped wrongly in the events table.
   it.each(ALIASES)('%s fires %s, and a hook registered under either name runs on both', async (alias, canonical) => {
     const engine = new HookEngine();
@@ -98,9 +99,9 @@ describe('section 1: every alias is the canonical event', () => {
   });
 });
 
-describe('section 1: blockability, seen through the default failure policy', () => {
+describe('Events: blockability, seen through the default failure policy', () => {
   // Catches: a wrong `blockable` flag on any row (the default onError follows it).
-  it.each(SECTION_1.map(([name, , blockable]) => [name, blockable] as const))('%s blockable=%s', async (event, blockable) => {
+  it.each(EVENTS_TABLE.map(([name, , blockable]) => [name, blockable] as const))('%s blockable=%s', async (event, blockable) => {
     const engine = new HookEngine();
     engine.register(asHook({ name: 'boom', events: event, handler: throwing }));
     const outcome = await engine.fire(event, { session_id: 's' });
@@ -132,7 +133,7 @@ describe('section 1: blockability, seen through the default failure policy', () 
   });
 });
 
-describe('section 1: the fields every input carries', () => {
+describe('Events: the fields every input carries ("Choices where the rules were silent")', () => {
   function seenBy(engine: HookEngine, event: string): RawHookInput[] {
     const seen: RawHookInput[] = [];
     engine.register(asHook({ name: `see-${event}`, events: event, handler: (i) => void seen.push(i) }));
@@ -140,7 +141,7 @@ describe('section 1: the fields every input carries', () => {
   }
 
   // Catches: the engine passing the host's input through without the canonical hook_event_name or the session.
-  // (The timestamp is added by the host: the runtime's HookGateway; see SEMANTICS-COVERAGE.md.)
+  // (The timestamp is added by the host: the runtime's HookGateway; see test/core/RULES-COVERAGE.md.)
   it('a bare input gets the canonical hook_event_name, the session and the cwd of the fire', async () => {
     const engine = new HookEngine();
     const seen = seenBy(engine, 'PreToolUse');
@@ -198,7 +199,7 @@ describe('section 1: the fields every input carries', () => {
   });
 });
 
-describe('section 2: hook fields', () => {
+describe('Hook fields', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -323,7 +324,7 @@ describe('section 2: hook fields', () => {
   });
 });
 
-describe('section 3: each result kind is recorded as itself', () => {
+describe('Results: each result kind is recorded as itself', () => {
   // Catches: a helper building the wrong kind, or the record reporting something other than what the hook returned.
   it.each([
     ['allow', allow(), 'allow'],
@@ -353,7 +354,7 @@ describe('section 3: each result kind is recorded as itself', () => {
   });
 });
 
-describe('section 3: modify on tool events replaces tool_input, elsewhere patches the input', () => {
+describe('Results: modify on tool events replaces tool_input, elsewhere patches the input', () => {
   // Catches: modify on a tool event shallow-merged into tool_input (fields the hook dropped would survive).
   it.each(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'])(
     '%s: the next hook sees exactly the new tool_input',
@@ -407,7 +408,7 @@ describe('section 3: modify on tool events replaces tool_input, elsewhere patche
   });
 });
 
-describe('section 4: running the chain', () => {
+describe('Order: running the chain', () => {
   // Catches: sequential hooks started before the previous one settled (e.g. Promise.all in sequential mode).
   it('hooks run one after another: the next starts only when the previous has finished', async () => {
     const engine = new HookEngine();
@@ -505,7 +506,7 @@ describe('section 4: running the chain', () => {
   });
 });
 
-describe('section 5: merge rules not covered elsewhere', () => {
+describe('Merging: rules not covered elsewhere', () => {
   async function fireWith(event: string, results: HandlerReturn[], input: RawHookInput = bash) {
     const engine = new HookEngine();
     results.forEach((r, i) => engine.register(asHook({ name: `h${i}`, events: event, handler: () => r })));
