@@ -18,9 +18,14 @@ export type CommonInput = {
   timestamp?: string;
   /** Claude Code's permission mode: `default`, `plan`, `acceptEdits`, `bypassPermissions`, ... */
   permission_mode?: string;
+  /** From the first prompt on: one id per submitted prompt, the same on every event that follows it. */
+  prompt_id?: string;
+  /** The agent's effort, when it has one (not on SessionStart and UserPromptSubmit). */
+  effort?: { level: string };
   /** Inside a subagent. */
   agent_id?: string;
   agent_type?: string;
+  agent_transcript_path?: string;
   /** The step of the agent loop (hookwise's runtime). */
   step?: { index?: number; name?: string };
   /** The host's own data for hooks (hookwise's runtime: the agent's `metadata` option). */
@@ -65,23 +70,52 @@ export type ToolInput = {
 
 type ToolCall = { tool_name: string; tool_input: ToolInput; tool_use_id?: string };
 
-/** The input of each event, by canonical name. */
+/** What the hookwise runtime adds to PostToolUse and PostToolUseFailure (docs/runtime.md). */
+type ToolResult = { success: boolean; output: unknown; duration_ms: number; [annotation: string]: unknown };
+
+/** The model's identity, as the hookwise runtime gives it on SessionStart and around model calls. */
+type ModelFields = { model?: string; provider?: string; model_provider?: string; model_name?: string };
+
+/** The input of each event, by canonical name (with the runtime's fields: docs/runtime.md, "When each event fires"). */
 export type EventInputs = {
-  SessionStart: { source?: 'startup' | 'resume' | 'clear' | 'compact' | (string & {}); model?: string };
-  SessionEnd: { reason?: string; total_tokens?: number; total_tool_calls?: number; duration_ms?: number };
+  SessionStart: ModelFields & { source?: 'startup' | 'resume' | 'clear' | 'compact' | (string & {}); system_prompt?: string };
+  SessionEnd: { reason?: string; stop_reason?: string; total_tokens?: number; total_tool_calls?: number; duration_ms?: number };
   UserPromptSubmit: { prompt: string; prompt_id?: string };
-  PreModelCall: { messages?: unknown[]; prompt?: string; system_prompt?: string; available_tools?: string[]; message_count?: number };
-  PostModelCall: { response?: unknown; usage?: Record<string, number>; duration_ms?: number };
-  StepStart: { step_name?: string; state?: Record<string, unknown> };
-  StepEnd: { step_name?: string; state?: Record<string, unknown> };
-  PreToolUse: ToolCall;
-  PermissionRequest: ToolCall & { permission_suggestions?: unknown[] };
-  PostToolUse: ToolCall & { tool_response: unknown; duration_ms?: number };
-  PostToolUseFailure: ToolCall & { error: string; is_interrupt?: boolean; duration_ms?: number };
+  PreModelCall: ModelFields & {
+    messages?: unknown[];
+    prompt?: string;
+    system_prompt?: string | null;
+    available_tools?: string[];
+    tool_names?: string[];
+    message_count?: number;
+  };
+  PostModelCall: ModelFields & {
+    response?: unknown;
+    response_text?: string;
+    tool_calls?: unknown[];
+    usage?: Record<string, number>;
+    prompt?: string;
+    stop_reason?: string;
+    duration_ms?: number;
+    /** Instead of the response, when the call failed. */
+    error?: { type: string; message: string; status: number | null; retry_after_ms: number | null };
+  };
+  StepStart: { step_name?: string; state?: Record<string, unknown>; messages?: unknown[] };
+  StepEnd: {
+    step_name?: string;
+    state?: Record<string, unknown>;
+    status?: 'completed' | 'halted' | 'failed';
+    final?: boolean;
+    duration_ms?: number;
+  };
+  PreToolUse: ToolCall & { recent_tools?: string[] };
+  PermissionRequest: ToolCall & { permission_suggestions?: unknown[]; reason?: string };
+  PostToolUse: ToolCall & { tool_response: unknown; duration_ms?: number; result?: ToolResult };
+  PostToolUseFailure: ToolCall & { error: string; is_interrupt?: boolean; duration_ms?: number; result?: ToolResult };
   PostToolBatch: { tool_calls?: unknown[] };
   Stop: { stop_hook_active: boolean; last_assistant_message?: string; background_tasks?: unknown[]; session_crons?: unknown[] };
   StopFailure: { error: string; error_details?: string; last_assistant_message?: string };
-  SubagentStart: { agent_id?: string; agent_type: string };
+  SubagentStart: { agent_id?: string; agent_type: string; prompt?: string; description?: string; agent_transcript_path?: string };
   SubagentStop: {
     stop_hook_active: boolean;
     agent_id?: string;
@@ -89,12 +123,19 @@ export type EventInputs = {
     agent_transcript_path?: string;
     last_assistant_message?: string;
     success?: boolean;
-    error?: string;
+    /** Why the child failed; null when it succeeded. */
+    error?: string | null;
   };
-  PreCompact: { trigger: 'manual' | 'auto' | (string & {}); custom_instructions?: string | null };
-  PostCompact: { trigger: 'manual' | 'auto' | (string & {}); compact_summary?: string };
-  Checkpoint: { checkpoint_path?: string };
-  Notification: { message: string; title?: string; notification_type?: string };
+  PreCompact: {
+    trigger: 'manual' | 'auto' | (string & {});
+    custom_instructions?: string | null;
+    message_count?: number;
+    estimated_tokens?: number;
+  };
+  PostCompact: { trigger: 'manual' | 'auto' | (string & {}); compact_summary?: string; messages_before?: number; messages_after?: number };
+  Checkpoint: { checkpoint_path?: string; message_count?: number };
+  /** `approval_id` when an approval store waits for a person (docs/approvals.md). */
+  Notification: { message: string; title?: string; notification_type?: string; approval_id?: string };
   Setup: { trigger?: string };
   InstructionsLoaded: { file_path?: string; load_reason?: string };
   PermissionDenied: ToolCall & { reason?: string };

@@ -62,7 +62,7 @@ async function setup(answer: ApprovalAnswer | null): Promise<Setup> {
     events: 'Notification',
     handler: (input) => {
       notifications.push(structuredClone(input));
-      if (answer) answers.push(approvals.answer(input.approval_id as string, answer));
+      if (answer) answers.push(approvals.answer(input.approval_id!, answer));
       return undefined;
     },
   });

@@ -22,9 +22,9 @@ const denyDanger = () =>
 
 describe('AI SDK: a governed tool cannot be swapped', () => {
   const make = (ran: string[]) => ({
-    danger: aiTool({ inputSchema: z.object({}), execute: async () => void ran.push('governed danger') ?? 'ran' }),
+    danger: aiTool({ inputSchema: z.object({}), execute: async () => (ran.push('governed danger'), 'ran') }),
   });
-  const rawExecute = (ran: string[]) => async () => void ran.push('RAW') ?? 'raw ran';
+  const rawExecute = (ran: string[]) => async () => (ran.push('RAW'), 'raw ran');
   const callDanger = () => scriptedModel([{ calls: [{ id: 'c1', name: 'danger', input: {} }] }, { text: 'done' }]);
 
   it('unprotected: reassigning execute on an ungoverned tool runs the raw function', async () => {
@@ -71,7 +71,8 @@ describe('OpenAI Agents: a governed agent cannot be re-tooled', () => {
       },
     });
   const callDanger = () => new ScriptedModel([[functionCall('danger', {}, { callId: 'c1' })], [assistantMessage('done')]]);
-  const outputOf = (result: Awaited<ReturnType<typeof run>>) =>
+  // Streamed or not, a run's result lists its items the same way.
+  const outputOf = (result: Pick<Awaited<ReturnType<typeof run>>, 'newItems'>) =>
     result.newItems.filter((i) => i.type === 'tool_call_output_item').map((i) => (i as { output: unknown }).output);
 
   it('unprotected: reassigning tools on an ungoverned agent runs the raw tool', async () => {

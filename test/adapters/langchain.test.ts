@@ -132,7 +132,7 @@ describe('hookwiseMiddleware', () => {
   });
 
   it('stop: invoke rejects with the reason, no further model call, SessionEnd fires', async () => {
-    for (const event of ['PreToolUse', 'PostToolUse']) {
+    for (const event of ['PreToolUse', 'PostToolUse'] as const) {
       const engine = new HookEngine().register({
         name: 'halt',
         events: [event],

@@ -155,7 +155,7 @@ describe('hookAgent', () => {
   });
 
   it('stop: the run throws with the reason and makes no further model call', async () => {
-    for (const event of ['PreToolUse', 'PostToolUse']) {
+    for (const event of ['PreToolUse', 'PostToolUse'] as const) {
       const engine = new HookEngine().register({
         name: 'halt',
         events: [event],

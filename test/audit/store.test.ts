@@ -4,7 +4,15 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/audit/canonical-json.js';
 import { GENESIS_HASH, rowCanonicalForm, rowHash } from '../../src/audit/chain.js';
-import { type AuditStore, countAudit, defaultAuditPath, openAuditStore, queryAudit, verifyAudit } from '../../src/audit/index.js';
+import {
+  type AuditStore,
+  type AuditStoreOptions,
+  countAudit,
+  defaultAuditPath,
+  openAuditStore,
+  queryAudit,
+  verifyAudit,
+} from '../../src/audit/index.js';
 import { sampleRecord, tempDir } from './helpers.js';
 
 const cleanups: Array<() => void> = [];
@@ -13,7 +21,7 @@ afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
   for (const c of cleanups.splice(0)) c();
 });
-function setup(options: Parameters<typeof openAuditStore>[0] = {}) {
+function setup(options: AuditStoreOptions = {}) {
   const t = tempDir();
   cleanups.push(t.cleanup);
   const file = path.join(t.dir, 'audit.db');

@@ -25,6 +25,12 @@ if (!hasChromium) {
   process.stderr.write(`skipped: ${line}\n`);
 }
 
+// The page.evaluate callbacks run in the browser, where these globals exist; Node's types
+// (the only ones this project compiles with) do not have them.
+declare const window: object;
+declare const document: { querySelectorAll(selectors: string): { length: number } };
+declare const sessionStorage: { length: number };
+
 const AGENT = fileURLToPath(new URL('./waiting-agent.mjs', import.meta.url));
 /** Where the test leaves its screenshot; docs/approvals.png is one of these, committed. */
 const SCREENSHOT = path.join(repoRoot, '.tmp', 'approvals.png');

@@ -4,7 +4,7 @@ import { allow, context, deny, HookEngine, systemMessage } from '../../src/index
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('failure policy (SEMANTICS 6)', () => {
+describe('failure policy (docs/model.md, "Failures")', () => {
   it('a throwing hook on a blockable event fails closed by default, with the documented reason', async () => {
     const engine = new HookEngine();
     engine.register({
@@ -168,7 +168,7 @@ describe('failure policy (SEMANTICS 6)', () => {
   });
 });
 
-describe('async hooks (SEMANTICS 6)', () => {
+describe('async hooks (docs/model.md, "Failures")', () => {
   it('never change the outcome; what they return arrives with the next outcome of the same session; drain awaits them', async () => {
     const engine = new HookEngine();
     let finished = false;
@@ -242,7 +242,7 @@ describe('async hooks (SEMANTICS 6)', () => {
   });
 });
 
-describe('once and session state (SEMANTICS 2, 8)', () => {
+describe('once and session state (docs/model.md, "Hook fields": once; "Results": ctx.state)', () => {
   it('once runs at most once per session, counting a run whatever it returned', async () => {
     const engine = new HookEngine();
     let runs = 0;

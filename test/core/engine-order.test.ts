@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { allow, block, context, deny, HookEngine, modify, retry, skip, stop, type HookSpec } from '../../src/index.js';
+import { allow, block, context, deny, type HandlerReturn, HookEngine, type Hook, modify, retry, skip, stop } from '../../src/index.js';
 
 /** A hook that records its name in `log` and returns `result`. */
-function hook(log: string[], name: string, result: unknown = undefined, extra: Partial<HookSpec> = {}): HookSpec {
-  return { name, events: 'PreToolUse', handler: () => (log.push(name), result as never), ...extra };
+function hook(log: string[], name: string, result: HandlerReturn = undefined, extra: Partial<Hook<'PreToolUse'>> = {}): Hook<'PreToolUse'> {
+  return { name, events: 'PreToolUse', handler: () => (log.push(name), result), ...extra };
 }
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
 
-describe('ordering (SEMANTICS 4.2)', () => {
+describe('ordering (docs/model.md, "Order")', () => {
   it('runs higher priority first and keeps registration order on ties', async () => {
     const log: string[] = [];
     const engine = new HookEngine();
@@ -66,7 +66,7 @@ describe('ordering (SEMANTICS 4.2)', () => {
   });
 });
 
-describe('the chain (SEMANTICS 4.3-4.4)', () => {
+describe('the chain (docs/model.md, "Order")', () => {
   it.each([
     ['deny', deny('no')],
     ['block', block('no')],
@@ -118,7 +118,7 @@ describe('the chain (SEMANTICS 4.3-4.4)', () => {
   it('parallel mode runs every hook on the original input and merges in priority order, not completion order', async () => {
     const seen: unknown[] = [];
     const engine = new HookEngine({ parallel: true });
-    const later = (ms: number, value: unknown) => new Promise((r) => setTimeout(() => r(value), ms));
+    const later = <T>(ms: number, value: T) => new Promise<T>((r) => setTimeout(() => r(value), ms));
     engine.register({ name: 'slow-first', events: 'PreToolUse', priority: 2, handler: () => later(30, context('one')) });
     engine.register({ name: 'rewrite', events: 'PreToolUse', priority: 1, handler: () => modify({ command: 'pwd' }) });
     engine.register({ name: 'fast-last', events: 'PreToolUse', handler: (i) => (seen.push(i.tool_input), later(1, context('two'))) });
@@ -138,7 +138,7 @@ describe('the chain (SEMANTICS 4.3-4.4)', () => {
   });
 });
 
-describe('the outcome record (SEMANTICS 4.5)', () => {
+describe('the outcome record (docs/model.md, "Merging": hooks)', () => {
   it('has exactly the documented fields and survives JSON', async () => {
     const engine = new HookEngine();
     engine.register({ name: 'h', events: 'PreToolUse', handler: () => allow('fine') });

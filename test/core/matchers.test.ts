@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { all, any, deny, HookEngine, HookSpecError, not, type Matcher } from '../../src/index.js';
+import { all, any, deny, type Hook, HookEngine, HookSpecError, not, type Matcher } from '../../src/index.js';
 import { compileMatcher } from '../../src/core/matchers.js';
 
 function matches(matcher: Matcher, event: string, input: Record<string, unknown>): boolean {
   return compileMatcher(matcher, event).test(input);
 }
 
-describe('string matchers, Claude Code rules (SEMANTICS 7)', () => {
+describe('string matchers, Claude Code rules (docs/model.md, "Matchers")', () => {
   it('"", "*" and absent match everything', () => {
     for (const m of ['', '*', undefined]) expect(matches(m as Matcher, 'PreToolUse', { tool_name: 'Anything' })).toBe(true);
   });
@@ -45,7 +45,7 @@ describe('string matchers, Claude Code rules (SEMANTICS 7)', () => {
   });
 });
 
-describe('structured matchers (seed 002, SEMANTICS 7)', () => {
+describe('structured matchers (seed 002, docs/model.md, "Matchers")', () => {
   it('all given fields must match', () => {
     const m = { tool: 'Bash', command: 'rm\\s+-rf', session: 'session-123' };
     expect(matches(m, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'rm -rf x' }, session_id: 'session-123' })).toBe(true);
@@ -132,7 +132,7 @@ describe('composition and functions', () => {
   });
 });
 
-describe('invalid matchers are errors at registration (SEMANTICS 6)', () => {
+describe('invalid matchers are errors at registration (docs/model.md, "Matchers")', () => {
   it.each([
     ['a bad regex', '(unclosed', /hook "bad" \(x.json hooks\[0\]\): matcher: invalid regex "\(unclosed"/],
     ['an unknown structured field', { tool: 'Bash', toolname: 'x' }, /unknown matcher field "toolname"/],
@@ -157,7 +157,7 @@ describe('invalid matchers are errors at registration (SEMANTICS 6)', () => {
 
   it('other spec fields are validated with the field named', () => {
     const engine = new HookEngine();
-    const base = { name: 'h', events: 'Stop', handler: () => undefined };
+    const base: Hook<'Stop'> = { name: 'h', events: 'Stop', handler: () => undefined };
     expect(() => engine.register({ ...base, name: '' })).toThrow('name: expected a non-empty string');
     expect(() => engine.register({ ...base, events: [] })).toThrow('events: expected an event name');
     expect(() => engine.register({ ...base, priority: Number.NaN })).toThrow('priority: expected a finite number');
@@ -167,7 +167,7 @@ describe('invalid matchers are errors at registration (SEMANTICS 6)', () => {
   });
 });
 
-describe('regexes from configuration run in linear time (SEMANTICS 7)', () => {
+describe('regexes from configuration run in linear time (docs/model.md, "Matchers")', () => {
   it('a catastrophic-backtracking pattern finishes on a long input', () => {
     const m = compileMatcher({ command: '^(a+)+$' }, 'PreToolUse');
     // With a backtracking engine this input takes longer than the age of the universe.
@@ -175,7 +175,7 @@ describe('regexes from configuration run in linear time (SEMANTICS 7)', () => {
   });
 });
 
-describe('the index (SEMANTICS 4.1)', () => {
+describe('the index (docs/model.md, "Matchers")', () => {
   it('hooks indexed by exact tool name still run in priority order beside generic hooks', async () => {
     const engine = new HookEngine();
     const log: string[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allow,
+  asHook,
   ask,
   block,
   context,
@@ -17,14 +18,14 @@ import {
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
 
-/** Fire `event` with one hook per result, in the given order. */
+/** Fire `event` (any name, so registered untyped) with one hook per result, in the given order. */
 async function fireWith(event: string, results: HandlerReturn[], input: Record<string, unknown> = bash, parallel = false) {
   const engine = new HookEngine({ parallel });
-  results.forEach((r, i) => engine.register({ name: `h${i}`, events: event, handler: () => r }));
+  results.forEach((r, i) => engine.register(asHook({ name: `h${i}`, events: event, handler: () => r })));
   return engine.fire(event, input);
 }
 
-describe('permission decision: deny > defer > ask > allow > none (SEMANTICS 5)', () => {
+describe('permission decision: deny > defer > ask > allow > none (docs/model.md, "Merging")', () => {
   it.each([
     [[allow(), ask()], 'ask'],
     [[ask(), allow()], 'ask'],
@@ -66,7 +67,7 @@ describe('permission decision: deny > defer > ask > allow > none (SEMANTICS 5)',
   });
 });
 
-describe('stop overrides everything (SEMANTICS 5)', () => {
+describe('stop overrides everything (docs/model.md, "Merging")', () => {
   it('implies blocked where the stopped thing has not happened; stopReason is the first given', async () => {
     const outcome = await fireWith('UserPromptSubmit', [context('c'), stop('halt now')], { prompt: 'p' });
     expect(outcome).toMatchObject({ stop: true, stopReason: 'halt now', blocked: true, reason: 'halt now' });
@@ -83,7 +84,7 @@ describe('stop overrides everything (SEMANTICS 5)', () => {
   });
 });
 
-describe('modifications (SEMANTICS 3, 5)', () => {
+describe('modifications (docs/model.md, "Results" and "Merging")', () => {
   it('tool events: the last modification wins and replaces the whole tool_input', async () => {
     const outcome = await fireWith('PreToolUse', [modify({ command: 'a' }), modify({ command: 'b', timeout: 5 })]);
     expect(outcome.updatedInput).toEqual({ command: 'b', timeout: 5 });
@@ -132,7 +133,7 @@ describe('seed 003 merge table, under the unified rules', () => {
   });
 });
 
-describe('retry (SEMANTICS 5)', () => {
+describe('retry (docs/model.md, "Merging")', () => {
   it('reports { delayMs }, default 1000, and is not a block', async () => {
     expect((await fireWith('PreModelCall', [retry(250)], {})).retry).toEqual({ delayMs: 250 });
     const outcome = await fireWith('PreModelCall', [retry()], {});
@@ -140,7 +141,7 @@ describe('retry (SEMANTICS 5)', () => {
   });
 });
 
-describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () => {
+describe('Claude Code JSON output from in-process handlers (docs/model.md, "Results")', () => {
   it('hookSpecificOutput.permissionDecision deny', async () => {
     const outcome = await fireWith('PreToolUse', [
       { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'not here' } },
@@ -211,6 +212,7 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
   });
 
   it('output Claude Code would reject is a hook failure, not "no opinion" (docs/claude-code.md)', async () => {
+    // Shapes the types refuse, on purpose: what a command hook may print all the same.
     const bad = [
       { decision: 'maybe' },
       { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'Deny' } },
@@ -220,7 +222,7 @@ describe('Claude Code JSON output from in-process handlers (SEMANTICS 3)', () =>
       { kind: 'Deny', reason: 'x' },
     ];
     for (const output of bad) {
-      const outcome = await fireWith('PreToolUse', [output]);
+      const outcome = await fireWith('PreToolUse', [output as HandlerReturn]);
       expect(outcome.hooks[0]).toMatchObject({ status: 'error', result: null });
       expect(outcome.hooks[0]!.error).toMatch(/invalid Claude Code hook output|unknown kind/);
     }

@@ -3,12 +3,12 @@
  * after them sends the final input through them again, and their deny wins.
  */
 import { describe, expect, it } from 'vitest';
-import { allow, context, deny, HookEngine, modify, skip, type HookSpec } from '../../src/index.js';
+import { allow, context, deny, HookEngine, type Hook, modify, skip } from '../../src/index.js';
 
 const bash = (command: string) => ({ tool_name: 'Bash', tool_input: { command }, session_id: 's1' });
 
 /** A guard that denies any command containing `rm`, and counts what it judged. */
-function guard(judged: string[], extra: Partial<HookSpec> = {}): HookSpec {
+function guard(judged: string[], extra: Partial<Hook<'PreToolUse'>> = {}): Hook<'PreToolUse'> {
   return {
     name: 'guard',
     events: 'PreToolUse',
@@ -23,7 +23,11 @@ function guard(judged: string[], extra: Partial<HookSpec> = {}): HookSpec {
     ...extra,
   };
 }
-const rewriteTo = (command: string, name = 'rewriter'): HookSpec => ({ name, events: 'PreToolUse', handler: () => modify({ command }) });
+const rewriteTo = (command: string, name = 'rewriter'): Hook<'PreToolUse'> => ({
+  name,
+  events: 'PreToolUse',
+  handler: () => modify({ command }),
+});
 
 describe.each([false, true])('recheck (parallel: %s)', (parallel) => {
   it('a later rewrite into a destructive command is judged again and denied; the recheck is in the hooks list', async () => {

@@ -69,10 +69,10 @@ describe('shellGuard as a hook', () => {
   it('stays synchronous after the first call', async () => {
     const spec = shellGuard({ workspace: f.ws, home: f.home });
     const ctx = {} as Parameters<typeof spec.handler>[1];
-    const first = spec.handler({ ...bash('ls'), cwd: f.ws }, ctx);
+    const first = spec.handler({ ...bash('ls'), hook_event_name: 'PreToolUse', session_id: 's1', cwd: f.ws }, ctx);
     expect(first).toBeInstanceOf(Promise);
     await first;
-    const second = spec.handler({ ...bash('rm -rf /etc'), cwd: f.ws }, ctx);
+    const second = spec.handler({ ...bash('rm -rf /etc'), hook_event_name: 'PreToolUse', session_id: 's1', cwd: f.ws }, ctx);
     expect(second).toMatchObject({ kind: 'deny' });
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadShellJudge, type ShellJudge } from '../../src/guards/index.js';
 import { ShellJudgement } from '../../src/guards/shell/judge.js';
+import type { PackName } from '../../src/guards/shell/packs/index.js';
 import { PathPolicy } from '../../src/guards/paths/judge.js';
 import { ParsedScripts } from '../../src/shell/parsed.js';
 import { loadBashParser } from '../../src/shell/parser.js';
@@ -41,7 +42,9 @@ describe('a command judged again (its parsed script is kept)', () => {
   it('comes from the kept script, and what is judged from it still follows the file system', async () => {
     const parser = await loadBashParser();
     const scripts = new ParsedScripts();
-    const options = { policy: new PathPolicy({ workspace: f.ws, home: f.home }), allow: [], ask: [], deny: [], scripts };
+    // No rule packs: what is judged here is the kept script, not a pack's rule.
+    const packs = new Set<PackName>();
+    const options = { policy: new PathPolicy({ workspace: f.ws, home: f.home }), allow: [], ask: [], deny: [], scripts, packs };
     const findings = (command: string) => new ShellJudgement(parser, options, f.ws).run(command).findings;
     const command = 'echo hi > later/out.txt';
     expect(findings(command)).toEqual([]);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
-import type { HookContext, HookSpec } from '../../src/core/spec.js';
+import type { HandlerReturn, HookContext } from '../../src/core/spec.js';
 import type { HookInput } from '../../src/core/input.js';
 import { PathPolicy, pathGuard, secretGuard, shellGuard } from '../../src/guards/index.js';
 import { makeFixture, type Fixture } from './fixture.js';
@@ -20,8 +20,17 @@ afterAll(() => f.cleanup());
 
 const KEY = 'sk-' + 'proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
 
-/** Call a hook's handler as the engine would, with a context that may carry the host's project folder. */
-async function call(spec: HookSpec, input: HookInput, ctx: Partial<HookContext> & { projectDir?: string } = {}) {
+/**
+ * Any guard's hook, whatever events it is typed for: `handler` as a method (its
+ * parameter is checked both ways), so a PreToolUse or PostToolUse hook fits.
+ */
+type GuardHook = { handler(input: HookInput, ctx: HookContext): HandlerReturn | Promise<HandlerReturn> };
+
+/**
+ * Call a hook's handler as the engine would, with a context that may carry the host's project folder.
+ * The context is partial on purpose: the guards read only `projectDir` of it.
+ */
+async function call(spec: GuardHook, input: HookInput, ctx: Partial<HookContext> = {}) {
   return spec.handler(input, ctx as HookContext);
 }
 

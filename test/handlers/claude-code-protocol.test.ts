@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
+import { asHook } from '../../src/core/hook.js';
 import type { Outcome } from '../../src/core/outcome.js';
 import { commandHandler } from '../../src/handlers/command.js';
 import { claudeCodeProtocol } from '../../src/handlers/protocols/claude-code.js';
@@ -40,7 +41,10 @@ async function fire(
   onError: 'block' | 'continue' = 'continue',
 ): Promise<Outcome> {
   const engine = new HookEngine({ logger: silent });
-  engine.register({ name: 'script', events: event, onError, handler: commandHandler({ command: responder.shell, env: envOf(reply) }) });
+  // A command hook, registered untyped as a settings file's are.
+  engine.register(
+    asHook({ name: 'script', events: event, onError, handler: commandHandler({ command: responder.shell, env: envOf(reply) }) }),
+  );
   return engine.fire(event, input);
 }
 
@@ -215,7 +219,7 @@ describe('writing an Outcome as Claude Code output (src/core/claude-code.ts)', a
     ] as Array<[string, Partial<Outcome>, string | undefined]>) {
       const engine = new HookEngine({ logger: silent });
       const written = toClaudeCodeOutput(outcome(event, fields), tool);
-      engine.register({ name: 'h', events: event, handler: () => written });
+      engine.register(asHook({ name: 'h', events: event, handler: () => written }));
       expect(await engine.fire(event, { session_id: 's', tool_name: tool })).toMatchObject(fields);
     }
   });
@@ -227,11 +231,14 @@ describe('reading: Claude Code output from command hooks', () => {
 
   it('PermissionDenied retry, Elicitation action and content, WorktreeCreate path (JSON or plain stdout)', async () => {
     const engine = new HookEngine({ logger: silent });
-    engine.register({
-      name: 'h',
-      events: ['PermissionDenied', 'Elicitation', 'WorktreeCreate'],
-      handler: (i) => read(String(i.out), String(i.hook_event_name)),
-    });
+    // Untyped: the input carries the hook's stdout in a field of this test's own, `out`.
+    engine.register(
+      asHook({
+        name: 'h',
+        events: ['PermissionDenied', 'Elicitation', 'WorktreeCreate'],
+        handler: (i) => read(String(i.out), String(i.hook_event_name)),
+      }),
+    );
     const fire = (event: string, out: unknown) =>
       engine.fire(event, { session_id: 's', out: typeof out === 'string' ? out : JSON.stringify(out) });
     expect((await fire('PermissionDenied', { hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })).retry).toEqual({

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
+import { asHook } from '../../src/core/hook.js';
+import type { HookSpec } from '../../src/core/spec.js';
 import { commandHandler } from '../../src/handlers/command.js';
 import { isAlive, makeContext, script, waitForFile, waitGone } from './helpers.js';
 
@@ -12,9 +14,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const PRE_TOOL = { session_id: 's1', tool_name: 'Bash', tool_input: { command: 'ls' } };
 
-function engineWith(spec: Omit<Parameters<HookEngine['register']>[0], 'name'> & { name?: string }): HookEngine {
+/** An engine with one command hook, registered untyped as a settings file's hooks are. */
+function engineWith(spec: Omit<HookSpec, 'name'> & { name?: string }): HookEngine {
   const engine = new HookEngine({ logger: silent });
-  engine.register({ name: 'script', ...spec });
+  engine.register(asHook({ name: 'script', ...spec }));
   return engine;
 }
 

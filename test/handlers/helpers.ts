@@ -28,6 +28,10 @@ export function makeContext(overrides: Partial<{ sessionId: string; cwd: string 
     controller,
     sessionId: overrides.sessionId ?? 'test-session',
     cwd: overrides.cwd ?? process.cwd(),
+    // As the engine gives them when the fire names no project, environment or counters.
+    projectDir: undefined,
+    env: {},
+    counters: undefined,
     state: state as unknown as HookContext['state'],
     logger: { debug() {}, info() {}, warn() {}, error() {} },
     hookName: 'test-hook',

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
+import { asHook } from '../../src/core/hook.js';
 import { commandHandler } from '../../src/handlers/command.js';
 import { workflowEventName, workflowProtocol } from '../../src/handlers/protocols/workflow.js';
 import { makeContext, RESPONDERS, script } from './helpers.js';
@@ -19,7 +20,8 @@ function engineWith(
   events: string[] = ['PreToolCall', 'PostToolCall', 'SessionStart', 'StepEnd'],
 ): HookEngine {
   const engine = new HookEngine({ logger: silent });
-  engine.register({ name: 'wf', events, onError: 'continue', handler: commandHandler({ command, protocol: 'workflow', env }) });
+  // A command hook, registered untyped as a config file's are.
+  engine.register(asHook({ name: 'wf', events, onError: 'continue', handler: commandHandler({ command, protocol: 'workflow', env }) }));
   return engine;
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { block, context, deny } from '../../src/core/index.js';
+import { type AnyHook, block, context, deny, type Hook } from '../../src/core/index.js';
+import type { HookwiseConfig } from '../../src/config/define.js';
 import { scriptedProvider } from '../../src/providers/scripted.js';
 import { createAgent, defineTool, HOOK_CONTEXT_HEADER, toolDefinition, type RuntimeEvent } from '../../src/runtime/index.js';
 import { harness, MemoryAudit, tempDir, type Harness } from './helpers.js';
@@ -21,10 +22,9 @@ const scratch = () => {
 describe('createAgent', () => {
   it('takes hooks as an array or as a config, and exposes its engine', async () => {
     const dir = scratch();
-    for (const hooks of [
-      [{ name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') }],
-      { hooks: [[{ name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') }]] },
-    ]) {
+    const gate: Hook<'UserPromptSubmit'> = { name: 'gate', events: 'UserPromptSubmit', handler: () => block('closed') };
+    const forms: Array<AnyHook[] | HookwiseConfig> = [[gate], { hooks: [[gate]] }];
+    for (const hooks of forms) {
       const agent = createAgent({ provider: scriptedProvider([]), hooks, cwd: dir, transcriptDir: dir });
       expect(agent.engine.hooks().map((s) => s.name)).toEqual(['gate']);
       expect((await agent.run('hi')).stopReason).toBe('prompt_rejected');

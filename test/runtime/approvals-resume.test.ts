@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openApprovals, type AnyApprovalStore, type Approval } from '../../src/approvals/index.js';
 import { openAuditStore, queryAudit, verifyAudit, type AuditStore } from '../../src/audit/index.js';
-import { ask, HookEngine, type HookInput } from '../../src/index.js';
+import { ask, defineHook, HookEngine, type RawHookInput } from '../../src/index.js';
 import { scriptedProvider } from '../../src/providers/scripted.js';
 import { CheckpointError, createAgent, defineTool, loadCheckpoint, type RuntimeEvent } from '../../src/runtime/index.js';
 import { tempDir } from './helpers.js';
@@ -87,14 +87,16 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000)
 function resumingAgent(k: Killed, onEvent: (event: RuntimeEvent) => void = () => {}) {
   const logged = (line: string) => appendFileSync(path.join(k.dir, 'ran.log'), `${line}\n`);
   const engine = new HookEngine();
-  const fired: HookInput[] = [];
+  const fired: RawHookInput[] = [];
   engine.register({ name: 'ask-deploys', events: 'PreToolUse', matcher: { tool: 'deploy' }, handler: () => ask('deploys need a person') });
-  engine.register({
-    name: 'recorder',
-    events: ['SessionStart', 'PreToolUse', 'PostToolBatch', 'StepEnd', 'Notification'],
-    priority: 1_000_000,
-    handler: (input) => void fired.push(structuredClone(input)),
-  });
+  engine.register(
+    defineHook({
+      name: 'recorder',
+      events: ['SessionStart', 'PreToolUse', 'PostToolBatch', 'StepEnd', 'Notification'],
+      priority: 1_000_000,
+      handler: (input) => void fired.push(structuredClone(input)),
+    }),
+  );
   const provider = scriptedProvider([{ text: 'All done.' }]);
   const agent = createAgent({
     provider,

@@ -52,7 +52,7 @@ interface Setup {
   audit: AuditStore;
   approvals: AnyApprovalStore;
   engine: HookEngine;
-  notifications: HookInput[];
+  notifications: HookInput<'Notification'>[];
 }
 
 /** A temporary audit database with the approvals store on its chain, and a policy that asks before every deploy. */
@@ -66,7 +66,7 @@ async function setup(): Promise<Setup> {
     await audit.close();
   });
   const engine = new HookEngine();
-  const notifications: HookInput[] = [];
+  const notifications: HookInput<'Notification'>[] = [];
   engine.register({ name: 'ask-deploys', events: 'PreToolUse', matcher: { tool: 'deploy' }, handler: () => ask('deploys need a person') });
   engine.register({
     name: 'notifications',

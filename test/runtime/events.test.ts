@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ask, type HookInput } from '../../src/core/index.js';
+import { ask, type RawHookInput } from '../../src/core/index.js';
 import { builtinTools, defineTool, SUMMARY_HEADER } from '../../src/runtime/index.js';
 import { harness, type Harness } from './helpers.js';
 
 let h: Harness;
 afterEach(() => h?.cleanup());
 
-function expectCommon(input: HookInput, event: string): void {
+function expectCommon(input: RawHookInput, event: string): void {
   expect(input.hook_event_name).toBe(event);
   expect(typeof input.session_id).toBe('string');
   expect(input.cwd).toBe(h.workspace);

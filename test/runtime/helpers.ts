@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CORE_EVENTS, HookEngine, type HookInput, type HookSpec } from '../../src/core/index.js';
+import { type AnyHook, asHook, CORE_EVENTS, HookEngine, type RawHookInput } from '../../src/core/index.js';
 import type { AuditRecord, AuditSink } from '../../src/audit/types.js';
 import { scriptedProvider, type ScriptTurn } from '../../src/providers/scripted.js';
 import { builtinTools, createAgent, type AgentOptions, type RunResult, type RuntimeEvent } from '../../src/runtime/index.js';
@@ -13,7 +13,8 @@ export function tempDir(prefix = 'hookwise-rt-'): string {
 
 export interface Fired {
   event: string;
-  input: HookInput;
+  /** As the runtime sent it: any event's fields, read as data. */
+  input: RawHookInput;
 }
 
 /** An audit sink that keeps records in memory. */
@@ -39,27 +40,30 @@ export interface Harness {
   audit: MemoryAudit;
   run(turns: ScriptTurn[], prompt?: string, options?: Partial<AgentOptions>): Promise<RunResult>;
   names(): string[];
-  inputsOf(event: string): HookInput[];
+  inputsOf(event: string): RawHookInput[];
   cleanup(): void;
 }
 
 /** A workspace, an engine with a recorder on every core event, and a runner with the built-in tools. */
-export function harness(hooks: HookSpec<any>[] = []): Harness {
+export function harness(hooks: AnyHook[] = []): Harness {
   const workspace = tempDir();
   const transcriptDir = tempDir('hookwise-tr-');
   const engine = new HookEngine();
   const fired: Fired[] = [];
   const events: RuntimeEvent[] = [];
   const audit = new MemoryAudit();
-  engine.register({
-    name: 'recorder',
-    events: [...CORE_EVENTS],
-    priority: 1_000_000,
-    handler: (input) => {
-      fired.push({ event: input.hook_event_name!, input: structuredClone(input) });
-      return undefined;
-    },
-  });
+  // CORE_EVENTS is a list of strings: the recorder is registered untyped and reads any input.
+  engine.register(
+    asHook({
+      name: 'recorder',
+      events: [...CORE_EVENTS],
+      priority: 1_000_000,
+      handler: (input) => {
+        fired.push({ event: input.hook_event_name!, input: structuredClone(input) });
+        return undefined;
+      },
+    }),
+  );
   for (const hook of hooks) engine.register(hook);
   return {
     workspace,

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { context, deny, modify, type HookInput } from '../../src/core/index.js';
+import { asHook, context, deny, modify, type RawHookInput } from '../../src/core/index.js';
 import type { ChatMessage, ModelProvider } from '../../src/providers/types.js';
 import { scriptedProvider, type ScriptTurn } from '../../src/providers/scripted.js';
 import { defineTool, HOOK_CONTEXT_HEADER } from '../../src/runtime/index.js';
@@ -297,13 +297,14 @@ describe('tools fire hooks themselves', () => {
         return outcome.blocked ? `not deployed: ${outcome.reason}` : `deployed to ${target}`;
       },
     });
-    const seen: HookInput[] = [];
+    const seen: RawHookInput[] = [];
+    // A custom event the compiler does not know: registered untyped.
     h = harness([
-      {
+      asHook({
         name: 'freeze',
         events: 'DeployRequested',
         handler: (input) => (seen.push(input), input.target === 'prod' ? deny('release freeze') : undefined),
-      },
+      }),
     ]);
     const result = await h.run(
       [

@@ -1,5 +1,11 @@
 import { metrics, trace } from '@opentelemetry/api';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  type DataPoint,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HookEngine } from '../../src/core/engine.js';
@@ -10,14 +16,14 @@ function engineWithHooks(): HookEngine {
   return new HookEngine()
     .register({
       name: 'no-rm',
-      events: ['PreToolUse'],
+      events: 'PreToolUse',
       matcher: 'Bash',
-      handler: (i) => (String((i.tool_input as { command?: string }).command).includes('rm ') ? deny('no rm') : undefined),
+      handler: (i) => (String(i.tool_input.command).includes('rm ') ? deny('no rm') : undefined),
     })
-    .register({ name: 'slow', events: ['PreToolUse'], timeoutMs: 20, onError: 'continue', handler: () => new Promise(() => {}) })
+    .register({ name: 'slow', events: 'PreToolUse', timeoutMs: 20, onError: 'continue', handler: () => new Promise<undefined>(() => {}) })
     .register({
       name: 'broken',
-      events: ['PreToolUse'],
+      events: 'PreToolUse',
       onError: 'continue',
       handler: () => {
         throw new Error('boom');
@@ -90,7 +96,7 @@ describe('instrumentEngine', () => {
     const engine = new HookEngine().register({
       name: 'wait',
       events: ['PreToolUse'],
-      handler: async () => new Promise((r) => setTimeout(r, 5)),
+      handler: async () => new Promise<void>((r) => setTimeout(r, 5)),
     });
     instrumentEngine(engine);
     await Promise.all(
@@ -116,7 +122,8 @@ describe('instrumentEngine', () => {
     await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } });
     await reader.forceFlush();
     const all = exporter.getMetrics().flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics));
-    const points = (name: string) => all.filter((m) => m.descriptor.name === name).flatMap((m) => m.dataPoints);
+    const points = (name: string) =>
+      all.filter((m) => m.descriptor.name === name).flatMap((m): ReadonlyArray<DataPoint<unknown>> => m.dataPoints);
     expect(
       points('hookwise.hook.decisions').map((p) => [p.attributes['hookwise.hook.name'], p.attributes['hookwise.hook.result'], p.value]),
     ).toEqual(

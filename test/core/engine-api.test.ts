@@ -5,8 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  type AnyHook,
   allow,
+  asHook,
   context,
+  defineHook,
   deny,
   HookEngine,
   HookSpecError,
@@ -16,6 +19,9 @@ import {
   type HookSpec,
 } from '../../src/index.js';
 
+// Hooks naming events the compiler does not know (misspelt, custom) go through asHook,
+// as hooks read from a settings file do: what these tests check is register()'s own check.
+
 const bash = (command = 'ls') => ({ tool_name: 'Bash', tool_input: { command }, session_id: 's1' });
 
 describe('event names are checked at register() and fire()', () => {
@@ -23,8 +29,8 @@ describe('event names are checked at register() and fire()', () => {
     '%s is a near miss: an error that says what was meant',
     async (name) => {
       const engine = new HookEngine();
-      expect(() => engine.register({ name: 'h', events: name, handler: () => undefined })).toThrow(HookSpecError);
-      expect(() => engine.register({ name: 'h', events: ['PreToolUse', name], handler: () => undefined })).toThrow(
+      expect(() => engine.register(asHook({ name: 'h', events: name, handler: () => undefined }))).toThrow(HookSpecError);
+      expect(() => engine.register(asHook({ name: 'h', events: ['PreToolUse', name], handler: () => undefined }))).toThrow(
         /events: unknown event ".*"; did you mean "(PreToolUse|SessionStart|Stop)"\?/,
       );
       await expect(engine.fire(name, bash())).rejects.toThrow(/did you mean/);
@@ -35,7 +41,8 @@ describe('event names are checked at register() and fire()', () => {
   it('empty names, blank names, non-strings and names with spaces around are errors', async () => {
     const engine = new HookEngine();
     for (const bad of ['', '  ', 42, null]) {
-      expect(() => engine.register({ name: 'h', events: bad as string, handler: () => undefined })).toThrow(HookSpecError);
+      // `bad` is not always a string, on purpose: the engine must refuse what JavaScript callers pass.
+      expect(() => engine.register(asHook({ name: 'h', events: bad as string, handler: () => undefined }))).toThrow(HookSpecError);
       await expect(engine.fire(bad as string, {})).rejects.toThrow('event name must be a non-empty string');
     }
     expect(() => engine.register({ name: 'h', events: [], handler: () => undefined })).toThrow(/events: expected an event name/);
@@ -45,7 +52,7 @@ describe('event names are checked at register() and fire()', () => {
 
   it('custom names that do not look like a known event are events of their own', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'deploy', events: 'DeployFinished', handler: () => context('deployed') });
+    engine.register(asHook({ name: 'deploy', events: 'DeployFinished', handler: () => context('deployed') }));
     const outcome = await engine.fire('DeployFinished', {});
     expect([outcome.event, outcome.additionalContext]).toEqual(['DeployFinished', 'deployed']);
   });
@@ -82,7 +89,7 @@ describe("events: '*' and null matchers (seed 000)", () => {
   it("a '*' hook also runs beside hooks of a custom event registered after it", async () => {
     const engine = new HookEngine();
     engine.register({ name: 'audit', events: '*', handler: () => context('audit') });
-    engine.register({ name: 'deploys', events: 'DeployFinished', handler: () => context('deploys') });
+    engine.register(asHook({ name: 'deploys', events: 'DeployFinished', handler: () => context('deploys') }));
     expect((await engine.fire('DeployFinished', {})).additionalContext).toBe('audit\ndeploys');
     expect(engine.hookCount('DeployFinished')).toBe(2);
   });
@@ -107,12 +114,15 @@ describe("events: '*' and null matchers (seed 000)", () => {
   it('a null matcher runs for every event the hook is registered for', async () => {
     const seen: string[] = [];
     const engine = new HookEngine();
-    engine.register({
-      name: 'all',
-      events: ['PreToolUse', 'Stop', 'SessionStart'],
-      matcher: null as never,
-      handler: (i) => void seen.push(i.hook_event_name!),
-    });
+    engine.register(
+      defineHook({
+        name: 'all',
+        events: ['PreToolUse', 'Stop', 'SessionStart'],
+        // null is not a Matcher: a JavaScript caller may pass it all the same.
+        matcher: null as never,
+        handler: (i) => void seen.push(i.hook_event_name),
+      }),
+    );
     await engine.fire('PreToolUse', { tool_name: 'anything' });
     await engine.fire('Stop', {});
     await engine.fire('SessionStart', { source: 'resume' });
@@ -209,10 +219,10 @@ describe('results that are not results are hook failures', () => {
 describe('hooks cannot change the input in place', () => {
   it("seed 004's in-place edit of tool_input (through input or ctx) fails the hook loudly; what runs is never changed unrecorded", async () => {
     for (const edit of [
-      (i: HookInput) => {
-        i.tool_input!.command = 'rm -rf /';
+      (i: HookInput<'PreToolUse'>) => {
+        i.tool_input.command = 'rm -rf /';
       },
-      (_i: HookInput, ctx: HookContext) => {
+      (_i: HookInput<'PreToolUse'>, ctx: HookContext) => {
         (ctx.tool_input as Record<string, unknown>).command = 'rm -rf /';
       },
     ]) {
@@ -255,7 +265,7 @@ describe('hooks cannot change the input in place', () => {
 
   it('the way to rewrite is modify(): the next hook sees the rewrite sealed, the host gets its own copy', async () => {
     const engine = new HookEngine();
-    let seenByNext: HookInput | undefined;
+    let seenByNext: HookInput<'PreToolUse'> | undefined;
     const replacement = { command: 'ls -la', nested: { deep: [1] } };
     engine.register({ name: 'rewrite', events: 'PreToolUse', handler: () => modify(replacement) });
     engine.register({ name: 'next', events: 'PreToolUse', handler: (i) => void (seenByNext = i) });
@@ -289,7 +299,7 @@ describe('hooks cannot change the input in place', () => {
 
   it('a sealed copy is the input, field for field and in order, frozen at every level, whatever its width (fields past the per-position stores too)', async () => {
     const engine = new HookEngine();
-    const seen: HookInput[] = [];
+    const seen: HookInput<'PreToolUse'>[] = [];
     engine.register({ name: 'look', events: 'PreToolUse', handler: (i) => void seen.push(i) });
     const wide = (n: number, prefix: string, inner?: () => unknown) =>
       Object.fromEntries(Array.from({ length: n }, (_, k) => [`${prefix}${k}`, inner && k % 3 === 0 ? inner() : k]));
@@ -323,7 +333,7 @@ describe('a `__proto__` key in the input (JSON.parse makes it an own field)', ()
   it('stays an own field of the sealed copy, at any depth and after a rewrite; it never becomes its prototype', async () => {
     const input = JSON.parse('{"__proto__":{"tool_name":"Read"},"tool_input":{"__proto__":{"command":"rm -rf /"}}}');
     const seen: Array<{ tool: unknown; command: unknown; protoOwn: boolean; prototype: boolean }> = [];
-    const look = (i: HookInput) =>
+    const look = (i: HookInput<'PreToolUse'>) =>
       seen.push({
         tool: i.tool_name,
         command: (i.tool_input as Record<string, unknown>).command,
@@ -414,7 +424,7 @@ describe('ctx.cwd, ctx.projectDir, ctx.env come from the host', () => {
 describe('introspection', () => {
   it('hookCount() and getHook() read like the engine', () => {
     const engine = new HookEngine();
-    const spec: HookSpec = { name: 'a', events: ['PreToolUse', 'Stop'], handler: () => undefined };
+    const spec: AnyHook = { name: 'a', events: ['PreToolUse', 'Stop'], handler: () => undefined };
     engine.register(spec).register({ name: 'b', events: 'pre_tool_use', handler: () => undefined });
     expect(engine.hookCount()).toBe(2);
     expect(engine.hookCount('PreToolCall')).toBe(2);

@@ -1,117 +1,16 @@
 /**
- * Rules of SEMANTICS.md sections 6 (failures, async) and 7 (matchers) that the
- * other core tests did not pin down. Each test names, in a "Catches:" comment,
- * the code change it fails on.
+ * Matchers as docs/model.md states them ("Matchers"): invalid matchers refused at
+ * registration, string matchers on each event's filter field, structured fields,
+ * composition, linear-time regexes; beyond test/core/matchers.test.ts.
+ * Each test names, in a "Catches:" comment, the code change it fails on.
  */
 import { describe, expect, it } from 'vitest';
-import { all, any, context, deny, HookEngine, HookSpecError, not, systemMessage, type Matcher } from '../../src/index.js';
+import { all, any, defineHook, deny, HookEngine, HookSpecError, not, type Matcher } from '../../src/index.js';
 import { compileMatcher } from '../../src/core/matchers.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
-const throwing = () => {
-  throw new Error('kaput');
-};
 const matches = (matcher: Matcher, event: string, input: Record<string, unknown>) => compileMatcher(matcher, event).test(input);
 
-describe('section 6: failure defaults per event', () => {
-  // Catches: the default onError computed once per hook (e.g. from its first event) instead of per event.
-  it('a hook on a blockable and a non-blockable event fails closed on the first and open on the second', async () => {
-    const engine = new HookEngine();
-    engine.register({ name: 'boom', events: ['PostToolUse', 'PreToolUse'], handler: throwing });
-    expect((await engine.fire('PreToolUse', bash)).blocked).toBe(true);
-    const post = await engine.fire('PostToolUse', bash);
-    expect(post.blocked).toBe(false);
-    expect(post.hooks[0]).toMatchObject({ status: 'error', error: 'kaput' });
-  });
-
-  // Catches: fail-closed applied to a timeout only when the handler throws (timeouts must follow onError too).
-  it('a timeout under onError continue is recorded and ignored', async () => {
-    const engine = new HookEngine();
-    engine.register({ name: 'hang', events: 'PreToolUse', timeoutMs: 10, onError: 'continue', handler: () => new Promise(() => {}) });
-    engine.register({ name: 'next', events: 'PreToolUse', handler: () => context('went on') });
-    const outcome = await engine.fire('PreToolUse', bash);
-    expect(outcome).toMatchObject({ blocked: false, additionalContext: 'went on' });
-    expect(outcome.hooks[0]).toMatchObject({ status: 'timeout' });
-  });
-
-  // Catches: a rejection with a non-Error value losing its reason.
-  it('the reason names the hook and says why, whatever was thrown', async () => {
-    const engine = new HookEngine();
-    engine.register({ name: 'str', events: 'Stop', handler: async () => Promise.reject('plain string') });
-    expect((await engine.fire('Stop', {})).reason).toBe('hook str failed: plain string');
-  });
-});
-
-describe('section 6: async hooks', () => {
-  // Catches: the failure policy applied to async hooks (they never change the outcome).
-  it('a fail-closed async hook that fails does not block', async () => {
-    const warnings: string[] = [];
-    const engine = new HookEngine({ logger: { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} } });
-    engine.register({ name: 'bg', events: 'PreToolUse', async: true, onError: 'block', handler: throwing });
-    const outcome = await engine.fire('PreToolUse', bash);
-    await engine.drain();
-    expect(outcome).toMatchObject({ blocked: false, decision: null });
-    expect(outcome.hooks[0]).toMatchObject({ status: 'async' });
-    expect(warnings).toEqual(['hookwise: async hook bg failed: kaput']);
-  });
-
-  // Catches: parallel mode treating async hooks like the others (merging their result).
-  it('in parallel mode an async deny still changes nothing', async () => {
-    const engine = new HookEngine({ parallel: true });
-    engine.register({ name: 'bg', events: 'PreToolUse', async: true, handler: () => deny('ignored', { additionalContext: 'later' }) });
-    engine.register({ name: 'sync', events: 'PreToolUse', handler: () => context('now') });
-    const outcome = await engine.fire('PreToolUse', bash);
-    expect(outcome).toMatchObject({ blocked: false, decision: null, additionalContext: 'now' });
-    await engine.drain();
-    expect((await engine.fire('Stop', { session_id: 's1' })).additionalContext).toBe('later');
-  });
-
-  // Catches: async hooks run without a timeout (a hung background hook would hold drain() forever).
-  it('an async hook has a timeout too: its signal fires and drain() returns', async () => {
-    const warnings: string[] = [];
-    const engine = new HookEngine({ logger: { debug() {}, info() {}, warn: (m) => void warnings.push(m), error() {} } });
-    let aborted = false;
-    engine.register({
-      name: 'bg-hang',
-      events: 'PostToolUse',
-      async: true,
-      timeoutMs: 20,
-      handler: (_i, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', () => ((aborted = true), r(undefined)))),
-    });
-    await engine.fire('PostToolUse', bash);
-    await engine.drain();
-    expect(aborted).toBe(true);
-    expect(warnings).toEqual(['hookwise: async hook bg-hang failed: timed out after 20 ms']);
-  });
-
-  // Catches: drain() awaiting only the hooks in flight when it was called.
-  it('drain() also awaits async hooks started while it waits', async () => {
-    const engine = new HookEngine();
-    let second = false;
-    engine.register({
-      name: 'first',
-      events: 'PostToolUse',
-      async: true,
-      handler: async () => (await sleep(10), void engine.fire('Notification', { session_id: 's1' })),
-    });
-    engine.register({ name: 'second', events: 'Notification', async: true, handler: async () => (await sleep(20), void (second = true)) });
-    await engine.fire('PostToolUse', bash);
-    await engine.drain();
-    expect(second).toBe(true);
-  });
-
-  // Catches: undelivered async results kept after SessionEnd (docs/model.md: ending a session forgets them).
-  it('SessionEnd forgets what an async hook left undelivered', async () => {
-    const engine = new HookEngine();
-    engine.register({ name: 'bg', events: 'PostToolUse', async: true, handler: async () => (await sleep(5), systemMessage('late news')) });
-    await engine.fire('PostToolUse', bash);
-    await engine.fire('SessionEnd', { session_id: 's1' });
-    expect((await engine.fire('Stop', { session_id: 's1' })).systemMessage).toBeNull();
-  });
-});
-
-describe('section 6: an invalid matcher is an error at registration, never a silent match', () => {
+describe('an invalid matcher is an error at registration, never a silent match (docs/model.md, "Matchers")', () => {
   // Catches: a matcher of the wrong type accepted (and then matching everything or nothing).
   it.each([
     ['a number', 42, /matcher must be a string, an object or a function, got number/],
@@ -140,7 +39,7 @@ describe('section 6: an invalid matcher is an error at registration, never a sil
   });
 });
 
-describe('section 7: string matchers', () => {
+describe('string matchers (docs/model.md, "Matchers")', () => {
   // Catches: the exact-names character class missing digits, "-" or "_" (those names would turn into regexes).
   it('names with digits, "-" and "_" are exact, not regexes', () => {
     expect(matches('my-tool_2', 'PreToolUse', { tool_name: 'my-tool_2' })).toBe(true);
@@ -199,12 +98,14 @@ describe('section 7: string matchers', () => {
   it('StepStart and StepEnd match the step name, through the engine index too', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({
-      name: 'agent-step',
-      events: ['StepStart', 'StepCompleted'],
-      matcher: 'Agent',
-      handler: (i) => void ran.push(String(i.hook_event_name)),
-    });
+    engine.register(
+      defineHook({
+        name: 'agent-step',
+        events: ['StepStart', 'StepCompleted'],
+        matcher: 'Agent',
+        handler: (i) => void ran.push(String(i.hook_event_name)),
+      }),
+    );
     await engine.fire('StepStart', { step: { index: 0, name: 'Agent' } });
     await engine.fire('StepStart', { step: { index: 1, name: 'Other' } });
     await engine.fire('StepEnd', { step_name: 'Agent' });
@@ -215,12 +116,14 @@ describe('section 7: string matchers', () => {
   it('one string on several events is tested against each event own field', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({
-      name: 'h',
-      events: ['SessionStart', 'PreToolUse'],
-      matcher: 'startup',
-      handler: (i) => void ran.push(String(i.hook_event_name)),
-    });
+    engine.register(
+      defineHook({
+        name: 'h',
+        events: ['SessionStart', 'PreToolUse'],
+        matcher: 'startup',
+        handler: (i) => void ran.push(String(i.hook_event_name)),
+      }),
+    );
     await engine.fire('SessionStart', { source: 'startup' });
     await engine.fire('PreToolUse', { tool_name: 'Bash', source: 'startup' });
     await engine.fire('PreToolUse', { tool_name: 'startup' });
@@ -233,7 +136,7 @@ describe('section 7: string matchers', () => {
   });
 });
 
-describe('section 7: structured matcher fields', () => {
+describe('structured matcher fields (docs/model.md, "Matchers")', () => {
   // Catches: `tool` arrays not supported, or `tool` doing a substring match.
   it('tool: one name or a list, exact', () => {
     expect(matches({ tool: ['Read', 'Grep'] }, 'PreToolUse', { tool_name: 'Grep' })).toBe(true);
@@ -303,7 +206,7 @@ describe('section 7: structured matcher fields', () => {
   });
 });
 
-describe('section 7: composition', () => {
+describe('composition (docs/model.md, "Matchers")', () => {
   // Catches: not() not inverting, any() short of "some", all() short of "every", nesting broken.
   it('nests to any depth', () => {
     const m = any([all(['Bash', { command: '^git ' }]), not(any(['Bash', 'Write', 'Edit']))]);
@@ -337,7 +240,7 @@ describe('section 7: composition', () => {
   });
 });
 
-describe('section 7: regular expressions from configuration run in linear time', () => {
+describe('regular expressions from configuration run in linear time (docs/model.md, "Matchers")', () => {
   const evil = `${'a'.repeat(30_000)}!`;
 
   // Catches: any matcher kind compiled with the backtracking RegExp instead of RE2.

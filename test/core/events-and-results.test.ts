@@ -1,5 +1,6 @@
 /**
- * Rules of SEMANTICS.md sections 1-5 that the other core tests did not pin down.
+ * The rules docs/model.md states under "Events", "Hook fields", "Results", "Order" and
+ * "Merging" that the other core tests did not pin down.
  * Each test names, in a "Catches:" comment, the code change it fails on.
  * The expected tables are written out here on purpose (not imported from
  * src/core/events.ts), so a wrong entry in the source table fails a test.
@@ -7,10 +8,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   allow,
+  asHook,
   ask,
   block,
   context,
   defer,
+  defineHook,
   deny,
   HookEngine,
   modify,
@@ -20,8 +23,12 @@ import {
   stop,
   systemMessage,
   type HandlerReturn,
-  type HookInput,
+  type RawHookInput,
 } from '../../src/index.js';
+
+// The event tables below are plain strings on purpose: they must match the engine's table,
+// not the compiler's. Hooks on those names (and on custom ones) are registered untyped
+// through asHook, as a settings file's hooks are.
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' }, session_id: 's1' };
@@ -29,8 +36,8 @@ const throwing = () => {
   throw new Error('kaput');
 };
 
-/** SEMANTICS section 1, row by row: canonical name, aliases, blockable. */
-const SECTION_1: Array<[string, string[], boolean]> = [
+/** docs/model.md's events table ("Events"), row by row: canonical name, aliases, can block. */
+const EVENTS_TABLE: Array<[string, string[], boolean]> = [
   ['SessionStart', ['WorkflowStarting', 'session_start'], true],
   ['SessionEnd', ['WorkflowCompleted', 'session_end'], false],
   ['UserPromptSubmit', ['user_prompt_submit'], true],
@@ -53,7 +60,7 @@ const SECTION_1: Array<[string, string[], boolean]> = [
   ['Notification', [], false],
 ];
 
-/** Claude Code's other events named in section 1, with Claude Code's blockability. */
+/** Claude Code's other events named under "Events", with Claude Code's blockability. */
 const CLAUDE_CODE_OTHERS: Array<[string, boolean]> = [
   ['Setup', false],
   ['InstructionsLoaded', false],
@@ -65,15 +72,15 @@ const CLAUDE_CODE_OTHERS: Array<[string, boolean]> = [
   ['PreModelSwitch', true],
 ];
 
-const ALIASES = SECTION_1.flatMap(([canonical, aliases]) => aliases.map((alias) => [alias, canonical] as const));
+const ALIASES = EVENTS_TABLE.flatMap(([canonical, aliases]) => aliases.map((alias) => [alias, canonical] as const));
 
-describe('section 1: every alias is the canonical event', () => {
+describe('Events: every alias is the canonical event', () => {
   // Catches: an alias dropped from or mapped wrongly in the events table.
   it.each(ALIASES)('%s fires %s, and a hook registered under either name runs on both', async (alias, canonical) => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({ name: 'by-alias', events: alias, onError: 'continue', handler: () => void ran.push('by-alias') });
-    engine.register({ name: 'by-canonical', events: canonical, onError: 'continue', handler: () => void ran.push('by-canonical') });
+    engine.register(asHook({ name: 'by-alias', events: alias, onError: 'continue', handler: () => void ran.push('by-alias') }));
+    engine.register(asHook({ name: 'by-canonical', events: canonical, onError: 'continue', handler: () => void ran.push('by-canonical') }));
     const viaAlias = await engine.fire(alias, { session_id: 's' });
     expect(viaAlias.event).toBe(canonical);
     expect(ran).toEqual(['by-alias', 'by-canonical']);
@@ -92,11 +99,11 @@ describe('section 1: every alias is the canonical event', () => {
   });
 });
 
-describe('section 1: blockability, seen through the default failure policy', () => {
+describe('Events: blockability, seen through the default failure policy', () => {
   // Catches: a wrong `blockable` flag on any row (the default onError follows it).
-  it.each(SECTION_1.map(([name, , blockable]) => [name, blockable] as const))('%s blockable=%s', async (event, blockable) => {
+  it.each(EVENTS_TABLE.map(([name, , blockable]) => [name, blockable] as const))('%s blockable=%s', async (event, blockable) => {
     const engine = new HookEngine();
-    engine.register({ name: 'boom', events: event, handler: throwing });
+    engine.register(asHook({ name: 'boom', events: event, handler: throwing }));
     const outcome = await engine.fire(event, { session_id: 's' });
     expect(outcome.blocked).toBe(blockable);
     expect(outcome.reason).toBe(blockable ? 'hook boom failed: kaput' : null);
@@ -105,14 +112,14 @@ describe('section 1: blockability, seen through the default failure policy', () 
   // Catches: Claude Code's other events missing (they would become custom events, always blockable) or flagged wrongly.
   it.each(CLAUDE_CODE_OTHERS)('Claude Code event %s blockable=%s', async (event, blockable) => {
     const engine = new HookEngine();
-    engine.register({ name: 'boom', events: event, handler: throwing });
+    engine.register(asHook({ name: 'boom', events: event, handler: throwing }));
     expect((await engine.fire(event, { session_id: 's' })).blocked).toBe(blockable);
   });
 
   // Catches: custom event names refused at registration or at fire, or their hooks never run.
   it('custom event names are allowed: hooks register, run and can block', async () => {
     const engine = new HookEngine();
-    engine.register({ name: 'custom', events: 'DeployRequested', handler: (i) => block(`no deploy of ${String(i.target)}`) });
+    engine.register(asHook({ name: 'custom', events: 'DeployRequested', handler: (i) => block(`no deploy of ${String(i.target)}`) }));
     const outcome = await engine.fire('DeployRequested', { target: 'prod' });
     expect(outcome).toMatchObject({ event: 'DeployRequested', blocked: true, reason: 'no deploy of prod' });
   });
@@ -126,15 +133,15 @@ describe('section 1: blockability, seen through the default failure policy', () 
   });
 });
 
-describe('section 1: the fields every input carries', () => {
-  function seenBy(engine: HookEngine, event: string): HookInput[] {
-    const seen: HookInput[] = [];
-    engine.register({ name: `see-${event}`, events: event, handler: (i) => void seen.push(i) });
+describe('Events: the fields every input carries ("Choices where the rules were silent")', () => {
+  function seenBy(engine: HookEngine, event: string): RawHookInput[] {
+    const seen: RawHookInput[] = [];
+    engine.register(asHook({ name: `see-${event}`, events: event, handler: (i) => void seen.push(i) }));
     return seen;
   }
 
   // Catches: the engine passing the host's input through without the canonical hook_event_name or the session.
-  // (The timestamp is added by the host: the runtime's HookGateway; see SEMANTICS-COVERAGE.md.)
+  // (The timestamp is added by the host: the runtime's HookGateway; see test/core/RULES-COVERAGE.md.)
   it('a bare input gets the canonical hook_event_name, the session and the cwd of the fire', async () => {
     const engine = new HookEngine();
     const seen = seenBy(engine, 'PreToolUse');
@@ -192,7 +199,7 @@ describe('section 1: the fields every input carries', () => {
   });
 });
 
-describe('section 2: hook fields', () => {
+describe('Hook fields', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -215,11 +222,13 @@ describe('section 2: hook fields', () => {
   it('a hook with several events (aliases included) runs on each of them', async () => {
     const engine = new HookEngine();
     const ran: string[] = [];
-    engine.register({
-      name: 'multi',
-      events: ['PreToolCall', 'Stop', 'session_start'],
-      handler: (i) => void ran.push(String(i.hook_event_name)),
-    });
+    engine.register(
+      defineHook({
+        name: 'multi',
+        events: ['PreToolCall', 'Stop', 'session_start'],
+        handler: (i) => void ran.push(String(i.hook_event_name)),
+      }),
+    );
     await engine.fire('PreToolUse', bash);
     await engine.fire('Stop', {});
     await engine.fire('SessionStart', { source: 'startup' });
@@ -315,7 +324,7 @@ describe('section 2: hook fields', () => {
   });
 });
 
-describe('section 3: each result kind is recorded as itself', () => {
+describe('Results: each result kind is recorded as itself', () => {
   // Catches: a helper building the wrong kind, or the record reporting something other than what the hook returned.
   it.each([
     ['allow', allow(), 'allow'],
@@ -345,16 +354,16 @@ describe('section 3: each result kind is recorded as itself', () => {
   });
 });
 
-describe('section 3: modify on tool events replaces tool_input, elsewhere patches the input', () => {
+describe('Results: modify on tool events replaces tool_input, elsewhere patches the input', () => {
   // Catches: modify on a tool event shallow-merged into tool_input (fields the hook dropped would survive).
   it.each(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'PostToolUseFailure'])(
     '%s: the next hook sees exactly the new tool_input',
     async (event) => {
       const engine = new HookEngine();
       const seen: unknown[] = [];
-      engine.register({ name: 'a', events: event, handler: () => modify({ command: 'pwd' }) });
-      engine.register({ name: 'b', events: event, handler: () => modify({ description: 'only this' }) });
-      engine.register({ name: 'c', events: event, handler: (i) => void seen.push(i.tool_input) });
+      engine.register(asHook({ name: 'a', events: event, handler: () => modify({ command: 'pwd' }) }));
+      engine.register(asHook({ name: 'b', events: event, handler: () => modify({ description: 'only this' }) }));
+      engine.register(asHook({ name: 'c', events: event, handler: (i) => void seen.push(i.tool_input) }));
       const outcome = await engine.fire(event, { tool_name: 'Bash', tool_input: { command: 'ls', timeout: 5 } });
       expect(seen).toEqual([{ description: 'only this' }]);
       expect(outcome.updatedInput).toEqual({ description: 'only this' });
@@ -380,7 +389,7 @@ describe('section 3: modify on tool events replaces tool_input, elsewhere patche
   // Catches: patches deep-merged (nested objects combined) instead of shallow-merged, or the original fields dropped.
   it('on other events a patch is shallow-merged into the input the next hook sees', async () => {
     const engine = new HookEngine();
-    let seen: HookInput | undefined;
+    let seen: RawHookInput | undefined;
     engine.register({ name: 'a', events: 'UserPromptSubmit', handler: () => modify({ meta: { a: 1 } }) });
     engine.register({ name: 'b', events: 'UserPromptSubmit', handler: () => modify({ meta: { b: 2 }, prompt: 'rewritten' }) });
     engine.register({ name: 'c', events: 'UserPromptSubmit', handler: (i) => void (seen = i) });
@@ -399,7 +408,7 @@ describe('section 3: modify on tool events replaces tool_input, elsewhere patche
   });
 });
 
-describe('section 4: running the chain', () => {
+describe('Order: running the chain', () => {
   // Catches: sequential hooks started before the previous one settled (e.g. Promise.all in sequential mode).
   it('hooks run one after another: the next starts only when the previous has finished', async () => {
     const engine = new HookEngine();
@@ -497,10 +506,10 @@ describe('section 4: running the chain', () => {
   });
 });
 
-describe('section 5: merge rules not covered elsewhere', () => {
-  async function fireWith(event: string, results: HandlerReturn[], input: HookInput = bash) {
+describe('Merging: rules not covered elsewhere', () => {
+  async function fireWith(event: string, results: HandlerReturn[], input: RawHookInput = bash) {
     const engine = new HookEngine();
-    results.forEach((r, i) => engine.register({ name: `h${i}`, events: event, handler: () => r }));
+    results.forEach((r, i) => engine.register(asHook({ name: `h${i}`, events: event, handler: () => r })));
     return engine.fire(event, input);
   }
 
