@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HookEngine, ask, context, deny, modify } from '../../src/index.js';
+import { HookEngine, asHook, ask, context, deny, modify } from '../../src/index.js';
 import { replaceOutput } from '../../src/core/index.js';
 import { pathGuard, shellGuard } from '../../src/guards/index.js';
 import { answerHost, hostNamed } from '../../src/hosts/index.js';
@@ -27,12 +27,14 @@ async function answer(engine: HookEngine, raw: Record<string, unknown>) {
   return { ...out, json: out.stdout ? JSON.parse(out.stdout) : undefined };
 }
 
-const spy = (seen: unknown[], events = 'PreToolUse') => ({
-  name: 'spy',
-  events,
-  priority: -1000,
-  handler: (i: unknown) => void seen.push(i),
-});
+/** A hook on any event named at run time: asHook, as settings-file hooks are registered. */
+const spy = (seen: unknown[], events = 'PreToolUse') =>
+  asHook({
+    name: 'spy',
+    events,
+    priority: -1000,
+    handler: (i: unknown) => void seen.push(i),
+  });
 
 describe('Gemini CLI events and tools as hookwise reads them', () => {
   it('BeforeTool is PreToolUse; run_shell_command is Bash {command}; Gemini names stay beside them', async () => {
