@@ -43,7 +43,10 @@ export async function askDurably(o: Outcome, input: HookInput, projectDir: strin
     if (standing) return allow(o, `${why} (approved for this task: approval ${standing.id})`, null);
     // The uses of each answer are marked beside the task state, per project and call.
     const used = TaskState.of(`approvals:${projectDir}`);
-    const call = createHash('sha256').update(canonicalJson({ tool, input: toolInput })).digest('hex').slice(0, 32);
+    const call = createHash('sha256')
+      .update(canonicalJson({ tool, input: toolInput }))
+      .digest('hex')
+      .slice(0, 32);
     for (let attempt = 0, n = firstUnused(used, call); attempt < ATTEMPTS; attempt++, n++) {
       const approval = await store.request({
         sessionId,

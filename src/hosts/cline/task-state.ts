@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { userStateDir } from '../../audit/head-copy.js';
 
@@ -72,7 +83,10 @@ export class TaskState {
       return undefined;
     }
     const value = JSON.parse(text) as Recorded;
-    return { context: typeof value.context === 'string' ? value.context : null, ...(typeof value.stop === 'string' && { stop: value.stop }) };
+    return {
+      context: typeof value.context === 'string' ? value.context : null,
+      ...(typeof value.stop === 'string' && { stop: value.stop }),
+    };
   }
 
   /** The record once it is there, reading every POLL_MS until `ms` have passed (then undefined). */
