@@ -1,7 +1,7 @@
 import type { HookEngine } from '../core/engine.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
-import { END_OF_TURN, type Host, type HostAnswer } from './host.js';
+import { END_OF_TURN, type FireOne, type Host, type HostAnswer } from './host.js';
 
 /**
  * The one path from an agent's call to its answer, shared by the spawned process, the
@@ -22,12 +22,11 @@ export async function answerHost(
   // The project, not the folder the agent's shell is in now: a `cd src` must not shrink the guards' workspace.
   const options = { ...(signal && { signal }), ...(projectDir && { projectDir }) };
   if (host.answerAll) {
-    const outcomes: Outcome[] = [];
-    for (const input of inputs) {
-      outcomes.push(endsTheRunOnFailure(await engine.fire(event, input, options)));
-      if (refuses(outcomes.at(-1)!)) break;
-    }
-    return host.answerAll(outcomes, inputs.slice(0, outcomes.length));
+    const fire: FireOne = async (e, input) => endsTheRunOnFailure(await engine.fire(e, input, options));
+    const fired = host.fireAll
+      ? await host.fireAll(event, inputs, fire, options)
+      : { outcomes: await fireUntilRefused(event, inputs, fire) };
+    return host.answerAll(fired.outcomes, inputs.slice(0, fired.outcomes.length), fired.carried);
   }
   for (const input of inputs) {
     outcome = endsTheRunOnFailure(await engine.fire(event, input, options));
@@ -37,7 +36,17 @@ export async function answerHost(
   return host.answer(outcome!, decided);
 }
 
-const refuses = (o: Outcome): boolean => o.blocked || o.stop || (o.decision !== null && o.decision !== 'allow');
+/** The event for each input up to the first whose Outcome refuses (answerAll answers each). */
+export async function fireUntilRefused(event: string, inputs: HookInput[], fire: FireOne): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const input of inputs) {
+    outcomes.push(await fire(event, input));
+    if (refuses(outcomes.at(-1)!)) break;
+  }
+  return outcomes;
+}
+
+export const refuses = (o: Outcome): boolean => o.blocked || o.stop || (o.decision !== null && o.decision !== 'allow');
 const decisive = (o: Outcome): boolean => o.blocked || o.stop || o.updatedInput !== null || (o.decision !== null && o.decision !== 'allow');
 
 /**

@@ -37,7 +37,14 @@ export interface Host {
    * `run_commands`: every command judged, and rewritten, by itself). Without it the first
    * decisive Outcome answers through answer().
    */
-  answerAll?(outcomes: Outcome[], inputs: HookInput[]): HostAnswer;
+  answerAll?(outcomes: Outcome[], inputs: HookInput[], carried?: Carried): HostAnswer;
+  /**
+   * Optional, with answerAll: fires the call in place of answerHost's loop (./answer.ts
+   * `fireUntilRefused`), for agents that need more than the event itself: Cline runs
+   * TaskStart detached, so the context of SessionStart is carried to the task's first
+   * PreToolUse (./cline/carried.ts). `inputs` of the result are those its outcomes answer.
+   */
+  fireAll?(event: string, inputs: HookInput[], fire: FireOne, call: CallContext): Promise<Fired>;
   /** hookwise's own failure, answered so that the agent fails closed on `event` (undefined when unread). */
   failure(event: string | undefined, reason: string, failOpen: boolean): HostAnswer;
   /**
@@ -45,6 +52,26 @@ export interface Host {
    * the tool run, hookwise answers the deny first. Undefined: the agent's timeout fails closed.
    */
   readonly deadlineMs: number | undefined;
+}
+
+/** Fires one event for one input through the engine (signal and project already applied). */
+export type FireOne = (event: string, input: HookInput) => Promise<Outcome>;
+
+/** What a host's own firing knows of the call: the project, and the signal that abandons it. */
+export interface CallContext {
+  projectDir?: string;
+  signal?: AbortSignal;
+}
+
+/** What events fired for an earlier agent event add to this call's answer: their context, or why the run ends. */
+export interface Carried {
+  context: string[];
+  stop?: string;
+}
+
+export interface Fired {
+  outcomes: Outcome[];
+  carried?: Carried;
 }
 
 /** The events whose failure must end the run: failing closed there must never keep the agent going. */

@@ -45,8 +45,7 @@ export const cases = [
   },
   {
     name: 'context added at SessionStart reaches the model',
-    // Cline CLI runs TaskStart detached and never reads its answer (docs/agents.md).
-    except: ['cline'],
+    // Cline CLI runs TaskStart detached: hookwise carries its context to the task's first PreToolUse (docs/agents.md).
     config: policy(`{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-5e2 session rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-5e2'] },

@@ -1,6 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
-import { type HostAnswer, jsonLine } from '../host.js';
+import { type Carried, type HostAnswer, jsonLine } from '../host.js';
 import { preToolAnswer } from '../pre-tool-use.js';
 import { editorInputOf, RUN_COMMANDS, shellQuote } from './tools.js';
 
@@ -26,13 +26,24 @@ const REWRITTEN_ALONE = new Set([RUN_COMMANDS, 'editor']);
 
 export type ClineControl = { cancel?: true; errorMessage?: string; context?: string; overrideInput?: unknown };
 
-export function clineAnswer(outcomes: Outcome[], inputs: HookInput[]): HostAnswer {
-  const control = outcomes[0]?.event === 'PreToolUse' ? preToolControl(outcomes, inputs) : otherControl(outcomes[0]!);
+/**
+ * `carried`: what the task's earlier, detached events left for this PreToolUse (./carried.ts):
+ * its context goes with this answer, and a stop among them ends the run. No outcomes: the
+ * event was fired elsewhere (a TaskStart whose SessionStart a PreToolUse fired first).
+ */
+export function clineAnswer(outcomes: Outcome[], inputs: HookInput[], carried?: Carried): HostAnswer {
+  const control: ClineControl = carried?.stop
+    ? cancel(carried.stop)
+    : outcomes.length === 0
+      ? {}
+      : outcomes[0]!.event === 'PreToolUse'
+        ? preToolControl(outcomes, inputs, carried?.context ?? [])
+        : otherControl(outcomes[0]!);
   return Object.keys(control).length > 0 ? { stdout: jsonLine(control), code: 0 } : { code: 0 };
 }
 
-function preToolControl(outcomes: Outcome[], inputs: HookInput[]): ClineControl {
-  const contexts = outcomes.map((o) => o.additionalContext).filter((c): c is string => !!c);
+function preToolControl(outcomes: Outcome[], inputs: HookInput[], earlier: string[]): ClineControl {
+  const contexts = [...earlier, ...outcomes.map((o) => o.additionalContext).filter((c): c is string => !!c)];
   const stopped = outcomes.find((o) => o.stop);
   if (stopped) return cancel(stopped.stopReason ?? stopped.reason ?? 'a hookwise hook ended the run');
   const agentTool = inputs[0]!.agent_tool_name ?? inputs[0]!.tool_name;

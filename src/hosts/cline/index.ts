@@ -1,6 +1,7 @@
 import type { Host, HostAnswer } from '../host.js';
 import { jsonLine } from '../host.js';
 import { clineAnswer } from './answer.js';
+import { clineFire } from './fire.js';
 import { clinePayloadInput } from './payload.js';
 import { clineToolInputs } from './tools.js';
 
@@ -34,6 +35,7 @@ export const clineHost: Host = {
   },
   answer: (outcome, input) => clineAnswer([outcome], [input]),
   answerAll: clineAnswer,
+  fireAll: clineFire,
   failure: clineFailure,
 };
 
