@@ -26,6 +26,12 @@ export interface ModSourceOptions {
 
 /** The mod's own limit on an answer: past hookwise's deadline (6 s), short of Claude Code's 10 s budget. */
 export const MOD_LIMIT_MS = 8000;
+/**
+ * SessionStart waits for the resident to start and load the policy, which a loaded
+ * machine can take past MOD_LIMIT_MS (seen at load 23 on 2 cores); its context would
+ * be lost. Claude Code does not time a hook's waits, and nothing runs meanwhile.
+ */
+export const MOD_START_LIMIT_MS = 30000;
 
 /** Set by the mod as the session starts; the UserPromptSubmit marker (claude-settings) refuses prompts without it. */
 export const MOD_LOADED_ENV = 'HOOKWISE_MOD_LOADED';
@@ -40,6 +46,7 @@ const NODE = ${JSON.stringify(node)}
 const HOOKWISE = ${JSON.stringify(bin)}
 const EVENTS = ${JSON.stringify(events)}
 const LIMIT_MS = ${MOD_LIMIT_MS}
+const START_LIMIT_MS = ${MOD_START_LIMIT_MS}
 const END_OF_TURN = ['Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted']
 // The fields each classic event's result may carry besides block and preventContinuation.
 const CONTEXT = ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart', 'Setup', 'PostModelSwitch', 'SubagentStart', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']
@@ -189,11 +196,11 @@ async function ask($, input, again = false) {
   return ask($, input, true)
 }
 
-/** The answer within LIMIT_MS, else a failure: waits on $ do not count against Claude Code's own budget. */
-async function within($, work) {
+/** The answer within \`limit\` ms, else a failure: waits on $ do not count against Claude Code's own budget. */
+async function within($, work, limit) {
   const stop = new AbortController()
-  const late = $.clock.sleep(LIMIT_MS, { signal: stop.signal }).then(() => {
-    throw new Error(\`hookwise did not answer within \${LIMIT_MS} ms\`)
+  const late = $.clock.sleep(limit, { signal: stop.signal }).then(() => {
+    throw new Error(\`hookwise did not answer within \${limit} ms\`)
   })
   late.catch(() => {})
   try {
@@ -273,7 +280,7 @@ export const register = (on) => {
     const event = next.event.slice('classic.'.length)
     if (!EVENTS.includes(event)) return next(e)
     const input = JSON.stringify(await inputOf($, event, e))
-    const answer = await within($, ask($, input))
+    const answer = await within($, ask($, input), event === 'SessionStart' ? START_LIMIT_MS : LIMIT_MS)
     if (event === 'PreToolUse') {
       const mine = preToolResult(answer)
       if (mine.deny !== undefined || mine.ask !== undefined || mine.updatedInput !== undefined) return mine
