@@ -27,7 +27,28 @@ const GIT_STATUS = (dir) =>
     tool_input: { command: 'git status' },
   });
 
-const AGENTS = ['codex', 'copilot', 'droid'];
+/** Each drop-in's own input for a `git status` shell call (docs/agents.md). */
+const AGENT_INPUTS = {
+  codex: GIT_STATUS,
+  copilot: GIT_STATUS,
+  droid: GIT_STATUS,
+  gemini: (dir) =>
+    JSON.stringify({
+      hook_event_name: 'BeforeTool',
+      session_id: 'bench',
+      cwd: dir,
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'git status' },
+    }),
+  cline: (dir) =>
+    JSON.stringify({
+      hookName: 'tool_call',
+      taskId: 'bench',
+      workspaceRoots: [dir],
+      tool_call: { id: 'c1', name: 'run_commands', input: { commands: ['git status'] } },
+    }),
+};
+const AGENTS = Object.keys(AGENT_INPUTS);
 
 const INPUT = JSON.stringify({
   hook_event_name: 'PreToolUse',
@@ -160,7 +181,7 @@ export async function benchClaudeCode() {
         name: `${agent}, shellGuard() + pathGuard(), PreToolUse \`git status\``,
         args: [bin, agent],
         cwd: guards,
-        input: GIT_STATUS(guards),
+        input: AGENT_INPUTS[agent](guards),
       })),
     ]);
     const [floor, guarded] = rows;
