@@ -63,8 +63,11 @@ async function fire(event: string, flags: FireFlags): Promise<number> {
     checkEvent(event);
     // Hosts stamp inputs (the engine stays clock-free on its hot path): this CLI is the host here.
     const input: Record<string, unknown> = { timestamp: new Date().toISOString(), ...(await readInputObject()) };
-    // The project is the folder hookwise runs in (or --cwd): the guards' workspace, as --help says.
-    const projectDir = flags.cwd ? path.resolve(flags.cwd) : process.cwd();
+    // The project (the guards' workspace), as --help says: --cwd, else the input's own absolute cwd, else the
+    // folder hookwise runs in. The input's cwd wins over where hookwise happens to run: run from `/`, the
+    // whole disk would otherwise be the workspace.
+    const inputCwd = typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : undefined;
+    const projectDir = flags.cwd ? path.resolve(flags.cwd) : (inputCwd ?? process.cwd());
     const cwd = flags.cwd ? projectDir : typeof input.cwd === 'string' ? undefined : projectDir;
     const { engine } = await envelope.within(loadTimeoutMs, 'loading the config', loadEngine({ config: flags.config, cwd: process.cwd() }));
     const outcome = await engine.fire(event, input, { sessionId: flags.session, cwd, projectDir });
