@@ -64,4 +64,17 @@ describe("a newcomer's first hour", () => {
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('not ok (--strict): 1 warning');
   });
+
+  it("after init claude-code, check and fire leave hookwise's own settings entries out (no second hookwise)", async () => {
+    const dir = project('own-entries');
+    await runCli(['init'], { cwd: dir });
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
+    const check = await runCli(['check', '--strict'], { cwd: dir });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain("settings.json: hooks.PreToolUse[0].hooks[0]: hookwise's own entry: skipped");
+    expect(check.stdout).not.toMatch(/\d\. settings:/);
+    const rm = JSON.parse((await runCli(['fire', 'PreToolUse'], { cwd: dir, stdin: bash('rm -rf ~') })).stdout);
+    expect(rm.blocked).toBe(true);
+    expect(rm.hooks.map((h: { name: string }) => h.name)).toEqual(['guard:shell', 'guard:secret']);
+  });
 });
