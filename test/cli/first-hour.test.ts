@@ -77,4 +77,31 @@ describe("a newcomer's first hour", () => {
     expect(rm.blocked).toBe(true);
     expect(rm.hooks.map((h: { name: string }) => h.name)).toEqual(['guard:shell', 'guard:secret']);
   });
+
+  it("init claude-code --serve replaces hookwise's command entries with the http entry, and plain init switches back", async () => {
+    const dir = project('switch');
+    await runCli(['init'], { cwd: dir });
+    const settingsFile = path.join(dir, '.claude', 'settings.json');
+    mkdirSync(path.dirname(settingsFile));
+    const mine = { type: 'command', command: 'echo mine' };
+    writeFileSync(settingsFile, JSON.stringify({ hooks: { PreToolUse: [{ hooks: [mine] }] } }));
+    await runCli(['init', 'claude-code'], { cwd: dir });
+    type Settings = { hooks: Record<string, Array<{ hooks: Array<{ type: string; url?: string; command?: string }> }>> };
+    const read = (): Settings => JSON.parse(readFileSync(settingsFile, 'utf8'));
+    const entries = (event: string) => read().hooks[event]!.flatMap((g) => g.hooks);
+    expect(entries('PreToolUse').map((h) => h.type)).toEqual(['command', 'command']);
+
+    const serve = await runCli(['init', 'claude-code', '--serve'], { cwd: dir });
+    expect(serve.stdout).toContain("hookwise's command entries replaced by the http entry");
+    expect(entries('PreToolUse')).toEqual([mine, expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:8787/v1/claude-code' })]);
+    for (const event of ['PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop'])
+      expect(entries(event).map((h) => h.type)).toEqual(['http']);
+
+    await runCli(['init', 'claude-code'], { cwd: dir });
+    expect(entries('PreToolUse')).toEqual([
+      mine,
+      expect.objectContaining({ type: 'command', command: expect.stringContaining('hookwise claude-code') }),
+    ]);
+    expect(entries('Stop').map((h) => h.type)).toEqual(['command']);
+  });
 });
