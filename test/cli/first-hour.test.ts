@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openAuditStore } from '../../src/audit/index.js';
+import { sampleRecord } from '../audit/helpers.js';
 import { runCli } from './run-cli.js';
 
 /**
@@ -103,5 +105,26 @@ describe("a newcomer's first hour", () => {
       expect.objectContaining({ type: 'command', command: expect.stringContaining('hookwise claude-code') }),
     ]);
     expect(entries('Stop').map((h) => h.type)).toEqual(['command']);
+  });
+
+  it('audit verify with another key than the store wrote with says key mismatch and where the key came from, not forged-head', async () => {
+    const dir = project('wrong-key');
+    const db = path.join(dir, 'audit.db');
+    // The store signs with the key it makes beside the database (audit.key).
+    const store = openAuditStore({ path: db });
+    for (let i = 0; i < 3; i++) store.append(sampleRecord(i));
+    await store.close();
+    const wrongKey = 'a-key-from-another-machine-0123';
+    const run = await runCli(['audit', 'verify', '--db', db], {
+      cwd: dir,
+      env: { HOOKWISE_AUDIT_KEY: wrongKey },
+      unset: ['HOOKWISE_AUDIT_KEY_FILE', 'HOOKWISE_AUDIT_DB'],
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `key-mismatch seq 3: the heads are signed with the audit key from the default key file ${path.join(dir, 'audit.key')}, not with the one verify used, from $HOOKWISE_AUDIT_KEY: a key mismatch, not tampering`,
+    );
+    expect(run.stdout).not.toContain('forged-head');
+    expect(run.stdout + run.stderr).not.toContain(wrongKey);
   });
 });
