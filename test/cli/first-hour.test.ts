@@ -127,4 +127,43 @@ describe("a newcomer's first hour", () => {
     expect(run.stdout).not.toContain('forged-head');
     expect(run.stdout + run.stderr).not.toContain(wrongKey);
   });
+
+  it("residents --stop ends this project's residents only; --all ends every one", async () => {
+    const residentsDir = path.join(root, 'residents');
+    const env = { HOOKWISE_RESIDENT: '1', HOOKWISE_RESIDENT_DIR: residentsDir, HOOKWISE_CLAUDE_CODE: '' };
+    const config = 'export default { hooks: [] };\n';
+    const [mine, theirs] = [project('resident-mine'), project('resident-theirs')];
+    const listed = async (): Promise<Array<{ cwd: string }>> =>
+      JSON.parse((await runCli(['residents', '--json'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } })).stdout);
+    try {
+      for (const dir of [mine, theirs]) {
+        writeFileSync(path.join(dir, 'hookwise.config.mjs'), config);
+        const input = JSON.stringify({
+          hook_event_name: 'PreToolUse',
+          session_id: 's',
+          cwd: dir,
+          tool_name: 'Bash',
+          tool_input: { command: 'ls' },
+        });
+        expect((await runCli(['claude-code'], { cwd: dir, stdin: input, env: { ...env, CLAUDE_PROJECT_DIR: dir } })).code).toBe(0);
+      }
+      // Residents start in the background after the first call.
+      for (let i = 0; (await listed()).length < 2; i++) {
+        if (i > 400) throw new Error(`two residents never started: ${JSON.stringify(await listed())}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const stop = await runCli(['residents', '--stop'], {
+        cwd: mine,
+        env: { HOOKWISE_RESIDENT_DIR: residentsDir },
+        unset: ['CLAUDE_PROJECT_DIR'],
+      });
+      expect(stop.stdout).toMatch(new RegExp(`^stopped \\d+ .* in ${mine}( |$)`, 'm'));
+      expect(stop.stdout).toContain('1 resident of other projects left running (--stop --all ends them too)');
+      expect((await listed()).map((r) => r.cwd)).toEqual([theirs]);
+    } finally {
+      const all = await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+      expect(all.stdout).toMatch(new RegExp(`^stopped \\d+ .* in ${theirs}( |$)`, 'm'));
+    }
+    expect(await listed()).toEqual([]);
+  });
 });
