@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../src/audit/index.js';
 import { sampleRecord } from '../audit/helpers.js';
-import { runCli } from './run-cli.js';
+import { cliPath, runCli } from './run-cli.js';
 
 /**
  * What a newcomer meets in their first hour (issue "a house a newcomer can move into"):
@@ -165,5 +165,33 @@ describe("a newcomer's first hour", () => {
       expect(all.stdout).toMatch(new RegExp(`^stopped \\d+ .* in ${theirs}( |$)`, 'm'));
     }
     expect(await listed()).toEqual([]);
+  });
+
+  it("demo writes its own audit database, not the project's, and removes its workspace when done and on Ctrl-C", async () => {
+    const dir = project('demo');
+    const scratch = path.join(dir, 'scratch');
+    const realDb = path.join(dir, 'real', 'audit.db');
+    const env = { HOOKWISE_AUDIT_DB: realDb };
+    const done = await runCli(['demo', '--workspace', scratch], { cwd: dir, env });
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(`audit verify --db "${path.join(dir, '.hookwise', 'demo', 'audit.db')}"`);
+    expect(existsSync(realDb)).toBe(false);
+    expect(existsSync(path.join(dir, '.hookwise', 'audit.db'))).toBe(false);
+    expect(readdirSync(scratch)).toEqual([]);
+
+    // Ctrl-C in the middle of the session: the scratch copy goes all the same.
+    const child = spawn(process.execPath, [cliPath, 'demo', '--workspace', scratch], { cwd: dir, env: { ...process.env, ...env } });
+    let out = '';
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) =>
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        if (out.includes('PreToolUse')) resolve();
+      }),
+    );
+    expect(readdirSync(scratch)).toHaveLength(1);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(readdirSync(scratch)).toEqual([]);
   });
 });
