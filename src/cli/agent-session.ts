@@ -129,7 +129,7 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     ])}\n`,
   );
   process.stdout.write(
-    `workspace: ${options.workspace}${options.workspaceRemoved ? ' (a scratch copy, removed as the demo ends; --keep-workspace keeps it)' : ''}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`,
+    `workspace: ${options.workspace}${options.workspaceRemoved ? '\n  (a scratch copy, removed as the demo ends: --keep-workspace keeps it)' : ''}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`,
   );
   return { result, auditRows: verified.rows, auditOk: verified.ok };
 }
