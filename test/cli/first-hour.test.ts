@@ -207,4 +207,32 @@ describe("a newcomer's first hour", () => {
     const rm = JSON.parse((await runCli(['fire', 'PreToolUse'], { cwd: dir, stdin: bash('rm -rf ~') })).stdout);
     expect(rm.reason).toMatch(/^`rm -rf` targets ~ /);
   });
+
+  it('settings hooks are named by the program (or script) they run: readable, stable and unique', async () => {
+    const dir = project('labels');
+    mkdirSync(path.join(dir, '.claude'));
+    const command = (c: string) => ({ hooks: [{ type: 'command', command: c }] });
+    const settings = {
+      hooks: {
+        UserPromptSubmit: [command("echo 'House rule: never edit package-lock.json.'"), command("echo 'Use pnpm.'")],
+        PreToolUse: [command('node "$CLAUDE_PROJECT_DIR/.claude/hooks/protect-lockfiles.mjs"'), command('FOO=1 ./scripts/check.sh --fast')],
+      },
+    };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify(settings));
+    const names = async () => {
+      const listed = JSON.parse((await runCli(['check', '--json'], { cwd: dir })).stdout) as {
+        events: Array<{ hooks: Array<{ name: string }> }>;
+      };
+      return listed.events.flatMap((e) => e.hooks.map((h) => h.name));
+    };
+    const first = await names();
+    expect(first).toEqual([
+      expect.stringMatching(/^settings:UserPromptSubmit:echo#[0-9a-f]{6}$/),
+      expect.stringMatching(/^settings:UserPromptSubmit:echo#[0-9a-f]{6}$/),
+      expect.stringMatching(/^settings:PreToolUse:protect-lockfiles\.mjs#[0-9a-f]{6}$/),
+      expect.stringMatching(/^settings:PreToolUse:check\.sh#[0-9a-f]{6}$/),
+    ]);
+    expect(new Set(first).size).toBe(4);
+    expect(await names()).toEqual(first);
+  });
 });
