@@ -179,6 +179,12 @@ describe("a newcomer's first hour", () => {
     expect(existsSync(path.join(dir, '.hookwise', 'audit.db'))).toBe(false);
     expect(readdirSync(scratch)).toEqual([]);
 
+    // A demo that fails (an audit database it cannot create) leaves no scratch copy either.
+    writeFileSync(path.join(dir, 'a-file'), '');
+    const failed = await runCli(['demo', '--workspace', scratch, '--db', path.join(dir, 'a-file', 'audit.db')], { cwd: dir });
+    expect(failed.code).not.toBe(0);
+    expect(readdirSync(scratch)).toEqual([]);
+
     // Ctrl-C in the middle of the session: the scratch copy goes all the same.
     const child = spawn(process.execPath, [cliPath, 'demo', '--workspace', scratch], { cwd: dir, env: { ...process.env, ...env } });
     let out = '';
