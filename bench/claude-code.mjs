@@ -192,7 +192,7 @@ export async function benchClaudeCode() {
       ...agents.map((r, i) => ratioRow(`${AGENTS[i]} guard config vs node -e 0 (target: 1.25x)`, r, floor)),
     ];
   } finally {
-    spawnSync(NODE, [bin, 'residents', '--stop'], { env: process.env });
+    spawnSync(NODE, [bin, 'residents', '--stop', '--all'], { env: process.env });
     for (const [name, value] of [
       ['HOOKWISE_RESIDENT', previous.on],
       ['HOOKWISE_RESIDENT_DIR', previous.dir],

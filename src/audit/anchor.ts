@@ -86,6 +86,7 @@ export function resolveAuditKey(
   const file = options.keyFile ?? env[AUDIT_KEY_FILE_ENV] ?? defaultFile;
   if (file === undefined) return undefined;
   const explicit = file !== defaultFile;
+  const source = keyFileSource(file, options.keyFile !== undefined ? 'option' : env[AUDIT_KEY_FILE_ENV] ? 'env' : 'default');
   if (!existsSync(file)) {
     if (explicit)
       throw new AuditKeyError(
@@ -94,7 +95,14 @@ export function resolveAuditKey(
     if (!create) return undefined;
     createKeyFile(file);
   }
-  return { key: readKeyFile(file), source: file };
+  return { key: readKeyFile(file), source };
+}
+
+/** Where a key file was named, for messages (the path, never the key): `--key-file`, the env var, or the default. */
+export function keyFileSource(file: string, from: 'option' | 'env' | 'default'): string {
+  if (from === 'option') return `the key file ${file} (--key-file)`;
+  if (from === 'env') return `the key file ${file} ($${AUDIT_KEY_FILE_ENV})`;
+  return `the default key file ${file}`;
 }
 
 function createKeyFile(file: string): void {
@@ -115,7 +123,7 @@ function createKeyFile(file: string): void {
   }
 }
 
-function readKeyFile(file: string): Buffer {
+export function readKeyFile(file: string): Buffer {
   const mode = statSync(file).mode;
   if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
     throw new AuditKeyError(

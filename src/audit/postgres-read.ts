@@ -7,6 +7,7 @@ import { buildFilters, toAuditRow, type AuditFilters, type AuditRow } from './qu
 import type { ApprovalRow } from '../approvals/record.js';
 import type { StoredRow } from './schema.js';
 import { checkApprovals, parsedRecord } from './verify-approvals.js';
+import { classifyKeyMismatch } from './key-mismatch.js';
 import { checkChain, checkHead, checkSignature, type AuditProblem, type AuditVerifyOptions, type AuditVerifyResult } from './verify.js';
 
 /** Runs `read` on one connection inside a read-only, repeatable-read transaction: one consistent snapshot. */
@@ -74,7 +75,9 @@ export function verifyPostgres(url: string, options: AuditVerifyOptions = {}): P
     const approvals = await client.query(
       `SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'approvals'`,
     );
-    if (key && (approvals.rowCount ?? 0) > 0) {
+    // Approvals are signed with the same key: with another key, every row would read as changed.
+    const mismatch = classifyKeyMismatch([...heads.values()], key, problems, options, POSTGRES_DEFAULT_KEY_FILE);
+    if (key && !mismatch && (approvals.rowCount ?? 0) > 0) {
       const records = await client.query<{ data: string }>(`SELECT data FROM audit_log WHERE kind = 'approval' ORDER BY stream, seq`);
       const table = await client.query<ApprovalRow>('SELECT * FROM approvals ORDER BY seq');
       checkApprovals(

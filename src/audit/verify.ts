@@ -18,6 +18,7 @@ import { openAuditReadonly, readError } from './open-readonly.js';
 import type { StoredRow } from './schema.js';
 import { headCopyPath, sqliteIdentity, userStateDir } from './head-copy.js';
 import { checkApprovals, parsedRecord } from './verify-approvals.js';
+import { classifyKeyMismatch } from './key-mismatch.js';
 
 export type AuditProblemKind =
   | 'edited'
@@ -26,6 +27,8 @@ export type AuditProblemKind =
   | 'broken-link'
   | 'rolled-back'
   | 'forged-head'
+  /** The heads are signed with another key than verify's (./key-mismatch.ts): not tampering. */
+  | 'key-mismatch'
   | 'anchor'
   /** An approvals row that disagrees with what is signed (./verify-approvals.ts). */
   | 'approval';
@@ -90,7 +93,7 @@ export function verifyAudit(path: string, options: AuditVerifyOptions = {}): Aud
   try {
     // One read transaction: a writer appending meanwhile cannot make the rows and the head disagree.
     db.exec('BEGIN');
-    return verifyOpen(db, path, key, options.anchor !== false, options.stateDir);
+    return verifyOpen(db, path, key, options);
   } catch (error) {
     throw readError(error, path);
   } finally {
@@ -99,13 +102,8 @@ export function verifyAudit(path: string, options: AuditVerifyOptions = {}): Aud
   }
 }
 
-function verifyOpen(
-  db: Database.Database,
-  path: string,
-  key: ResolvedKey | undefined,
-  anchored: boolean,
-  stateDir: string | undefined,
-): AuditVerifyResult {
+function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | undefined, options: AuditVerifyOptions): AuditVerifyResult {
+  const anchored = options.anchor !== false;
   let byHash: Map<string, number> | undefined;
   // Built only once something looks wrong: finds where a moved row came from.
   const seqOfHash = (hash: string): number | undefined => {
@@ -124,9 +122,13 @@ function verifyOpen(
   if (anchored) {
     const hashAt = (seq: number) => db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
     checkAnchor(anchorPathOf(path), chain.last?.seq ?? 0, hashAt, key, problems);
-    checkHeadCopy(headCopyPath(stateDir ?? userStateDir(), sqliteIdentity(path)), chain.last?.seq ?? 0, hashAt, problems);
+    checkHeadCopy(headCopyPath(options.stateDir ?? userStateDir(), sqliteIdentity(path)), chain.last?.seq ?? 0, hashAt, problems);
   }
-  if (key && db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approvals'`).get()) {
+  const anchor = anchored ? readAnchor(anchorPathOf(path)) : undefined;
+  const heads = [head, anchor && !('error' in anchor) ? anchor : undefined].filter((h): h is Head => h !== undefined);
+  // Approvals are signed with the same key: with another key, every row would read as changed.
+  const mismatch = classifyKeyMismatch(heads, key, problems, options, defaultKeyFileOf(path));
+  if (key && !mismatch && db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approvals'`).get()) {
     const records = (db.prepare(`SELECT data FROM audit_log WHERE kind = 'approval' ORDER BY seq`).pluck().all() as string[]).map(
       parsedRecord,
     );

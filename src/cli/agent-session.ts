@@ -26,6 +26,8 @@ export interface AgentSessionOptions {
   interactive?: boolean;
   /** An ask becomes a durable approval in the audit database, answered from any channel (docs/approvals.md). */
   approvals?: boolean;
+  /** The workspace is a scratch copy removed when the command ends (`hookwise demo`): the summary says so. */
+  workspaceRemoved?: boolean;
 }
 
 export interface AgentSessionResult {
@@ -127,7 +129,7 @@ export async function runAgentSession(options: AgentSessionOptions): Promise<Age
     ])}\n`,
   );
   process.stdout.write(
-    `workspace: ${options.workspace}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`,
+    `workspace: ${options.workspace}${options.workspaceRemoved ? '\n  (a scratch copy, removed as the demo ends: --keep-workspace keeps it)' : ''}\nverify the audit trail again with:\n  npx hookwise audit verify --db ${JSON.stringify(options.auditPath)}\n`,
   );
   return { result, auditRows: verified.rows, auditOk: verified.ok };
 }

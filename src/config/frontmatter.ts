@@ -48,5 +48,6 @@ export async function loadFrontmatterHooks(file: string, options: ClaudeSourceOp
   });
   source.hooks = built.hooks;
   source.warnings = built.warnings;
+  if (built.skipped.length) source.skipped = built.skipped;
   return source;
 }

@@ -48,5 +48,12 @@ export function pluginHooksFromJson(file: string, json: unknown, options: Claude
     httpPolicy,
     mcpServers: mcpServersFor(undefined, projectDir),
   });
-  return { file, kind: 'plugin', hooks: built.hooks, warnings: built.warnings, httpPolicy };
+  return {
+    file,
+    kind: 'plugin',
+    hooks: built.hooks,
+    warnings: built.warnings,
+    ...(built.skipped.length && { skipped: built.skipped }),
+    httpPolicy,
+  };
 }

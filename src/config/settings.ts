@@ -94,5 +94,6 @@ export function claudeSettingsFromJson(file: string, json: unknown, options: Cla
   });
   source.hooks = built.hooks;
   source.warnings = built.warnings;
+  if (built.skipped.length) source.skipped = built.skipped;
   return source;
 }

@@ -14,6 +14,8 @@ export interface ConfigSource {
   hooks: HookSpec[];
   /** Problems that did not stop the load (unknown events, skipped entries), each naming file and JSON path. */
   warnings: string[];
+  /** Entries left out on purpose, not problems: hookwise's own entries in Claude Code settings (config/claude/hookwise-entry.ts). */
+  skipped?: string[];
   parallel?: boolean;
   /** `disableAllHooks: true` in a Claude Code settings file. */
   disableAllHooks?: boolean;

@@ -251,5 +251,5 @@ export function runAgent(name, { project, prompt, env, timeoutMs = 150_000 }) {
 }
 
 export function stopResidents(env) {
-  spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop'], { env });
+  spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop', '--all'], { env });
 }

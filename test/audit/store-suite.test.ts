@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
@@ -174,8 +175,41 @@ describe.each(backends.filter(([, b]) => b !== undefined) as Array<[string, Back
     // The test environment has no HOOKWISE_AUDIT_KEY and no key file beside the store.
     expect(keyless.ok).toBe(false);
     expect(keyless.problems[0]).toMatchObject({ kind: 'anchor', message: expect.stringMatching(/signed but no audit key was found/) });
-    const wrong = await verifyAuditTrail(target, { key: 'another-key-0123456789' });
+    // One signed head (PostgreSQL's one stream) alone: a wrong key and a rewritten head look the same.
+    const wrong = await verifyAuditTrail(target, { key: 'another-key-0123456789', anchor: false });
     expect(wrong.problems[0]).toMatchObject({ kind: 'forged-head' });
+  });
+
+  it('a wrong key is a key mismatch naming where the key came from, not tampering', async () => {
+    const target = backend.fresh();
+    const store = await open(target);
+    store.append(record(0, 'session-a'));
+    store.append(record(1, 'session-b'));
+    await store.close();
+    // Every signed head (SQLite: head and anchor; PostgreSQL: one per stream) fails, the rows check out.
+    const wrong = await verifyAuditTrail(target, { key: 'another-key-0123456789' });
+    expect(wrong.ok).toBe(false);
+    expect(wrong.problems).toEqual([
+      expect.objectContaining({
+        kind: 'key-mismatch',
+        message: expect.stringMatching(
+          /^none of the 2 signed heads matches the audit key from the key option, .*a key mismatch, not tampering/,
+        ),
+      }),
+    ]);
+    // The key that signs them is one verify can find: it says which.
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const keyFile = path.join(t.dir, 'right.key');
+    writeFileSync(keyFile, KEY, { mode: 0o600 });
+    const named = await verifyAuditTrail(target, { key: 'another-key-0123456789', keyFile });
+    expect(named.problems).toEqual([
+      expect.objectContaining({
+        kind: 'key-mismatch',
+        message: `the heads are signed with the audit key from the key file ${keyFile} (--key-file), not with the one verify used, from the key option: a key mismatch, not tampering; verify with the key file ${keyFile} (--key-file)`,
+      }),
+    ]);
+    expect(JSON.stringify(named.problems)).not.toContain('another-key');
   });
 
   it('records tool executions, and coverage names the ones no PreToolUse allowed', async () => {

@@ -24,7 +24,7 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 afterEach(async () => {
-  await runCli(['residents', '--stop'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+  await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
 });
 
 function project(config: string): string {

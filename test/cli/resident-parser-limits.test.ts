@@ -14,7 +14,7 @@ const dir = mkdtempSync(path.join(root, 'p-'));
 writeFileSync(path.join(dir, 'hookwise.config.mjs'), `import { shellGuard } from ${GUARDS};\nexport default { hooks: [shellGuard()] };\n`);
 const ON = { HOOKWISE_RESIDENT: '1', HOOKWISE_RESIDENT_DIR: residentsDir, HOOKWISE_CLAUDE_CODE: '', HOOKWISE_FAIL_OPEN: '' };
 afterAll(async () => {
-  await runCli(['residents', '--stop'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+  await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
   rmSync(root, { recursive: true, force: true });
 });
 

@@ -20,7 +20,7 @@ const root = mkdtempSync(path.join(tmpdir(), 'hookwise-resident-'));
 const residentsDir = path.join(root, 'residents');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 afterEach(async () => {
-  await runCli(['residents', '--stop'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+  await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
 });
 
 const ON = { HOOKWISE_RESIDENT: '1', HOOKWISE_RESIDENT_DIR: residentsDir, HOOKWISE_CLAUDE_CODE: '', HOOKWISE_FAIL_OPEN: '' };
@@ -359,7 +359,7 @@ describe('a resident proves itself, and a silent one holds no call', { timeout: 
       expect(JSON.parse((await call(dir, bash('rm -rf /'))).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
       expect((await residents()).find((r) => r.pid === fresh.pid)?.answered).toBe(1);
     } finally {
-      await runCli(['residents', '--stop'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+      await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
       await new Promise((resolve) => impostor.close(resolve));
     }
   });

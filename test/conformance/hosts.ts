@@ -143,7 +143,7 @@ export async function claudeCodeResidentHost(): Promise<Host> {
   return {
     ...host,
     close: async () => {
-      const listed = await spawnCollect(process.execPath, [cliPath, 'residents', '--stop', '--json'], '', env);
+      const listed = await spawnCollect(process.execPath, [cliPath, 'residents', '--stop', '--all', '--json'], '', env);
       rmSync(dir, { recursive: true, force: true });
       const answered = (JSON.parse(listed.stdout) as Array<{ answered: number }>).reduce((n, r) => n + r.answered, 0);
       if (answered === 0) throw new Error(`no call was answered by a resident: ${listed.stdout}`);

@@ -151,7 +151,7 @@ export async function runClaudeCode(c) {
     };
   } finally {
     await mock.close();
-    spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), 'residents', '--stop'], {
+    spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), 'residents', '--stop', '--all'], {
       env: { ...process.env, HOOKWISE_RESIDENT_DIR: path.join(dir, 'residents') },
     });
     rmSync(dir, { recursive: true, force: true });

@@ -88,7 +88,7 @@ export async function recordSession() {
     if (code !== 0) throw new Error(`Claude Code exited ${code}: ${err.slice(-1000)}`);
   } finally {
     await mock.close();
-    spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), 'residents', '--stop'], {
+    spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), 'residents', '--stop', '--all'], {
       env: { ...process.env, HOOKWISE_RESIDENT_DIR: path.join(dir, 'residents') },
     });
   }

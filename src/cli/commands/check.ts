@@ -35,14 +35,19 @@ export function defineCheck(program: Command, setExit: SetExit): void {
           kind: s.kind,
           ...(s.scope && { scope: s.scope }),
           hooks: s.hooks.length,
+          ...(s.skipped?.length && { skipped: s.skipped }),
         }));
         process.stdout.write(`${JSON.stringify({ sources, events: listing, warnings: config.warnings }, null, 2)}\n`);
       } else {
         process.stdout.write(`${pc.bold('sources')}:${config.sources.length ? '' : ' (none found)'}\n`);
         for (const s of config.sources) {
           const kind = s.scope ? `${s.kind} (${s.scope})` : s.kind;
-          process.stdout.write(`  ${s.file}  ${pc.dim(`${kind}, ${s.hooks.length} hook${s.hooks.length === 1 ? '' : 's'}`)}\n`);
+          const own = s.skipped?.length ? `, ${s.skipped.length} of hookwise's own entries skipped` : '';
+          process.stdout.write(`  ${s.file}  ${pc.dim(`${kind}, ${s.hooks.length} hook${s.hooks.length === 1 ? '' : 's'}${own}`)}\n`);
         }
+        // hookwise's own entries are how Claude Code reaches hookwise, not hooks: say where they are and that they do not run.
+        const skipped = config.sources.flatMap((s) => s.skipped ?? []);
+        if (skipped.length) process.stdout.write(`\n${pc.bold('skipped')}:\n${skipped.map((line) => `  ${pc.dim(line)}\n`).join('')}`);
         for (const { event, hooks } of listing) {
           process.stdout.write(`\n${pc.cyan(event)}\n`);
           hooks.forEach((h, i) => {

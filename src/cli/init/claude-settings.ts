@@ -1,13 +1,14 @@
+import { isHookwiseEntry, SERVE_URL } from '../../config/claude/hookwise-entry.js';
+
 /**
  * The entries `hookwise init claude-code` adds to `.claude/settings.json`, and the
  * merge that adds them without losing anything already there.
  */
+export { SERVE_URL };
 export type ClaudeMode = 'command' | 'serve';
 
 /** The events hookwise answers for Claude Code: the guards judge before, redact after, and hold Stop. */
 export const CLAUDE_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop'] as const;
-
-export const SERVE_URL = 'http://127.0.0.1:8787/v1/claude-code';
 
 /**
  * The command Claude Code runs on every hook: Node on the project's own hookwise when
@@ -90,11 +91,15 @@ export interface MergeResult {
   upgraded: string[];
   /** Events whose entry, written by an earlier hookwise, now fails closed when hookwise cannot be run. */
   guarded: string[];
+  /** Events whose hookwise entry of the other mode (command or http) was replaced by one of this mode. */
+  switched: string[];
 }
 
 /**
  * Add one hookwise entry per event, keeping every other key, group and hook as
- * it was. An event that already runs hookwise (either mode) is left alone, so
+ * it was. An event whose hookwise entry is of the other mode (command or http) gets
+ * this mode's entry in its place (docs/serve.md#claude-code-settings). An event that
+ * already runs hookwise in this mode is left alone, so
  * running init twice changes nothing, except that an `npx hookwise claude-code`
  * entry (flags kept) runs the installed hookwise once the project installs it, and an
  * entry of an earlier hookwise gets the form that fails closed when hookwise is missing.
@@ -104,9 +109,16 @@ export function mergeClaudeSettings(existing: Record<string, unknown>, mode: Cla
   const added: string[] = [];
   const upgraded: string[] = [];
   const guarded: string[] = [];
+  const switched: string[] = [];
   const merged: Record<string, unknown> = { ...hooks };
   for (const event of CLAUDE_EVENTS) {
     const groups = merged[event] === undefined ? [] : asArray(merged[event], `hooks.${event}`);
+    // One hookwise per event: asked for the other mode, the entry of this one takes its place.
+    if (groups.some((g) => entriesOf(g).some((h) => modeOf(h) === otherMode(mode)))) {
+      merged[event] = switchedGroups(groups, mode, installed, event);
+      switched.push(event);
+      continue;
+    }
     if (groups.some(runsHookwise)) {
       const changes = { npx: false, guard: false };
       const rewritten = groups.map((g) => rewriteEntries(g, event, installed, changes));
@@ -118,17 +130,51 @@ export function mergeClaudeSettings(existing: Record<string, unknown>, mode: Cla
     merged[event] = [...groups, { hooks: [hookEntry(mode, installed, event)] }];
     added.push(event);
   }
-  return { settings: { ...existing, hooks: merged }, added, upgraded, guarded };
+  return { settings: { ...existing, hooks: merged }, added, upgraded, guarded, switched };
 }
 
-const RUNS_HOOKWISE = /\bhookwise(\.js")?\s+claude-code\b/;
-
 function runsHookwise(group: unknown): boolean {
+  return entriesOf(group).some(isHookwiseEntry);
+}
+
+function entriesOf(group: unknown): unknown[] {
   const hooks = (group as { hooks?: unknown })?.hooks;
-  if (!Array.isArray(hooks)) return false;
-  return hooks.some((h: { command?: unknown; url?: unknown }) => {
-    return (typeof h?.command === 'string' && RUNS_HOOKWISE.test(h.command)) || h?.url === SERVE_URL;
-  });
+  return Array.isArray(hooks) ? hooks : [];
+}
+
+/** The mode of one of hookwise's entries; undefined for any other hook. */
+function modeOf(entry: unknown): ClaudeMode | undefined {
+  if (!isHookwiseEntry(entry)) return undefined;
+  return (entry as { type?: unknown }).type === 'http' ? 'serve' : 'command';
+}
+
+const otherMode = (mode: ClaudeMode): ClaudeMode => (mode === 'command' ? 'serve' : 'command');
+
+/**
+ * The event's groups with hookwise's entries of the other mode gone: the first becomes
+ * this mode's entry (in its place, so the order of the other hooks is kept) unless the
+ * event already has one; a group left with no hooks goes too. Other hooks are never touched.
+ */
+function switchedGroups(groups: unknown[], mode: ClaudeMode, installed: boolean, event: string): unknown[] {
+  let placed = groups.some((g) => entriesOf(g).some((h) => modeOf(h) === mode));
+  const out: unknown[] = [];
+  for (const group of groups) {
+    const entries = entriesOf(group);
+    if (!entries.some((h) => modeOf(h) === otherMode(mode))) {
+      out.push(group);
+      continue;
+    }
+    const kept: unknown[] = [];
+    for (const h of entries) {
+      if (modeOf(h) !== otherMode(mode)) kept.push(h);
+      else if (!placed) {
+        kept.push(hookEntry(mode, installed, event));
+        placed = true;
+      }
+    }
+    if (kept.length > 0) out.push({ ...(group as object), hooks: kept });
+  }
+  return out;
 }
 
 /**

@@ -68,7 +68,7 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
     say(`--- .claude/settings.json\n${text}`);
     return;
   }
-  if (merged.added.length === 0 && merged.upgraded.length === 0 && merged.guarded.length === 0) {
+  if (merged.added.length === 0 && merged.upgraded.length === 0 && merged.guarded.length === 0 && merged.switched.length === 0) {
     say(`${pc.dim('kept')}     .claude/settings.json (hookwise already answers every event)`);
     return;
   }
@@ -76,6 +76,10 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
   await writeAtomically(file, text);
   if (merged.added.length > 0)
     say(`${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: hookwise on ${merged.added.join(', ')}`);
+  if (merged.switched.length > 0)
+    say(
+      `${pc.green('updated')}  .claude/settings.json: ${options.serve ? "hookwise's command entries replaced by the http entry to `hookwise serve`" : "hookwise's http entries (hookwise serve) replaced by the command entry"} on ${merged.switched.join(', ')}`,
+    );
   if (merged.upgraded.length > 0)
     say(`${pc.green('updated')}  .claude/settings.json: the installed hookwise instead of npx on ${merged.upgraded.join(', ')}`);
   if (merged.guarded.length > 0)

@@ -37,7 +37,7 @@ import { LoadedFiles } from './track.js';
  * It serves one config. When a file the config was loaded from changes, or the call
  * names other config files, it declines (the caller answers itself, nothing ran here)
  * and goes; the next call starts a fresh one. It also goes after an idle time, at the
- * end of the Claude Code session it serves, on SIGTERM, and on `hookwise residents --stop`.
+ * end of the Claude Code session it serves, on SIGTERM, and on `hookwise residents --stop` (this project's) or `--stop --all`.
  * A failure it cannot pin on one call (a stuck hook, an uncaught error) ends it at
  * once: callers it had taken answer with the failure answer (client.cts).
  */

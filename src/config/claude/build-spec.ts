@@ -8,6 +8,7 @@ import { installShellSplitter } from '../shell.js';
 import type { CollectedEntry } from './collect.js';
 import type { AgentEntry, CommandEntry, HttpEntry, McpToolEntry, PromptEntry } from './entry-schema.js';
 import type { McpStdioServer } from '../../handlers/mcp-tool.js';
+import { hookLabel } from './hook-label.js';
 import { identityKey, setIdentity, shortHash } from './identity.js';
 import { defaultTimeoutMs } from './timeouts.js';
 
@@ -72,7 +73,7 @@ export function buildSpec(item: CollectedEntry, ctx: EntryContext): HookSpec {
   });
   const seconds = entry.timeout ?? entry.timeout_secs;
   const spec: HookSpec = {
-    name: item.name ?? `${ctx.namePrefix}:${item.event}:${labelOf(type, entry)}#${shortHash(key).slice(0, 6)}`,
+    name: item.name ?? `${ctx.namePrefix}:${item.event}:${hookLabel(type, entry)}#${shortHash(key).slice(0, 6)}`,
     events: item.event,
     timeoutMs: seconds !== undefined ? seconds * 1000 : defaultTimeoutMs(type, item.event),
     // Claude Code: a failing hook is a non-blocking error unless the entry asks otherwise.
@@ -239,33 +240,4 @@ function commandHandlerFor(entry: CommandEntry, item: CollectedEntry, ctx: Entry
 /** Where a session's CLAUDE_ENV_FILE lives: `<project>/.hookwise/env/<session>.sh`. */
 export function envFilePath(projectDir: string, sessionId: string): string {
   return path.join(projectDir, '.hookwise', 'env', `${sessionId.replace(/[^A-Za-z0-9._-]/g, '_')}.sh`);
-}
-
-/**
- * What a person recognises a settings hook by in a timeline or `hookwise check`: the
- * script a command runs (its file name), an HTTP hook's host, or the hook's type.
- * The hash after it keeps two hooks with the same label apart.
- */
-function labelOf(type: string, entry: object): string {
-  const e = entry as { command?: unknown; url?: unknown; server?: unknown; tool?: unknown };
-  if (type === 'command' && typeof e.command === 'string') {
-    const words = e.command.trim().split(/\s+/);
-    const script = words.find((w) => /[/.]/.test(w) && !w.startsWith('-')) ?? words[0] ?? 'command';
-    return (
-      script
-        .replace(/^["']|["']$/g, '')
-        .split('/')
-        .pop()!
-        .slice(0, 40) || 'command'
-    );
-  }
-  if (type === 'http' && typeof e.url === 'string') {
-    try {
-      return new URL(e.url).host;
-    } catch {
-      return 'http';
-    }
-  }
-  if (type === 'mcp_tool') return `${String(e.server)}/${String(e.tool)}`;
-  return type;
 }

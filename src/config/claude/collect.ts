@@ -7,6 +7,7 @@ import { formatIssue } from '../zod-issues.js';
 import { KNOWN_ENTRY_FIELDS, schemaForType, type HandlerEntry } from './entry-schema.js';
 import { nearMissOf } from '../../core/events.js';
 import { eventFromKey } from './event-key.js';
+import { isHookwiseEntry } from './hookwise-entry.js';
 
 /** One handler entry found in a `hooks` block, validated, with where it sits. */
 export interface CollectedEntry {
@@ -25,6 +26,8 @@ export interface CollectedEntry {
 export interface Collected {
   entries: CollectedEntry[];
   warnings: string[];
+  /** hookwise's own entries (./hookwise-entry.ts), not loaded: `<file>: <JSON path>: hookwise's own entry: skipped`. */
+  skipped: string[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -35,7 +38,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * matcher or `if` rule is a ConfigError (it must never silently match all or nothing).
  */
 export function collectHooks(hooks: unknown, file: string, base: string): Collected {
-  const out: Collected = { entries: [], warnings: [] };
+  const out: Collected = { entries: [], warnings: [], skipped: [] };
   if (!isObject(hooks)) {
     throw new ConfigError(file, 'expected an object mapping event names to hook groups', base || undefined);
   }
@@ -79,14 +82,15 @@ class EventWalker {
     group.hooks.forEach((entry, j) => {
       const entryPath = joinPath(path, 'hooks', j);
       const parsed = this.entry(typeof entry === 'string' ? { type: 'command', command: entry } : entry, entryPath);
-      if (parsed) this.out.entries.push({ event: this.event, path: entryPath, matcher, entry: parsed, variant: false });
+      if (parsed && !this.ownEntry(parsed, entryPath))
+        this.out.entries.push({ event: this.event, path: entryPath, matcher, entry: parsed, variant: false });
     });
   }
 
   /** claude-agent-rs' forms: a command string, or an entry object carrying its own matcher. */
   variant(item: unknown, path: string, name?: string): void {
     const parsed = this.entry(typeof item === 'string' ? { type: 'command', command: item } : item, path);
-    if (!parsed) return;
+    if (!parsed || this.ownEntry(parsed, path)) return;
     const matcher = this.checkMatcher(parsed.matcher, joinPath(path, 'matcher'));
     const collected: CollectedEntry = { event: this.event, path, matcher, entry: parsed, variant: true };
     if (name !== undefined) collected.name = name;
@@ -135,6 +139,13 @@ class EventWalker {
       if (error instanceof MatcherError) throw new ConfigError(this.file, error.message, path);
       throw error;
     }
+  }
+
+  /** hookwise's own entry is how Claude Code reaches hookwise: noted, never loaded as a hook. */
+  private ownEntry(entry: HandlerEntry, path: string): boolean {
+    if (!isHookwiseEntry(entry)) return false;
+    this.out.skipped.push(`${this.file}: ${path}: hookwise's own entry: skipped`);
+    return true;
   }
 
   private warn(message: string): void {

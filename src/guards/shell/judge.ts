@@ -12,6 +12,7 @@ import { envPoisoning } from './env-rules.js';
 import { scanForeign, type Language } from './foreign-code.js';
 import type { CompiledRule } from './rules.js';
 import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
+import { invocationLabel } from './label.js';
 import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js';
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
@@ -476,11 +477,7 @@ export class ShellJudgement implements JudgeApi {
     const argv0 = argv[0]!;
     const name = commandName(argv0)!;
     const args = argv.slice(1);
-    const flags = args
-      .filter((a) => a.value?.startsWith('-') && a.value.length > 1)
-      .slice(0, 3)
-      .map((a) => a.value);
-    const label = [name, ...flags].join(' ');
+    const label = invocationLabel(name, args);
     const inv: Invocation = { name, argv0, args, label, stdin };
     const line = [name, ...args.map((a) => a.value ?? a.text)].join(' ');
     this.seen.push(line);
