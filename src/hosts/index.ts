@@ -2,6 +2,7 @@ import { claudeCodeHost } from './claude-code/index.js';
 import { codexHost } from './codex/index.js';
 import { copilotHost } from './copilot/index.js';
 import { droidHost } from './droid/index.js';
+import { openCodeHost } from './opencode/index.js';
 import type { Host, HostName } from './host.js';
 
 export type { Host, HostAnswer, HostName } from './host.js';
@@ -12,6 +13,7 @@ export const HOSTS: Readonly<Record<HostName, Host>> = {
   codex: codexHost,
   copilot: copilotHost,
   droid: droidHost,
+  opencode: openCodeHost,
 };
 
 export const AGENT_NAMES = Object.keys(HOSTS) as HostName[];

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startMockChatCompletions } from './mock-chat-completions.mjs';
 
 /**
  * Each coding agent the suite drives: its pinned version from npm (installed once into
@@ -98,6 +99,46 @@ export const AGENTS = {
         .map((l) => `+${l}`)
         .join('\n')}\n*** End Patch\n`,
     }),
+  },
+  opencode: {
+    label: 'OpenCode',
+    pkg: 'opencode-ai',
+    version: '1.18.33',
+    bin: 'opencode',
+    startMock: startMockChatCompletions,
+    /**
+     * The mock as an `@ai-sdk/openai-compatible` provider, given in OPENCODE_CONFIG_CONTENT (the
+     * project stays the user's). OpenCode installs that provider from npm on first use, into a
+     * cache shared by every case so that it happens once; nothing is fetched from models.dev.
+     */
+    setup({ home, mockUrl }) {
+      const config = {
+        model: 'mock/mock-model',
+        autoupdate: false,
+        share: 'disabled',
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Mock',
+            options: { baseURL: `${mockUrl}/v1`, apiKey: 'x' },
+            models: { 'mock-model': { name: 'Mock', tool_call: true } },
+          },
+        },
+      };
+      return {
+        OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+        XDG_CACHE_HOME: path.join(repoRoot, '.cache', 'opencode-xdg-cache'),
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        XDG_DATA_HOME: path.join(home, '.local', 'share'),
+        OPENCODE_DISABLE_AUTOUPDATE: 'true',
+        OPENCODE_DISABLE_MODELS_FETCH: 'true',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+      };
+    },
+    /** `opencode run` quotes each argument that holds a space before joining them: one word per argument keeps the prompt as it is. */
+    args: (prompt) => ['run', '--dangerously-skip-permissions', ...prompt.split(' ')],
+    shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
+    write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
   },
 };
 

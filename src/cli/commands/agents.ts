@@ -10,6 +10,7 @@ const AGENTS = {
   codex: 'Codex CLI ($CODEX_HOME/hooks.json)',
   copilot: 'GitHub Copilot CLI (.github/hooks/hookwise.json)',
   droid: 'Factory droid (~/.factory/hooks.json)',
+  opencode: "OpenCode (hookwise's plugin, .opencode/plugins/hookwise.js)",
 };
 
 export function defineAgents(program: Command, setExit: SetExit): void {
