@@ -41,7 +41,7 @@ export const cases = [
   {
     name: 'context added on UserPromptSubmit reaches the model',
     // `droid exec` takes its prompt from the command line and fires no UserPromptSubmit (docs/agents.md).
-    agents: ['codex', 'copilot'],
+    agents: ['codex', 'copilot', 'opencode'],
     config: policy(`{ name: 'ctx', events: 'UserPromptSubmit', handler: () => context('CTX-91a project rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-91a'] },
@@ -83,6 +83,20 @@ export const cases = [
     config: policy(`{ name: 'hang', events: 'PreToolUse', timeoutMs: 600000, handler: () => new Promise(() => {}) }`),
     steps: [{ shell: 'echo x > danger.txt' }],
     expect: { absent: ['danger.txt'] },
+  },
+  {
+    name: 'context added after a tool call reaches the model with its output',
+    agents: ['opencode'],
+    config: policy(`{ name: 'post', events: 'PostToolUse', matcher: 'Bash', handler: () => context('CTX-4d8 after the tool') }`),
+    steps: [{ shell: 'echo ok > post.txt' }],
+    expect: { present: ['post.txt'], seen: ['CTX-4d8'] },
+  },
+  {
+    name: 'ask, with no person to ask, is a refusal that says one is needed',
+    agents: ['opencode'],
+    config: `import { defineConfig, ask } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'ask', events: 'PreToolUse', matcher: 'Bash', handler: () => ask('ASK-2c1 check first') }] });\n`,
+    steps: [{ shell: 'echo x > asked.txt' }],
+    expect: { absent: ['asked.txt'], seen: ['ASK-2c1 check first (a person must approve'] },
   },
   {
     name: 'a broken policy at Stop ends the run (the agent is not kept going)',

@@ -14,6 +14,7 @@ const WRITES: Record<string, (home: string, project: string) => string> = {
   codex: (home) => path.join(home, '.codex', 'hooks.json'),
   copilot: (_home, project) => path.join(project, '.github', 'hooks', 'hookwise.json'),
   droid: (home) => path.join(home, '.factory', 'hooks.json'),
+  opencode: (_home, project) => path.join(project, '.opencode', 'plugins', 'hookwise.js'),
   'claude-code': (_home, project) => path.join(project, '.claude', 'settings.json'),
 };
 
@@ -23,6 +24,7 @@ describe('docs/agents.md', () => {
       'npx hookwise init codex',
       'npx hookwise init copilot',
       'npx hookwise init droid',
+      'npx hookwise init opencode',
       'npx hookwise init claude-code',
     ]);
   });
@@ -34,7 +36,8 @@ describe('docs/agents.md', () => {
     const r = await runCli(command.split(' ').slice(2), { cwd: project, env: { HOME: home }, unset: ['CODEX_HOME'] });
     expect(r.code).toBe(0);
     expect(existsSync(path.join(project, 'hookwise.config.ts'))).toBe(true);
-    const entry = agent === 'claude-code' ? 'hookwise claude-code' : `hookwise.js\\" ${agent}`;
+    const entry =
+      agent === 'claude-code' ? 'hookwise claude-code' : agent === 'opencode' ? `hookwise.js", 'opencode'` : `hookwise.js\\" ${agent}`;
     expect(readFileSync(WRITES[agent]!(home, project), 'utf8')).toContain(entry);
   });
 });
