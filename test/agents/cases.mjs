@@ -99,6 +99,13 @@ export const cases = [
     expect: { absent: ['asked.txt'], seen: ['ASK-2c1 check first (a person must approve'] },
   },
   {
+    name: 'Stop fires when the run goes idle, before the agent exits',
+    agents: ['opencode'],
+    config: `import { writeFileSync } from 'node:fs';\nimport path from 'node:path';\nimport { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'stop', events: 'Stop', handler: (i) => { writeFileSync(path.join(i.cwd, 'stopped.txt'), 'x'); } }] });\n`,
+    steps: [{ shell: 'echo ok > ran.txt' }],
+    expect: { present: ['ran.txt', 'stopped.txt'] },
+  },
+  {
     name: 'a broken policy at Stop ends the run (the agent is not kept going)',
     config: `${IMPORTS}export default defineConfig({ hooks: [ {{{ ] });\n`,
     steps: [],
