@@ -52,11 +52,13 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
   if (!config || typeof config !== 'object' || !Array.isArray((config as HookwiseConfig).hooks)) {
     throw new ConfigError(file, 'expected a default export of defineConfig({ hooks: [...] })', 'default.hooks');
   }
+  const warnings: string[] = [];
   const hooks = hooksOf(config).map((spec, i) => {
     if (!spec || typeof spec !== 'object') throw new ConfigError(file, 'expected a hook object', `hooks[${i}]`);
+    warnings.push(...unknownFields(spec, `${file} hooks[${i}]`));
     return { ...spec, source: spec.source ?? `${file} hooks[${i}]` };
   });
-  return { file, kind: 'module', hooks, warnings: [], parallel: config.parallel === true };
+  return { file, kind: 'module', hooks, warnings, parallel: config.parallel === true };
 }
 
 function missesHookwise(error: unknown): boolean {
@@ -68,4 +70,35 @@ function missesHookwise(error: unknown): boolean {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]!;
+}
+
+/** Every field a hook spec has (src/core/spec.ts): any other is a typo that would silently do nothing. */
+const HOOK_FIELDS = [
+  'name',
+  'events',
+  'matcher',
+  'priority',
+  'timeoutMs',
+  'async',
+  'onError',
+  'maxRetries',
+  'once',
+  'recheck',
+  'handler',
+  'last',
+  'source',
+  'statusMessage',
+  'concurrentGroup',
+  'dedupKey',
+];
+const KNOWN = new Set(HOOK_FIELDS);
+
+/** A warning per unknown field, with the known field it most likely meant (`timout` → `timeoutMs`). */
+function unknownFields(spec: object, where: string): string[] {
+  return Object.keys(spec)
+    .filter((key) => !KNOWN.has(key))
+    .map((key) => {
+      const near = HOOK_FIELDS.find((known) => known.toLowerCase().startsWith(key.toLowerCase().slice(0, 3)));
+      return `${where}: unknown field "${key}" is ignored${near ? ` (did you mean "${near}"?)` : ''}; hook fields: docs/model.md, "Hook fields"`;
+    });
 }

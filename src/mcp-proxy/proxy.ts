@@ -28,7 +28,7 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HookEngine } from '../core/engine.js';
-import { ToolGate, type AdapterOptions } from '../adapters/shared/tool-gate.js';
+import { ToolGate, type AdapterOptions } from '../gate/index.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './capped-stdio.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { GovernedToolCall } from './tool-call.js';

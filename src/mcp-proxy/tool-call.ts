@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Plan, ToolGate } from '../adapters/shared/tool-gate.js';
+import type { Plan, ToolGate } from '../gate/index.js';
 import { replacedResult, responseOf } from './result-view.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import { noAnswer } from './upstream-errors.js';

@@ -1,34 +1,32 @@
+import { ruleOnStop } from '../gate/index.js';
 import { stopHalt, type RunContext } from './run-context.js';
 import type { StopReason } from './types.js';
 
-/** Claude Code's cap: after this many blocks in a row the agent stops anyway. */
-export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
+export { MAX_CONSECUTIVE_STOP_BLOCKS } from '../gate/index.js';
 
 export type Continuation = { continue: true; instruction: string } | { continue: false; stopReason: StopReason; reason: string | null };
 
 /**
  * Stop hooks as a continuation criterion: when the model is done, fire Stop
- * (SubagentStop in a subagent). A block keeps the agent going with the reason as
- * its next instruction; the next input says `stop_hook_active: true`; the 8th
- * consecutive block is not obeyed.
+ * (SubagentStop in a subagent) and rule on it as every host does (../gate/stop-rule.ts):
+ * a block keeps the agent going with the reason as its next instruction; the next
+ * input says `stop_hook_active: true`; the 8th consecutive block is not obeyed.
  */
 export async function evaluateStop(run: RunContext, lastText: string): Promise<Continuation> {
   const event = run.isSubagent ? 'SubagentStop' : 'Stop';
   const outcome = await run.hooks.fire(event, stopFields(run, lastText, { success: true, error: null }));
-  if (outcome.stop) return { continue: false, ...stopHalt(outcome) };
-  if (!outcome.blocked) {
-    run.stopBlocks = 0;
-    return { continue: false, stopReason: 'end_turn', reason: null };
+  const ruling = ruleOnStop(outcome, event, run.stopBlocks);
+  if (ruling.continue) {
+    run.stopBlocks++;
+    return ruling;
   }
-  run.stopBlocks++;
-  if (run.stopBlocks >= MAX_CONSECUTIVE_STOP_BLOCKS) {
-    return {
-      continue: false,
-      stopReason: 'stop_hook_limit',
-      reason: `${event} hooks blocked ${run.stopBlocks} times in a row; stopping anyway (last reason: ${outcome.reason ?? 'none'})`,
-    };
+  if (ruling.why === 'stopped') return { continue: false, ...stopHalt(outcome) };
+  if (ruling.why === 'limit') {
+    run.stopBlocks++;
+    return { continue: false, stopReason: 'stop_hook_limit', reason: ruling.reason };
   }
-  return { continue: true, instruction: outcome.reason ?? `A ${event} hook asked you to keep going.` };
+  run.stopBlocks = 0;
+  return { continue: false, stopReason: 'end_turn', reason: null };
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FireOptions } from '../core/engine.js';
 import { eventInfo } from '../core/events.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
+import { decidingHook } from '../gate/texts.js';
 import type { RunContext } from './run-context.js';
 import { sleep } from './sleep.js';
 
@@ -125,27 +126,10 @@ export function retryLimitReached(outcome: Outcome): Outcome {
   };
 }
 
-/** The hook that decided a blocked outcome, for messages such as "hook X denied ...". */
-export function decidingHook(outcome: Outcome): string {
-  const deciding = outcome.hooks.find((h) => h.result === 'deny' || h.result === 'block' || h.result === 'stop');
-  if (deciding) return deciding.name;
-  const failed = outcome.hooks.find(
-    (h) => (h.status === 'error' || h.status === 'timeout') && outcome.reason?.startsWith(`hook ${h.name} failed`),
-  );
-  if (failed) return failed.name;
-  const retried = outcome.hooks.find((h) => h.result === 'retry');
-  if (retried) return retried.name;
-  return outcome.hooks.find((h) => h.status !== 'skipped')?.name ?? '(unknown)';
-}
-
 /** "hook X: reason" for a blocked outcome. */
 export function blockedBy(outcome: Outcome): string {
   const reason = outcome.stop ? (outcome.stopReason ?? outcome.reason) : outcome.reason;
   return `hook "${decidingHook(outcome)}"${reason ? `: ${reason}` : ''}`;
 }
 
-/** The last hook that rewrote the input (modify, or an allow carrying updatedInput). */
-export function rewritingHook(outcome: Outcome): string {
-  const modifying = outcome.hooks.filter((h) => h.result === 'modify' || h.result === 'allow');
-  return modifying.at(-1)?.name ?? outcome.hooks.at(-1)?.name ?? '(unknown)';
-}
+export { decidingHook, rewritingHook } from '../gate/texts.js';

@@ -1,12 +1,13 @@
-import type { AuditRecord } from '../audit/types.js';
+import type { Approval } from '../approvals/types.js';
 import type { Outcome } from '../core/outcome.js';
+import { AuditCoverage, ToolGate, type AfterTool, type Plan, type ToolCallInfo } from '../gate/index.js';
 import type { ChatMessage, ToolCall } from '../providers/types.js';
 import { checkpointWaiting } from './checkpoint.js';
-import { blockedBy, decidingHook, rewritingHook } from './hook-gateway.js';
-import { requestPermission, type Permission } from './permission.js';
+import { blockedBy } from './hook-gateway.js';
 import { stopHalt, type Halt, type RunContext } from './run-context.js';
 import { outputText, validateToolInput, type Tool } from './tool.js';
 import { runTool, toolContext } from './tool-runner.js';
+import type { RuntimeEvent } from './types.js';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
@@ -26,16 +27,17 @@ export interface BatchResult {
   halt?: Halt;
 }
 
-/**
- * Tool execution with hooks around it: PreToolUse (deny, ask, rewrite, stop),
- * the permission flow, the audit record, then exactly one of PostToolUse /
- * PostToolUseFailure per executed call, and PostToolBatch after the turn's calls.
- */
 export class HookedToolExecutor {
   /** Results of this batch so far, for a checkpoint written while a call waits for an approval. */
   private results: CallResult[] = [];
+  /** The call being run, as the model made it: what a checkpoint taken during its ask records. */
+  private current: ToolCall | null = null;
+  /** The tool gate every host shares (../gate/tool-gate.ts), firing through the runtime's own gateway. */
+  private readonly gate: ToolGate;
 
-  constructor(private readonly run: RunContext) {}
+  constructor(private readonly run: RunContext) {
+    this.gate = runtimeGate(run, (call) => checkpointWaiting(run, this.current ?? call, this.results));
+  }
 
   /**
    * Runs `calls` in order. `done`: the calls of the same batch that already have
@@ -74,112 +76,49 @@ export class HookedToolExecutor {
   }
 
   private async execute(call: ToolCall): Promise<CallResult> {
-    const run = this.run;
-    const tool = run.tools.get(call.name);
+    const tool = this.run.tools.get(call.name);
     if (!tool) {
-      const known = [...run.tools.keys()].join(', ') || 'none';
+      const known = [...this.run.tools.keys()].join(', ') || 'none';
       return refused(call, call.input, `Error: there is no tool named "${call.name}" (tools: ${known})`, 'error');
     }
     const checked = validateToolInput(tool, call.input);
     if (!checked.ok) return refused(call, call.input, `Error: invalid input for ${call.name}: ${checked.message}`, 'error');
 
-    // Hooks get their own copy: an edit in place can never change what runs without being seen.
-    const shown = structuredClone(checked.value);
-    const pre = await run.hooks.fire('PreToolUse', {
-      tool_name: call.name,
-      tool_input: shown,
-      tool_use_id: call.id,
-      recent_tools: run.recentTools.slice(),
+    this.current = call;
+    const info: ToolCallInfo = { name: call.name, input: checked.value, id: call.id };
+    let plan: Plan = await this.gate.before(info, (input) => validateToolInput(tool, input), {
+      recent_tools: this.run.recentTools.slice(),
     });
-    // A stop with a block refuses the call; a stop alone (Claude Code's `continue: false`) runs it, then ends the turn.
-    if (pre.stop && pre.blocked)
-      return this.denied(call, checked.value, `PreToolUse ${blockedBy(pre)} (the agent is stopping)`, stopHalt(pre));
-    if (pre.blocked) return this.denied(call, checked.value, `Error: PreToolUse ${blockedBy(pre)}. The tool was not run.`);
-
-    if (pre.updatedInput === null && pre.hooks.length > 0 && JSON.stringify(shown) !== JSON.stringify(checked.value)) {
-      return this.denied(
-        call,
-        shown,
-        `Error: a PreToolUse hook changed tool_input in place without returning it as a rewrite; the edit is refused rather than applied unrecorded. Return modify(newInput) (or updatedInput) to rewrite a call. The tool was not run.`,
-      );
-    }
-    let input = checked.value;
-    if (pre.updatedInput) {
-      const rewritten = validateToolInput(tool, pre.updatedInput);
-      if (!rewritten.ok) {
+    if (plan.action === 'ask') plan = await this.gate.resolveAsk(info, plan);
+    switch (plan.action) {
+      case 'stop':
+        return this.denied(call, checked.value, `${plan.by.event} ${blockedBy(plan.by)} (the agent is stopping)`, stopHalt(plan.by));
+      case 'deny':
         return this.denied(
           call,
-          pre.updatedInput,
-          `Error: PreToolUse hook "${rewritingHook(pre)}" rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`,
+          checked.value,
+          plan.by ? `Error: ${plan.by.event} ${blockedBy(plan.by)}. The tool was not run.` : `Error: ${plan.message}`,
         );
-      }
-      input = rewritten.value;
+      case 'run':
+        return this.runHooked(tool, call, info, plan);
+      default:
+        return this.denied(call, checked.value, 'Error: not run.');
     }
-
-    let permission: Permission | undefined;
-    if (pre.decision === 'ask' || pre.decision === 'defer') {
-      permission = await requestPermission(run, call, input, pre, {
-        beforeWait: () => checkpointWaiting(run, call, this.results),
-      });
-      if (!permission.granted) return this.denied(call, input, `Error: ${permission.reason}. The tool was not run.`, permission.halt);
-      if (permission.rewritten) {
-        const rewritten = validateToolInput(tool, permission.input);
-        if (!rewritten.ok) {
-          return this.denied(
-            call,
-            permission.input,
-            `Error: a PermissionRequest hook rewrote the input of ${call.name} into invalid input (${rewritten.message}). The tool was not run.`,
-          );
-        }
-        input = rewritten.value;
-      }
-    }
-    const ran = await this.runHooked(tool, call, input, pre, permission?.granted ? permission : undefined);
-    if (pre.stop && !ran.halt) ran.halt = stopHalt(pre);
-    return ran;
   }
 
-  private async runHooked(
-    tool: Tool,
-    call: ToolCall,
-    input: Record<string, unknown>,
-    pre: Outcome,
-    approval?: { approvalId?: string; context?: string },
-  ): Promise<CallResult> {
+  private async runHooked(tool: Tool, call: ToolCall, info: ToolCallInfo, plan: Plan & { action: 'run' }): Promise<CallResult> {
     const run = this.run;
     const session = run.session;
-    const record: AuditRecord = {
-      kind: 'tool',
-      ts: new Date().toISOString(),
-      sessionId: session.sessionId,
-      tool: call.name,
-      data: {
-        tool_name: call.name,
-        tool_input: input,
-        tool_use_id: call.id,
-        ...(run.identity.agentId ? { agent_id: run.identity.agentId } : {}),
-        // The durable approval that let it run: `hookwise approvals show <id>` tells who and why.
-        ...(approval?.approvalId ? { approval_id: approval.approvalId } : {}),
-      },
-    };
+    const input = plan.input;
     // The record is on disk before the tool runs; a tool the audit cannot record does not run.
-    try {
-      if (session.audit?.appendDurable) await session.audit.appendDurable(record);
-      else session.audit?.append(record);
-    } catch (error) {
-      return this.denied(
-        call,
-        input,
-        `Error: the audit trail could not record this ${call.name} call (${(error as Error).message}). The tool was not run.`,
-      );
-    }
+    const unrecorded = await this.gate.admit(info, plan);
+    if (unrecorded) return this.denied(call, input, `Error: ${unrecorded}`);
     session.observer.emit({ type: 'tool_start', tool: call.name, input, toolUseId: call.id, ...run.tag });
     const ctx = toolContext(run, call);
     const t0 = performance.now();
     const ran = await runTool(tool, input, ctx);
     const durationMs = performance.now() - t0;
     run.ranTool(call.name);
-    const extra = [pre.additionalContext, approval?.context].filter((text): text is string => typeof text === 'string' && text !== '');
     // Claude Code's `duration_ms`, and the A3S-style `result` summary beside it.
     const duration_ms = Math.round(durationMs);
     const result = (success: boolean, output: string) => ({ success, output, ...ctx.annotations, duration_ms });
@@ -195,37 +134,23 @@ export class HookedToolExecutor {
         ...run.tag,
       });
       const event = session.options.toolFailureEvent ?? 'PostToolUseFailure';
-      const failure = await run.hooks.fire(event, {
-        tool_name: call.name,
-        tool_input: input,
-        tool_use_id: call.id,
-        ...(event === 'PostToolUse' ? { tool_response: { error: ran.error } } : {}),
-        error: ran.error,
-        is_interrupt: ran.interrupted,
-        duration_ms,
-        result: result(false, ran.error),
-      });
-      if (failure.additionalContext) extra.push(failure.additionalContext);
-      const halt = failure.stop ? stopHalt(failure) : undefined;
-      return { message: toolMessage(call, joined(`Error: ${ran.error}`, extra), true), status: 'error', input, halt };
+      const fields = { is_interrupt: ran.interrupted, duration_ms, result: result(false, ran.error) };
+      const failure = await this.gate.failed(
+        info,
+        input,
+        ran.error,
+        event === 'PostToolUse' ? { ...fields, tool_response: { error: ran.error } } : fields,
+        event,
+      );
+      return { message: toolMessage(call, joined(`Error: ${ran.error}`, failure.extra), true), status: 'error', input, ...haltOf(failure) };
     }
 
     const text = outputText(ran.output);
     session.observer.emit({ type: 'tool_end', tool: call.name, toolUseId: call.id, ok: true, output: text, durationMs, ...run.tag });
-    const post = await run.hooks.fire('PostToolUse', {
-      tool_name: call.name,
-      tool_input: input,
-      tool_use_id: call.id,
-      tool_response: ran.output,
-      duration_ms,
-      result: result(true, text),
-    });
     // PostToolUse cannot undo the call; a block there is feedback shown beside the result (as in Claude Code).
-    const seen = post.updatedOutput !== null && post.updatedOutput !== undefined ? outputText(post.updatedOutput) : text;
-    if (post.blocked && !post.stop && post.reason) extra.push(`PostToolUse hook "${decidingHook(post)}" says: ${post.reason}`);
-    if (post.additionalContext) extra.push(post.additionalContext);
-    const halt = post.stop ? stopHalt(post) : undefined;
-    return { message: toolMessage(call, joined(seen, extra), false), status: 'ok', input, response: ran.output, halt };
+    const after = await this.gate.after(info, input, ran.output, { duration_ms, result: result(true, text) });
+    const seen = after.replaced ? outputText(after.output) : text;
+    return { message: toolMessage(call, joined(seen, after.extra), false), status: 'ok', input, response: ran.output, ...haltOf(after) };
   }
 
   private denied(call: ToolCall, input: Record<string, unknown>, text: string, halt?: Halt): CallResult {
@@ -234,6 +159,75 @@ export class HookedToolExecutor {
     if (halt) result.halt = halt;
     return result;
   }
+}
+
+/**
+ * The gate as the runtime runs it: fires through the run's gateway (its common
+ * fields, transcript and retry rule), records `tool` rows in the session's audit
+ * store (the engine's outcomes are recorded by the session already), and tells
+ * observers about approvals; a durable ask first checkpoints the batch so far.
+ */
+function runtimeGate(run: RunContext, checkpoint: (call: ToolCall) => Promise<void>): ToolGate {
+  const { session } = run;
+  const o = session.options;
+  let shown = { approvalId: '', seconds: -1 };
+  return new ToolGate(
+    session.engine,
+    'runtime',
+    {
+      sessionId: session.sessionId,
+      cwd: session.cwd,
+      ...(session.audit ? { coverage: new AuditCoverage(session.audit) } : {}),
+      ...(o.approvals === undefined ? {} : { approvals: o.approvals }),
+      ...(o.approve === undefined ? {} : { approve: o.approve }),
+      ...(o.tenant === undefined ? {} : { tenant: o.tenant }),
+      ...(o.approvalExpiry === undefined ? {} : { approvalExpiry: o.approvalExpiry }),
+    },
+    {
+      fire: (event, fields) => run.hooks.fire(event, fields),
+      ...(run.identity.agentId === undefined ? {} : { agentId: run.identity.agentId }),
+      signal: session.signal,
+      beforeWait: (call) => checkpoint(asToolCall(call)),
+      // The store is read often; observers hear of the wait when it begins, then once a second.
+      onWaiting: (call, approval, waitedMs) => {
+        const seconds = Math.floor(waitedMs / 1000);
+        if (shown.approvalId === approval.id && seconds <= shown.seconds) return;
+        shown = { approvalId: approval.id, seconds };
+        session.observer.emit({
+          type: 'approval_wait',
+          approvalId: approval.id,
+          tool: call.name,
+          toolUseId: call.id,
+          waitedMs,
+          expiresAt: approval.expiresAt,
+          ...run.tag,
+        });
+      },
+      onAnswer: (call, answer) =>
+        session.observer.emit({
+          type: 'approval',
+          tool: call.name,
+          toolUseId: call.id,
+          approved: answer.approved,
+          by: answer.by,
+          ...recordOf(answer.approval),
+          ...run.tag,
+        }),
+    },
+  );
+}
+
+type ApprovalEvent = Extract<RuntimeEvent, { type: 'approval' }>;
+
+function recordOf(approval: Approval | undefined): Pick<ApprovalEvent, 'approvalId' | 'answeredBy' | 'note'> {
+  return approval === undefined ? {} : { approvalId: approval.id, answeredBy: approval.answeredBy, note: approval.note };
+}
+
+const asToolCall = (call: ToolCallInfo): ToolCall => ({ id: call.id, name: call.name, input: call.input });
+
+/** The run's halt when a hook stopped the agent during or after the call. */
+function haltOf(after: Pick<AfterTool, 'stoppedBy'>): { halt?: Halt } {
+  return after.stoppedBy ? { halt: stopHalt(after.stoppedBy as Outcome) } : {};
 }
 
 function refused(call: ToolCall, input: Record<string, unknown>, text: string, status: CallResult['status']): CallResult {
@@ -251,6 +245,6 @@ function toolMessage(call: ToolCall, content: string, isError: boolean): ToolMes
   return message;
 }
 
-function joined(text: string, extra: string[]): string {
+function joined(text: string, extra: readonly string[]): string {
   return extra.length === 0 ? text : [text, ...extra].join('\n\n');
 }

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startMockChatCompletions } from './mock-chat-completions.mjs';
+import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
 
 /**
  * Each coding agent the suite drives: its pinned version from npm (installed once into
@@ -140,13 +141,57 @@ export const AGENTS = {
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
   },
+  'claude-code-mod': {
+    label: 'Claude Code (mod)',
+    pkg: '@anthropic-ai/claude-code',
+    version: '2.1.328',
+    bin: 'claude',
+    /** The native binary itself: the package's postinstall, which would link it into .bin, is not run by npm here. */
+    binPath: `@anthropic-ai/claude-code-${process.platform}-${process.arch}/claude`,
+    /** `hookwise init claude-code --mod`: the in-process mod in .claude/hookwise-mod (docs/claude-code.md#the-mod). */
+    init: ['claude-code', '--mod'],
+    setup({ mockUrl }) {
+      return {
+        ANTHROPIC_BASE_URL: mockUrl,
+        ANTHROPIC_API_KEY: 'sk-ant-test',
+        IS_SANDBOX: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+      };
+    },
+    /** Anthropic's Messages API, recorded as the other mocks record theirs. */
+    async startMock() {
+      const mock = await startMockAnthropic();
+      const modelRequests = () =>
+        mock.requests
+          .filter((r) => r.path.startsWith('/v1/messages') && !r.path.includes('count_tokens'))
+          .map((r) => ({ ...r, raw: JSON.stringify(r.body) }))
+          .filter((r) => /SCRIPT: /.test(r.raw));
+      return { ...mock, modelRequests };
+    },
+    args: (prompt, project) => [
+      '-p',
+      prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'bypassPermissions',
+      '--max-turns',
+      '8',
+      // The mod loads from the project (written by init); the control run has none.
+      ...(project && existsSync(path.join(project, '.claude', 'hookwise-mod')) ? ['--plugin-dir', '.claude/hookwise-mod'] : []),
+    ],
+    shell: (command) => ({ name: 'Bash', input: { command, description: 'step' } }),
+    write: (file, content, project) => ({ name: 'Write', input: { file_path: path.join(project, file), content } }),
+  },
 };
 
 /** The agent's command, installed once into .cache/. */
 export function agentBinary(name) {
   const agent = AGENTS[name];
   const dir = path.join(repoRoot, '.cache', `${name}-${agent.version}`);
-  const bin = path.join(dir, 'node_modules', '.bin', agent.bin);
+  const bin = path.join(dir, 'node_modules', ...(agent.binPath ? [agent.binPath] : ['.bin', agent.bin]));
   if (!existsSync(bin)) {
     mkdirSync(dir, { recursive: true });
     if (!existsSync(path.join(dir, 'package.json'))) writeFileSync(path.join(dir, 'package.json'), '{"private":true}\n');
@@ -159,13 +204,13 @@ export function agentBinary(name) {
 
 /** `hookwise init <agent>` in the project, as a user would run it: the only set-up of hookwise. */
 export function initAgent(name, project, env) {
-  const r = spawnSync(process.execPath, [HOOKWISE, 'init', name], { cwd: project, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [HOOKWISE, 'init', ...(AGENTS[name].init ?? [name])], { cwd: project, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`hookwise init ${name} exited ${r.status}: ${r.stderr}`);
 }
 
 /** Run the agent headless on the prompt; resolves with its exit code and output. */
 export function runAgent(name, { project, prompt, env, timeoutMs = 150_000 }) {
-  const child = spawn(agentBinary(name), AGENTS[name].args(prompt), { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(agentBinary(name), AGENTS[name].args(prompt, project), { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

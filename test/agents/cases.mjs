@@ -41,7 +41,7 @@ export const cases = [
   {
     name: 'context added on UserPromptSubmit reaches the model',
     // `droid exec` takes its prompt from the command line and fires no UserPromptSubmit (docs/agents.md).
-    agents: ['codex', 'copilot', 'opencode'],
+    agents: ['codex', 'copilot', 'claude-code-mod', 'opencode'],
     config: policy(`{ name: 'ctx', events: 'UserPromptSubmit', handler: () => context('CTX-91a project rules') }`),
     steps: [{ shell: 'echo ok > ctx.txt' }],
     expect: { present: ['ctx.txt'], seen: ['CTX-91a'] },

@@ -65,7 +65,11 @@ function reply(body) {
   return call ? { call, n: made } : { text: 'done' };
 }
 
-const toolCall = (r, id) => ({ id: `call_${id}_${r.n}`, type: 'function', function: { name: r.call.name, arguments: JSON.stringify(r.call.args) } });
+const toolCall = (r, id) => ({
+  id: `call_${id}_${r.n}`,
+  type: 'function',
+  function: { name: r.call.name, arguments: JSON.stringify(r.call.args) },
+});
 const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
 function whole(res, r, model, id) {

@@ -170,7 +170,9 @@ async function claudeCodeHostWith(env: Record<string, string>): Promise<Host> {
       const output = args.text;
       const post = await fire({ ...base, hook_event_name: 'PostToolUse', tool_input: args, tool_response: output });
       const seen = post.hookSpecificOutput?.updatedToolOutput ?? post.hookSpecificOutput?.updatedMCPToolOutput ?? output;
-      return { ran: output, seen: text(seen), stopped: pre.continue === false || post.continue === false };
+      // Claude Code shows PreToolUse's additionalContext to the model beside the call.
+      const context = specific.additionalContext ? `\n${specific.additionalContext}` : '';
+      return { ran: output, seen: `${text(seen)}${context}`, stopped: pre.continue === false || post.continue === false };
     },
     close: async () => {},
   };

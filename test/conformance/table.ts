@@ -53,6 +53,11 @@ export const TABLE: Row[] = [
     input: { text: 'hi', mode: 'cc-replace' },
     expect: { ran: 'hi', seen: 'cc replaced', stopped: false },
   },
+  {
+    name: 'context from PreToolUse: runs, and the model reads the context beside the result',
+    input: { text: 'hi', mode: 'context' },
+    expect: { ran: 'hi', seen: 'PRE-CONTEXT-4d1', stopped: false },
+  },
   { name: 'ask with nobody to ask: not run', input: { text: 'hi', mode: 'ask' }, expect: { ran: null, stopped: false } },
   {
     name: 'stop before the tool',

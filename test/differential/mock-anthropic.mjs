@@ -18,7 +18,8 @@ export async function startMockAnthropic() {
       try {
         body = JSON.parse(raw);
       } catch {}
-      requests.push({ path: req.url, body });
+      // `at`: when it arrived (bench/claude-code-mod.mjs times tool calls by the gaps between model requests).
+      requests.push({ path: req.url, body, at: performance.now() });
       // HTTP hooks of the cases answer here.
       if (req.url.startsWith('/hook/')) {
         const kind = req.url.slice('/hook/'.length);

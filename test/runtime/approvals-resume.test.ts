@@ -203,7 +203,7 @@ describe('a run killed while it waits for an approval', () => {
     expect(readFileSync(path.join(k.dir, 'ran.log'), 'utf8')).toBe('note before\nnote after\n');
     const deploy = provider.requests[0]!.find((m) => m.role === 'tool' && m.toolCallId === 'call_0_1');
     expect(deploy).toMatchObject({
-      content: `Error: bob denied deploy (approval ${k.pending.id}): freeze until Monday. The tool was not run.`,
+      content: `Error: Permission denied: bob denied deploy (approval ${k.pending.id}): freeze until Monday. The tool was not run.`,
       isError: true,
     });
     expect(await k.approvals.list()).toHaveLength(1);

@@ -186,7 +186,7 @@ describe('an ask with an approvals store', () => {
       role: 'tool',
       toolCallId: 'call_0_0',
       name: 'deploy',
-      content: `Error: bob denied deploy (approval ${run.approvalId}): not on a Friday; wait for Monday. The tool was not run.`,
+      content: `Error: Permission denied: bob denied deploy (approval ${run.approvalId}): not on a Friday; wait for Monday. The tool was not run.`,
       isError: true,
     });
     expect(run.events).toContainEqual(expect.objectContaining({ type: 'tool_denied', tool: 'deploy' }));
@@ -200,7 +200,7 @@ describe('an ask with an approvals store', () => {
     const record = (await s.approvals.get(run.approvalId!))!;
     expect(record).toMatchObject({ state: 'expired', answeredBy: 'expiry', onExpiry: 'deny' });
     expect(toolResultSeen(run.provider)!.content).toBe(
-      `Error: approval ${record.id} for deploy expired unanswered at ${record.expiresAt}; its default on expiry is deny. The tool was not run.`,
+      `Error: Permission denied: approval ${record.id} for deploy expired unanswered at ${record.expiresAt}; its default on expiry is deny. The tool was not run.`,
     );
   });
 
@@ -320,7 +320,9 @@ describe('an ask with an approvals store', () => {
     );
     expect(asked).toBe(0);
     expect(ranLog(s.dir)).toBe('');
-    expect(toolResultSeen(run.provider)!.content).toBe(`Error: carol denied deploy (approval ${run.approvalId}). The tool was not run.`);
+    expect(toolResultSeen(run.provider)!.content).toBe(
+      `Error: Permission denied: carol denied deploy (approval ${run.approvalId}). The tool was not run.`,
+    );
   });
 
   it('a store that fails refuses the call (fail closed), naming the store’s error', async () => {
@@ -329,7 +331,7 @@ describe('an ask with an approvals store', () => {
     const run = await runAnswering(s, DEPLOY, null);
     expect(ranLog(s.dir)).toBe('');
     expect(toolResultSeen(run.provider)!.content).toBe(
-      `Error: permission needed to use deploy (deploys need a person), and the approval store failed (approvals store ${s.db} is closed). The tool was not run.`,
+      `Error: Permission needed to use deploy (deploys need a person), and the approval store failed (approvals store ${s.db} is closed). The tool was not run.`,
     );
   });
 

@@ -70,7 +70,7 @@ describe('PreToolUse decisions', () => {
 
   it('ask with an approval callback that says no: the tool does not run', async () => {
     h = harness([{ name: 'asker', events: 'PreToolUse', handler: () => ask('is this ok?') }]);
-    const result = await h.run([write(), { text: 'ok', expect: { toolResultContains: 'the user denied permission to use Write' } }], 'p', {
+    const result = await h.run([write(), { text: 'ok', expect: { toolResultContains: 'The user denied permission to use Write' } }], 'p', {
       approve: async () => false,
     });
     expect(result.stopReason).toBe('end_turn');

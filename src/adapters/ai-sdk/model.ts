@@ -2,7 +2,7 @@ import { wrapLanguageModel, type LanguageModel, type LanguageModelMiddleware } f
 import type { HookEngine } from '../../core/engine.js';
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from '../shared/errors.js';
-import { ToolGate, stopText, type AdapterOptions } from '../shared/tool-gate.js';
+import { ToolGate, stopText, type AdapterOptions } from '../../gate/index.js';
 
 type Model = Parameters<typeof wrapLanguageModel>[0]['model'];
 type GenerateResult = Awaited<ReturnType<Model['doGenerate']>>;

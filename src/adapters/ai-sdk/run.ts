@@ -1,6 +1,6 @@
 import type { HookEngine } from '../../core/engine.js';
 import { Lifecycle } from '../shared/lifecycle.js';
-import { ToolGate, type AdapterOptions } from '../shared/tool-gate.js';
+import { ToolGate, type AdapterOptions } from '../../gate/index.js';
 
 export interface Turn {
   /** What to send: the user's prompt (rewritten and with context hooks added), or a Stop hook's instruction. */

@@ -1,16 +1,8 @@
-import { andThen } from '../shared/and-then.js';
+import { andThen } from '../../gate/and-then.js';
 import { asSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
 import type { HookEngine } from '../../core/engine.js';
 import { HookwiseStopError, UngovernedToolError } from '../shared/errors.js';
-import {
-  ToolGate,
-  withExtra,
-  type AdapterOptions,
-  type AfterTool,
-  type Checked,
-  type Plan,
-  type ToolCallInfo,
-} from '../shared/tool-gate.js';
+import { ToolGate, withExtra, type AdapterOptions, type AfterTool, type Checked, type Plan, type ToolCallInfo } from '../../gate/index.js';
 
 export interface HookToolsOptions extends AdapterOptions {
   /**

@@ -12,7 +12,7 @@ import {
   type InputValidator,
   type Plan,
   type ToolCallInfo,
-} from '../shared/tool-gate.js';
+} from '../../gate/index.js';
 
 type Message = {
   getType?: () => string;

@@ -2,7 +2,7 @@ import { Agent, handoff, Handoff, type FunctionTool, type Model, type Tool } fro
 import type { HookEngine } from '../../core/engine.js';
 import { HookwiseStopError, UngovernedToolError } from '../shared/errors.js';
 import { HookwiseBlockedError } from '../shared/lifecycle.js';
-import { ToolGate, type AdapterOptions } from '../shared/tool-gate.js';
+import { ToolGate, type AdapterOptions } from '../../gate/index.js';
 import { hookModelInstance } from './model.js';
 import { looksLikeAgentTool, sourceAgentOf } from './source-agent.js';
 import { governFunctionTool } from './tools.js';

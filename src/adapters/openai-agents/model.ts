@@ -1,9 +1,9 @@
-import { andThen } from '../shared/and-then.js';
+import { andThen } from '../../gate/and-then.js';
 import type { Model, ModelRequest, ModelResponse } from '@openai/agents';
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from '../shared/errors.js';
 import { HookwiseBlockedError } from '../shared/lifecycle.js';
-import { stopText, type ToolGate } from '../shared/tool-gate.js';
+import { stopText, type ToolGate } from '../../gate/index.js';
 
 /**
  * PreModelCall / PostModelCall around a Model instance, streaming or not. An event

@@ -2,7 +2,7 @@ import { run, type Agent, type RunResult } from '@openai/agents';
 import type { HookEngine } from '../../core/engine.js';
 import { stopInside } from '../shared/errors.js';
 import { Lifecycle } from '../shared/lifecycle.js';
-import { ToolGate, type AdapterOptions } from '../shared/tool-gate.js';
+import { ToolGate, type AdapterOptions } from '../../gate/index.js';
 import { gateOf } from './agent.js';
 
 /**

@@ -1,7 +1,7 @@
-import { andThen } from '../shared/and-then.js';
+import { andThen } from '../../gate/and-then.js';
 import type { FunctionTool, RunContext } from '@openai/agents';
 import { HookwiseStopError } from '../shared/errors.js';
-import { withExtra, type AfterTool, type Plan, type ToolCallInfo, type ToolGate } from '../shared/tool-gate.js';
+import { withExtra, type AfterTool, type Plan, type ToolCallInfo, type ToolGate } from '../../gate/index.js';
 
 type AnyFunctionTool = FunctionTool<any, any, any>;
 type InvokeDetails = Parameters<AnyFunctionTool['invoke']>[2];

@@ -3,6 +3,10 @@ export {
   denyText,
   stopText,
   withExtra,
+  MemoryCoverage,
+  AuditCoverage,
+  type CoverageSink,
+  type ToolExecution,
   type AdapterOptions,
   type Approver,
   type ApprovalRequest,
@@ -10,7 +14,6 @@ export {
   type AfterTool,
   type ToolCallInfo,
   type InputValidator,
-} from './tool-gate.js';
-export { MemoryCoverage, AuditCoverage, type CoverageSink, type ToolExecution } from './coverage.js';
+} from '../../gate/index.js';
 export { HookwiseStopError, UngovernedToolError } from './errors.js';
 export { Lifecycle, HookwiseBlockedError, MAX_CONSECUTIVE_STOP_BLOCKS, type StopVerdict } from './lifecycle.js';

@@ -1,9 +1,8 @@
 import type { Outcome } from '../../core/outcome.js';
 import { HookwiseStopError } from './errors.js';
-import { stopText, type ToolGate } from './tool-gate.js';
+import { ruleOnStop, stopText, type ToolGate } from '../../gate/index.js';
 
-/** Claude Code's cap: after this many Stop blocks in a row the agent stops anyway. */
-export const MAX_CONSECUTIVE_STOP_BLOCKS = 8;
+export { MAX_CONSECUTIVE_STOP_BLOCKS } from '../../gate/index.js';
 
 /** A hook blocked the session or the prompt; the agent did not run. */
 export class HookwiseBlockedError extends Error {
@@ -47,16 +46,17 @@ export class Lifecycle {
     return context.length === 0 ? rewritten : [rewritten, ...context].join('\n\n');
   }
 
-  /** Stop, when the model is done: a block means keep going with the reason as the next instruction. */
+  /** Stop, when the model is done: a block means keep going with the reason as the next instruction (../../gate/stop-rule.ts). */
   async stop(lastText: string, event: 'Stop' | 'SubagentStop' = 'Stop', fields: Record<string, unknown> = {}): Promise<StopVerdict> {
     const outcome = await this.gate.fire(event, { ...fields, stop_hook_active: this.stopBlocks > 0, last_assistant_message: lastText });
-    if (outcome.stop) throw new HookwiseStopError(stopText(outcome), event);
-    if (!outcome.blocked || this.stopBlocks + 1 >= MAX_CONSECUTIVE_STOP_BLOCKS) {
-      this.stopBlocks = 0;
-      return { continue: false };
+    const ruling = ruleOnStop(outcome, event, this.stopBlocks);
+    if (ruling.continue) {
+      this.stopBlocks++;
+      return ruling;
     }
-    this.stopBlocks++;
-    return { continue: true, instruction: outcome.reason ?? `A ${event} hook asked you to keep going.` };
+    this.stopBlocks = 0;
+    if (ruling.why === 'stopped') throw new HookwiseStopError(stopText(outcome), event);
+    return { continue: false };
   }
 
   async end(reason = 'other'): Promise<void> {

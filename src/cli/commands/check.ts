@@ -61,8 +61,12 @@ export function defineCheck(program: Command, setExit: SetExit): void {
             : `${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid`;
         process.stdout.write(`\n${verdict}\n`);
       }
-      // A warning is a hook that will not run as written: in CI, --strict makes it a failure.
-      setExit(flags.strict && config.warnings.length > 0 ? 1 : 0);
+      // A warning is a hook that will not run as written, and no config at all is no policy: in CI, --strict fails on both.
+      if (flags.strict && config.sources.length === 0)
+        process.stdout.write(
+          `${pc.red('not ok (--strict)')}: no hookwise config found from ${process.cwd()}; run \`hookwise init\` or pass --config <file>\n`,
+        );
+      setExit(flags.strict && (config.warnings.length > 0 || config.sources.length === 0) ? 1 : 0);
     });
 }
 

@@ -28,7 +28,10 @@ export function defineFire(program: Command, setExit: SetExit): void {
     .argument('<event>', 'event name, canonical or alias (PreToolUse, PreToolCall, ...)')
     .option('-c, --config <file>', 'a configuration source; repeat to merge several (default: what is found in the cwd)', collect)
     .option('--session <id>', 'session id (default: input.session_id)')
-    .option('--cwd <dir>', 'working directory for the hooks (default: input.cwd, else the current folder)')
+    .option(
+      '--cwd <dir>',
+      "the project folder: the guards' workspace and the hooks' cwd (default: the current folder; input.cwd, when given, stays the cwd)",
+    )
     .option(
       '--load-timeout <ms>',
       `how long the config may take to load (default ${DEFAULT_LOAD_TIMEOUT_MS}; also HOOKWISE_LOAD_TIMEOUT_MS)`,
@@ -59,16 +62,23 @@ async function fire(event: string, flags: FireFlags): Promise<number> {
     const loadTimeoutMs = millis(flags.loadTimeout ?? process.env.HOOKWISE_LOAD_TIMEOUT_MS, '--load-timeout', DEFAULT_LOAD_TIMEOUT_MS);
     checkEvent(event);
     // Hosts stamp inputs (the engine stays clock-free on its hot path): this CLI is the host here.
-    const input = { timestamp: new Date().toISOString(), ...(await readInputObject()) };
-    const cwd = flags.cwd ? path.resolve(flags.cwd) : undefined;
+    const input: Record<string, unknown> = { timestamp: new Date().toISOString(), ...(await readInputObject()) };
+    // The project is the folder hookwise runs in (or --cwd): the guards' workspace, as --help says.
+    const projectDir = flags.cwd ? path.resolve(flags.cwd) : process.cwd();
+    const cwd = flags.cwd ? projectDir : typeof input.cwd === 'string' ? undefined : projectDir;
     const { engine } = await envelope.within(loadTimeoutMs, 'loading the config', loadEngine({ config: flags.config, cwd: process.cwd() }));
-    const outcome = await engine.fire(event, input, { sessionId: flags.session, cwd });
+    const outcome = await engine.fire(event, input, { sessionId: flags.session, cwd, projectDir });
     await engine.drain();
-    await envelope.answer(`${JSON.stringify(outcome, null, 2)}\n`, 0);
+    await envelope.answer(`${JSON.stringify(outcome, roundedDurations, 2)}\n`, 0);
     return envelope.finish();
   } catch (error) {
     return envelope.fail(error instanceof Error ? error.message : String(error));
   }
+}
+
+/** Durations to a hundredth of a millisecond: the timer's noise below that is not information. */
+function roundedDurations(key: string, value: unknown): unknown {
+  return key === 'durationMs' && typeof value === 'number' ? Math.round(value * 100) / 100 : value;
 }
 
 /** Custom events are allowed; a miscased or misspelt known one (`pretooluse`) is refused, by the engine's own rule. */

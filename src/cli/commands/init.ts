@@ -5,6 +5,7 @@ interface InitFlags {
   dir?: string;
   serve?: boolean;
   print?: boolean;
+  mod?: boolean;
 }
 
 export function defineInit(program: Command, _setExit: SetExit): void {
@@ -16,9 +17,10 @@ export function defineInit(program: Command, _setExit: SetExit): void {
     .argument('[host]', 'claude-code, codex, copilot, droid or opencode: wire the policy into that agent (docs/agents.md)')
     .option('--dir <folder>', 'the project folder (default: the current folder)')
     .option('--serve', 'claude-code: call a running `hookwise serve` over HTTP instead of spawning `hookwise claude-code` per call')
+    .option('--mod', "claude-code: Claude Code's in-process mod (2.1.328) instead of a command per hook (docs/claude-code.md#the-mod)")
     .option('--print', 'print what would be written, write nothing')
     .action(async (host: string | undefined, flags: InitFlags) => {
       const { initProject } = await import('../init/index.js');
-      await initProject({ host, dir: flags.dir, serve: flags.serve === true, print: flags.print === true });
+      await initProject({ host, dir: flags.dir, serve: flags.serve === true, print: flags.print === true, mod: flags.mod === true });
     });
 }

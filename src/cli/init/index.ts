@@ -17,6 +17,8 @@ export interface InitOptions {
   dir: string | undefined;
   serve: boolean;
   print: boolean;
+  /** claude-code: Claude Code's in-process mod instead of settings hooks (./claude-mod.ts). */
+  mod?: boolean;
 }
 
 const AGENTS = ['codex', 'copilot', 'droid', 'opencode'];
@@ -28,6 +30,8 @@ export async function initProject(options: InitOptions): Promise<void> {
     );
   }
   if (options.serve && options.host !== 'claude-code') throw new UserError('init: --serve goes with "init claude-code"');
+  if (options.mod && (options.host !== 'claude-code' || options.serve))
+    throw new UserError('init: --mod goes with "init claude-code" (and not with --serve)');
   const dir = path.resolve(options.dir ?? process.cwd());
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -44,10 +48,12 @@ export async function initProject(options: InitOptions): Promise<void> {
     }
   }
 
-  if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
+  if (!options.print) await ignoreStateFolder(dir, say);
+  if (options.host === 'claude-code' && options.mod) await wireClaudeCodeMod(dir, options, say);
+  else if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
   else if (options.host === 'opencode') await wireOpenCode(dir, hookwiseBin(dir), options.print, say);
   else if (options.host !== undefined) await wireAgent(options.host, dir, options, say);
-  if (!options.print) printNextSteps(options, say);
+  if (!options.print) printNextSteps(options, installsHookwise(dir), say);
 }
 
 async function wireClaudeCode(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
@@ -80,6 +86,36 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
     say(
       `${pc.yellow('note')}     hookwise is not installed in this project, so Claude Code runs it through npx (about a second per call): \`npm install --save-dev hookwise\`, then \`npx hookwise init claude-code\` again`,
     );
+}
+
+/** Claude Code's in-process mod, and the marker that says when it did not load (./claude-mod.ts). */
+async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
+  const { MOD_DIR, modFiles, withMarker, writeModFiles } = await import('./claude-mod.js');
+  const mod = modFiles(process.execPath, hookwiseBin(dir));
+  const file = path.join(dir, '.claude', 'settings.json');
+  const current = await readSettings(file);
+  let marked: ReturnType<typeof withMarker>;
+  try {
+    marked = withMarker(current ?? {});
+  } catch (error) {
+    throw new UserError(`${file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
+  }
+  const settingsText = `${JSON.stringify(marked.settings, null, 2)}\n`;
+  if (options.print) {
+    for (const [rel, text] of Object.entries(mod.files)) say(`--- ${rel}\n${text}`);
+    return say(`--- .claude/settings.json\n${settingsText}`);
+  }
+  await writeModFiles(dir, mod, (line) => say(`${pc.green(line.slice(0, 9))}${line.slice(9)}`));
+  if (marked.added) {
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeAtomically(file, settingsText);
+    say(
+      `${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: a UserPromptSubmit marker that refuses prompts when the mod did not load`,
+    );
+  }
+  say(
+    `${pc.yellow('note')}     load the mod: claude --plugin-dir ${MOD_DIR} (or name its absolute path in CLAUDE_CODE_PLUGIN_DIRS, in the env block of ~/.claude/settings.json)`,
+  );
 }
 
 /** Codex, Copilot or droid: their own hooks file, merged (src/hosts/hooks-file.ts). */
@@ -146,10 +182,24 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await rename(temp, file);
 }
 
-function printNextSteps(options: InitOptions, say: (line: string) => void): void {
+/**
+ * `.hookwise/` holds machine-local state (the module cache, residents' sockets, the
+ * audit database by default): it goes in the project's .gitignore, added once, in a
+ * git project only.
+ */
+async function ignoreStateFolder(dir: string, say: (line: string) => void): Promise<void> {
+  if (!existsSync(path.join(dir, '.git'))) return;
+  const file = path.join(dir, '.gitignore');
+  const text = existsSync(file) ? await readFile(file, 'utf8') : '';
+  if (/^\/?\.hookwise\/?\s*$/m.test(text)) return;
+  await writeAtomically(file, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}.hookwise/\n`);
+  say(`${pc.green('updated')}  .gitignore: .hookwise/ (machine-local state)`);
+}
+
+function printNextSteps(options: InitOptions, installed: boolean, say: (line: string) => void): void {
   say('');
   say('next:');
-  say('  npm install --save-dev hookwise     so the config can import it (npx works too)');
+  if (!installed) say('  npm install --save-dev hookwise     so the config can import it (npx works too; docs/install in the README)');
   say('  npx hookwise check                  lists the hooks in run order');
   if (options.host !== undefined && AGENTS.includes(options.host)) {
     say(
@@ -157,6 +207,8 @@ function printNextSteps(options: InitOptions, say: (line: string) => void): void
     );
   } else if (options.host !== 'claude-code') {
     say('  npx hookwise run -m openai:gpt-4o-mini "..."   an agent under this policy');
+  } else if (options.mod) {
+    say('  claude --plugin-dir .claude/hookwise-mod   every hook event now goes through the policy, in-process');
   } else if (options.serve) {
     say('  export HOOKWISE_TOKEN=$(openssl rand -hex 24)   the token Claude Code sends');
     say('  npx hookwise serve                  keep it running; Claude Code calls it on every hook');

@@ -43,6 +43,11 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
     const { runResident } = await import('./server.js');
     return runResident(args.filter((a) => a !== RESIDENT_FLAG));
   }
+  // Claude Code's in-process mod starts its own resident, over HTTP (./mod-server.ts).
+  if (args.includes('--mod-serve')) {
+    const { runModResident } = await import('./mod-server.js');
+    return runModResident(args.filter((a) => a !== '--mod-serve'));
+  }
   const where = residentFor(args);
   if (!where) return inProcess(args);
   // As it is now: the config and hooks that run in this process may change process.env.

@@ -1,8 +1,8 @@
-import type { AuditSink } from '../../audit/types.js';
-import type { HookEngine } from '../../core/engine.js';
-import type { Outcome } from '../../core/outcome.js';
-import { auditEngine } from '../../audit/engine.js';
-import { toolExecutionRecord } from '../../audit/tool-execution.js';
+import type { AuditSink } from '../audit/types.js';
+import type { HookEngine } from '../core/engine.js';
+import type { Outcome } from '../core/outcome.js';
+import { auditEngine } from '../audit/engine.js';
+import { toolExecutionRecord } from '../audit/tool-execution.js';
 
 /**
  * One tool execution and the PreToolUse outcome that let it run. An adapter records
@@ -10,7 +10,7 @@ import { toolExecutionRecord } from '../../audit/tool-execution.js';
  * through the policy (`allowedBy` is null only for a tool nobody governed).
  */
 export interface ToolExecution {
-  /** The framework that ran the tool: `ai-sdk`, `openai-agents`, `langchain`, `mcp-proxy`. */
+  /** The host that ran the tool: `runtime`, `ai-sdk`, `openai-agents`, `langchain`, `mcp-proxy`. */
   host: string;
   ts: string;
   sessionId: string;
@@ -23,6 +23,8 @@ export interface ToolExecution {
   approvedBy: 'policy' | 'hook' | 'approver' | 'approval';
   /** With `approval`: the approval record that let it run. */
   approvalId?: string;
+  /** The subagent that ran it (the runtime's). */
+  agentId?: string;
 }
 
 /** Where adapters report tool executions. */
@@ -66,6 +68,7 @@ export class AuditCoverage implements CoverageSink {
       toolUseId: e.toolUseId,
       host: e.host,
       ts: e.ts,
+      ...(e.agentId === undefined ? {} : { agentId: e.agentId }),
     });
     // The durable approval that let it run, as the runtime records it.
     if (e.approvalId !== undefined) record.data.approval_id = e.approvalId;

@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { withMarker } from '../../src/cli/init/claude-mod.js';
+import { modSource } from '../../src/cli/init/mod-source.js';
+import { requestMacOf } from '../../src/cli/resident/mod-server.js';
+import { sealOf } from '../../src/cli/resident/proof.cjs';
+import { cliPath, runCli } from '../cli/run-cli.js';
+
+/**
+ * `hookwise init claude-code --mod` and the mod's resident (docs/claude-code.md#the-mod).
+ * The mod itself runs in the real Claude Code 2.1.328 in `node test/agents/run.mjs
+ * --agent claude-code-mod`; here: what init writes, that the mod's own HMAC is the
+ * resident's, and that the resident answers only requests under its key, sealed.
+ */
+const root = mkdtempSync(path.join(tmpdir(), 'hookwise-init-mod-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('hookwise init claude-code --mod', () => {
+  it('writes the mod folder and one marker, kept as it is when run again', async () => {
+    const dir = path.join(root, 'project');
+    mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    const mine = { hooks: [{ type: 'command', command: './mine.sh' }] };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ model: 'x', hooks: { UserPromptSubmit: [mine] } }));
+    const first = await runCli(['init', 'claude-code', '--mod', '--dir', dir]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('--plugin-dir .claude/hookwise-mod');
+    for (const f of ['.claude-plugin/plugin.json', 'hooks/hooks.json', 'hooks/register.js'])
+      expect(existsSync(path.join(dir, '.claude', 'hookwise-mod', f))).toBe(true);
+    const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(settings.model).toBe('x');
+    expect(settings.hooks.UserPromptSubmit).toHaveLength(2);
+    expect(settings.hooks.UserPromptSubmit[0]).toEqual(mine);
+    expect(settings.hooks.PreToolUse).toBeUndefined();
+    await runCli(['init', 'claude-code', '--mod', '--dir', dir]);
+    expect(JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(settings);
+  });
+
+  it('--mod goes with claude-code only', async () => {
+    const r = await runCli(['init', 'codex', '--mod', '--dir', path.join(root, 'other')]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--mod goes with "init claude-code"');
+  });
+
+  it('the marker refuses (exit 2, the fix named) without the mod, and passes with it', async () => {
+    const command = (withMarker({}).settings.hooks as { UserPromptSubmit: { hooks: { command: string }[] }[] }).UserPromptSubmit[0]!
+      .hooks[0]!.command;
+    const run = (env: NodeJS.ProcessEnv) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn('sh', ['-c', command], { env: { PATH: process.env.PATH, ...env } });
+        let stderr = '';
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+    const without = await run({});
+    expect(without.code).toBe(2);
+    expect(without.stderr).toContain('--plugin-dir .claude/hookwise-mod');
+    expect((await run({ HOOKWISE_MOD_LOADED: '1' })).code).toBe(0);
+  });
+});
+
+describe("the mod's HMAC", () => {
+  it("is node:crypto's HMAC-SHA-256, for short, long and non-ASCII text", () => {
+    const source = modSource({ node: 'node', bin: 'hookwise.js', events: [] });
+    const body = source.slice(source.indexOf('const encoder'), source.indexOf('function start('));
+    const hmacOf = new Function(`${body}; return hmacOf;`)() as (key: string) => (text: string) => string;
+    const key = crypto.randomBytes(32).toString('hex');
+    for (const text of ['', 'x', 'é✓\0'.repeat(3), 'y'.repeat(100_000)])
+      expect(hmacOf(key)(text)).toBe(crypto.createHmac('sha256', key).update(text).digest('hex'));
+  });
+});
+
+describe('the mod resident (hookwise claude-code --mod-serve)', () => {
+  it('answers only under its key, sealed, as hookwise claude-code answers', async () => {
+    const dir = path.join(root, 'served');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'hookwise.config.mjs'),
+      `import { defineConfig, deny } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'rm ' }, handler: () => deny('NO-RM here') }] });\n`,
+    );
+    const key = crypto.randomBytes(32).toString('hex');
+    const child = spawn(process.execPath, [cliPath, 'claude-code', '--mod-serve'], {
+      cwd: dir,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: dir, HOOKWISE_RESIDENT_DIR: path.join(root, 'residents') },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    try {
+      child.stdin.end(key);
+      const socket = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (d) => {
+          out += d;
+          if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).socket);
+        });
+        child.on('exit', (code) => reject(new Error(`the resident exited ${code}`)));
+      });
+      const input = JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        cwd: dir,
+        tool_name: 'Bash',
+        tool_input: { command: 'rm -rf build' },
+      });
+      const nonce = crypto.randomBytes(16).toString('hex');
+      const post = (mac: string) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = http.request({ socketPath: socket, path: '/hook', method: 'POST' }, (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          });
+          req.on('error', reject);
+          req.end(JSON.stringify({ nonce, input, mac }));
+        });
+      // The agent's shell can reach the socket but holds no key: nothing runs.
+      expect((await post(requestMacOf('0'.repeat(64), nonce, input))).status).toBe(403);
+      const answered = await post(requestMacOf(key, nonce, input));
+      expect(answered.status).toBe(200);
+      const { reply, seal } = JSON.parse(answered.text);
+      expect(seal).toBe(sealOf(key, nonce, input, reply));
+      const answer = JSON.parse(reply);
+      expect(answer.code).toBe(0);
+      expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'NO-RM here',
+      });
+    } finally {
+      const exited = new Promise((resolve) => child.once('close', resolve));
+      child.kill();
+      await exited;
+    }
+  });
+});
