@@ -24,6 +24,8 @@ export async function wireOpenCode(dir: string, bin: string, print: boolean, say
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, text);
   await rename(temp, file);
-  say(`${pc.green(current === undefined ? 'wrote' : 'updated')}  ${relative}: hookwise on tool calls, prompts, session start and idle`);
+  say(
+    `${pc.green((current === undefined ? 'wrote' : 'updated').padEnd(8))} ${relative}: hookwise on tool calls, prompts, session start and idle`,
+  );
   say(`${pc.yellow('note')}     OpenCode loads it at start; it runs \`${process.execPath} ${bin} opencode\` for each hook`);
 }
