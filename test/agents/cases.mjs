@@ -99,6 +99,13 @@ export const cases = [
     expect: { absent: ['asked.txt'], seen: ['ASK-2c1 check first (a person must approve'] },
   },
   {
+    name: 'a refused prompt never reaches the model',
+    agents: ['opencode'],
+    config: policy(`{ name: 'no-prompt', events: 'UserPromptSubmit', handler: () => deny('PROMPT-6b0 refused') }`),
+    steps: [{ shell: 'echo x > prompted.txt' }],
+    expect: { absent: ['prompted.txt'], maxModelRequests: 0 },
+  },
+  {
     name: 'Stop fires when the run goes idle, before the agent exits',
     agents: ['opencode'],
     config: `import { writeFileSync } from 'node:fs';\nimport path from 'node:path';\nimport { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'stop', events: 'Stop', handler: (i) => { writeFileSync(path.join(i.cwd, 'stopped.txt'), 'x'); } }] });\n`,

@@ -93,8 +93,12 @@ export const Hookwise = async ({ directory }) => {
         if (start.context) texts.push(start.context);
       }
       const prompt = (output.parts ?? []).filter((p) => p.type === 'text' && !p.synthetic).map((p) => p.text).join('\\n');
-      const answer = await call('chat.message', { sessionID, agent: input.agent, prompt });
-      if (answer.deny) throw new Error(answer.deny);
+      const answer = await call('chat.message', { sessionID, agent: input.agent, prompt }).catch((error) => ({ deny: error.message }));
+      if (answer.deny) {
+        // OpenCode shows the person only "Unexpected server error" for a prompt a plugin refused: say why here.
+        process.stderr.write(\`hookwise refused the prompt: \${answer.deny}\\n\`);
+        throw new Error(answer.deny);
+      }
       if (answer.context) texts.push(answer.context);
       for (const text of texts)
         output.parts.push({ id: partID(), messageID: output.message.id, sessionID, type: 'text', text, synthetic: true });
