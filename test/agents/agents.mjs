@@ -136,8 +136,11 @@ export const AGENTS = {
         OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
       };
     },
-    /** `opencode run` quotes each argument that holds a space before joining them: one word per argument keeps the prompt as it is. */
-    args: (prompt) => ['run', '--dangerously-skip-permissions', ...prompt.split(' ')],
+    /**
+     * `opencode run` quotes each argument that holds a space before joining them: one word per
+     * argument keeps the prompt as it is, and after `--` a word such as `-s` is not read as an option.
+     */
+    args: (prompt) => ['run', '--dangerously-skip-permissions', '--', ...prompt.split(' ')],
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
   },

@@ -106,6 +106,21 @@ export const cases = [
     expect: { present: ['sandboxed.txt'], absent: ['piped.txt'] },
   },
   {
+    name: 'the starter policy keeps the agent from adding a plugin (OpenCode would run it at its next start)',
+    agents: ['opencode'],
+    config: null,
+    steps: [{ write: ['.opencode/plugins/evil.js', 'export const Evil = async () => ({});'] }, { write: ['fine.txt', 'ok'] }],
+    expect: { absent: ['.opencode/plugins/evil.js'], present: ['fine.txt'] },
+  },
+  {
+    name: 'control: without hookwise the agent adds that plugin',
+    agents: ['opencode'],
+    config: null,
+    withoutHookwise: true,
+    steps: [{ write: ['.opencode/plugins/evil.js', 'export const Evil = async () => ({});'] }],
+    expect: { present: ['.opencode/plugins/evil.js'] },
+  },
+  {
     name: 'a refused prompt never reaches the model',
     agents: ['opencode'],
     config: policy(`{ name: 'no-prompt', events: 'UserPromptSubmit', handler: () => deny('PROMPT-6b0 refused') }`),

@@ -52,6 +52,14 @@ describe("OpenCode's hooks and tools as hookwise's", () => {
     });
   });
 
+  it("the path guard keeps the agent off hookwise's own plugin and OpenCode's config (they run at its next start)", async () => {
+    for (const file of ['.opencode/plugins/hookwise.js', '.opencode/plugins/other.ts', 'opencode.json'])
+      expect((await answer(guards(), toolCall('write', { filePath: path.join(workspace, file), content: 'x' }))).deny).toMatch(
+        /a protected file/,
+      );
+    expect((await answer(guards(), toolCall('bash', { command: 'echo x > .opencode/plugins/evil.js' }))).deny).toMatch(/a protected file/);
+  });
+
   it("edit's camelCase fields are hookwise's; a rewrite goes back in OpenCode's own fields", async () => {
     const engine = new HookEngine().register({
       name: 'w',
