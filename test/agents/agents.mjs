@@ -108,9 +108,11 @@ export const AGENTS = {
     bin: 'opencode',
     startMock: startMockChatCompletions,
     /**
-     * The mock as an `@ai-sdk/openai-compatible` provider, given in OPENCODE_CONFIG_CONTENT (the
-     * project stays the user's). OpenCode installs that provider from npm on first use, into a
-     * cache shared by every case so that it happens once; nothing is fetched from models.dev.
+     * The mock as an `@ai-sdk/openai-compatible` provider (bundled in OpenCode), given in
+     * OPENCODE_CONFIG_CONTENT: the project stays the user's. At each start OpenCode installs
+     * `@opencode-ai/plugin` from npm into the project's `.opencode/` (which `hookwise init
+     * opencode` creates): one npm cache for every case keeps that off the network after the
+     * first. Nothing is fetched from models.dev.
      */
     setup({ home, mockUrl }) {
       const config = {
@@ -128,7 +130,8 @@ export const AGENTS = {
       };
       return {
         OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
-        XDG_CACHE_HOME: path.join(repoRoot, '.cache', 'opencode-xdg-cache'),
+        XDG_CACHE_HOME: path.join(home, '.cache'),
+        npm_config_cache: path.join(repoRoot, '.cache', 'opencode-npm-cache'),
         XDG_CONFIG_HOME: path.join(home, '.config'),
         XDG_DATA_HOME: path.join(home, '.local', 'share'),
         OPENCODE_DISABLE_AUTOUPDATE: 'true',
