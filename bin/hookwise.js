@@ -5,7 +5,7 @@
 // resident hookwise when one serves it (docs/claude-code.md#the-resident).
 // `hookwise codex|copilot|droid|cline` are the same command for another agent (src/hosts).
 const [, , command, ...rest] = process.argv;
-const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini'];
+const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini', 'opencode'];
 const agent = AGENTS.includes(command);
 const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
 const args = agent ? ['--agent', command, ...rest] : rest;

@@ -16,7 +16,7 @@ export interface HostAnswer {
   code: number;
 }
 
-export type HostName = 'claude-code' | 'codex' | 'copilot' | 'droid' | 'cline' | 'gemini';
+export type HostName = 'claude-code' | 'codex' | 'copilot' | 'droid' | 'cline' | 'gemini' | 'opencode';
 
 export interface Host {
   readonly name: HostName;

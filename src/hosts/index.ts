@@ -4,6 +4,7 @@ import { codexHost } from './codex/index.js';
 import { copilotHost } from './copilot/index.js';
 import { droidHost } from './droid/index.js';
 import { geminiHost } from './gemini/index.js';
+import { openCodeHost } from './opencode/index.js';
 import type { Host, HostName } from './host.js';
 
 export type { Host, HostAnswer, HostName } from './host.js';
@@ -16,6 +17,7 @@ export const HOSTS: Readonly<Record<HostName, Host>> = {
   droid: droidHost,
   cline: clineHost,
   gemini: geminiHost,
+  opencode: openCodeHost,
 };
 
 export const AGENT_NAMES = Object.keys(HOSTS) as HostName[];

@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { startMockChatCompletions } from './mock-chat-completions.mjs';
 import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
 import { startMockChatCompletions } from './mock-chat-completions.mjs';
 import { startMockGemini } from './mock-gemini.mjs';
@@ -101,6 +102,52 @@ export const AGENTS = {
         .map((l) => `+${l}`)
         .join('\n')}\n*** End Patch\n`,
     }),
+  },
+  opencode: {
+    label: 'OpenCode',
+    pkg: 'opencode-ai',
+    version: '1.18.33',
+    bin: 'opencode',
+    startMock: startMockChatCompletions,
+    /**
+     * The mock as an `@ai-sdk/openai-compatible` provider (bundled in OpenCode), given in
+     * OPENCODE_CONFIG_CONTENT: the project stays the user's. At each start OpenCode installs
+     * `@opencode-ai/plugin` from npm into the project's `.opencode/` (which `hookwise init
+     * opencode` creates): one npm cache for every case keeps that off the network after the
+     * first. Nothing is fetched from models.dev.
+     */
+    setup({ home, mockUrl }) {
+      const config = {
+        model: 'mock/mock-model',
+        autoupdate: false,
+        share: 'disabled',
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Mock',
+            options: { baseURL: `${mockUrl}/v1`, apiKey: 'x' },
+            models: { 'mock-model': { name: 'Mock', tool_call: true } },
+          },
+        },
+      };
+      return {
+        OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+        XDG_CACHE_HOME: path.join(home, '.cache'),
+        npm_config_cache: path.join(repoRoot, '.cache', 'opencode-npm-cache'),
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        XDG_DATA_HOME: path.join(home, '.local', 'share'),
+        OPENCODE_DISABLE_AUTOUPDATE: 'true',
+        OPENCODE_DISABLE_MODELS_FETCH: 'true',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+      };
+    },
+    /**
+     * `opencode run` quotes each argument that holds a space before joining them: one word per
+     * argument keeps the prompt as it is, and after `--` a word such as `-s` is not read as an option.
+     */
+    args: (prompt) => ['run', '--dangerously-skip-permissions', '--', ...prompt.split(' ')],
+    shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
+    write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
   },
   'claude-code-mod': {
     label: 'Claude Code (mod)',

@@ -52,7 +52,12 @@ function reply(body) {
   let script;
   for (const m of messages) {
     const match = m.role === 'user' ? /SCRIPT: (\[.*\])/.exec(textOf(m.content)) : null;
-    if (match) script = JSON.parse(match[1]);
+    // A prompt quoted inside another (OpenCode's title request carries it JSON-escaped) is not the script.
+    if (match) {
+      try {
+        script = JSON.parse(match[1]);
+      } catch {}
+    }
   }
   if (!script) return { text: 'ok' };
   const made = messages.filter((m) => m.role === 'assistant').reduce((n, m) => n + (m.tool_calls?.length ?? 0), 0);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { context, HookEngine } from '../../src/index.js';
+import { context, HookEngine, deny } from '../../src/index.js';
 import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import { TaskState } from '../../src/hosts/cline/task-state.js';
 
@@ -102,7 +102,7 @@ describe('SessionStart context in a Cline task', () => {
 
   it('a refused first call still carries the context, beside the refusal', async () => {
     const { engine } = sessionEngine();
-    engine.register({ name: 'no', events: 'PreToolUse', handler: () => ({ decision: 'deny', reason: 'REASON not here' }) });
+    engine.register({ name: 'no', events: 'PreToolUse', handler: () => deny('REASON not here') });
     const json = await answer(engine, toolCall('task-g', ['rm -rf x']));
     expect(json.context).toBe('CTX-start session rules');
     expect(json.overrideInput.commands[0]).toContain('REASON not here');

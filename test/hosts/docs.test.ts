@@ -18,6 +18,7 @@ const WRITES: Record<string, { file: (home: string, project: string) => string; 
   droid: { file: (home) => path.join(home, '.factory', 'hooks.json'), holds: 'hookwise.js\\" droid' },
   cline: { file: (_home, project) => path.join(project, '.clinerules', 'hooks', 'PreToolUse'), holds: "hookwise.js' cline" },
   gemini: { file: (_home, project) => path.join(project, '.gemini', 'settings.json'), holds: 'hookwise.js\\" gemini' },
+  opencode: { file: (_home, project) => path.join(project, '.opencode', 'plugins', 'hookwise.js'), holds: `hookwise.js", 'opencode'` },
   'claude-code': { file: (_home, project) => path.join(project, '.claude', 'settings.json'), holds: 'hookwise claude-code' },
   'claude-code --mod': {
     file: (_home, project) => path.join(project, '.claude', 'hookwise-mod', 'hooks', 'register.js'),

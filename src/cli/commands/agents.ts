@@ -12,6 +12,7 @@ const AGENTS = {
   droid: 'Factory droid (~/.factory/hooks.json)',
   cline: 'Cline CLI (.clinerules/hooks/)',
   gemini: 'Gemini CLI (.gemini/settings.json)',
+  opencode: "OpenCode (hookwise's plugin, .opencode/plugins/hookwise.js)",
 };
 
 export function defineAgents(program: Command, setExit: SetExit): void {

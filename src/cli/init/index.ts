@@ -7,6 +7,7 @@ import { findConfigModule } from '../../config/discover.js';
 import { ConfigError } from '../../config/errors.js';
 import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
+import { wireOpenCode } from './opencode.js';
 import { STARTER_CONFIG } from './starter-config.js';
 import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
@@ -20,7 +21,7 @@ export interface InitOptions {
   mod?: boolean;
 }
 
-const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini'];
+const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini', 'opencode'];
 
 export async function initProject(options: InitOptions): Promise<void> {
   if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {
@@ -50,6 +51,7 @@ export async function initProject(options: InitOptions): Promise<void> {
   if (!options.print) await ignoreStateFolder(dir, say);
   if (options.host === 'claude-code' && options.mod) await wireClaudeCodeMod(dir, options, say);
   else if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
+  else if (options.host === 'opencode') await wireOpenCode(dir, hookwiseBin(dir), options.print, say);
   else if (options.host !== undefined) await wireAgent(options.host, dir, options, say);
   if (!options.print) printNextSteps(options, installsHookwise(dir), say);
 }

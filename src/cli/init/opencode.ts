@@ -1,0 +1,31 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { openCodePlugin, PLUGIN_MARK } from '../../hosts/opencode/plugin.js';
+import { UserError } from '../errors.js';
+
+/**
+ * `hookwise init opencode`: hookwise's plugin as `.opencode/plugins/hookwise.js`, the
+ * folder OpenCode loads every project plugin from. Only that one file is written, and
+ * only over a file hookwise wrote (its first line says so): the user's other plugins,
+ * and a hookwise.js of their own, are never touched.
+ */
+export async function wireOpenCode(dir: string, bin: string, print: boolean, say: (line: string) => void): Promise<void> {
+  const relative = path.join('.opencode', 'plugins', 'hookwise.js');
+  const file = path.join(dir, relative);
+  const text = openCodePlugin(process.execPath, bin);
+  if (print) return say(`--- ${relative}\n${text}`);
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (current !== undefined && !current.startsWith(PLUGIN_MARK))
+    throw new UserError(`${file}: a plugin hookwise did not write is there; move it aside (or rename it) and run init again`);
+  if (current === text) return say(`${pc.dim('kept')}     ${relative} (hookwise already answers every hook)`);
+  await mkdir(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, file);
+  say(
+    `${pc.green((current === undefined ? 'wrote' : 'updated').padEnd(8))} ${relative}: hookwise on tool calls, prompts, session start and idle`,
+  );
+  say(`${pc.yellow('note')}     OpenCode loads it at start; it runs \`${process.execPath} ${bin} opencode\` for each hook`);
+}

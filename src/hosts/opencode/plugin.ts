@@ -1,0 +1,142 @@
+import { PLUGIN_WAIT_MS } from './index.js';
+
+/**
+ * The plugin `hookwise init opencode` writes to `.opencode/plugins/hookwise.js`. It
+ * runs inside OpenCode (Bun) and stays thin: each hook is forwarded to `hookwise
+ * opencode` (a Node process that uses the resident, see docs/agents.md for why not the
+ * engine in Bun) and the answer (./answer.ts) is carried out. Anything but a readable
+ * answer, in time, refuses: the plugin throws, and OpenCode hands the message to the
+ * model as the tool's result.
+ */
+export const PLUGIN_MARK = '// hookwise: OpenCode plugin';
+
+export function openCodePlugin(node: string, bin: string): string {
+  return `${PLUGIN_MARK}, written by \`hookwise init opencode\` (docs/agents.md). init rewrites it: edit your policy, not this file.
+import { spawn } from 'node:child_process';
+
+const COMMAND = [${JSON.stringify(node)}, ${JSON.stringify(bin)}, 'opencode'];
+/** Past hookwise's own deadline (it answers a refusal at 20 s): only a hookwise that cannot answer at all gets here. */
+const WAIT_MS = ${PLUGIN_WAIT_MS};
+
+/** One hook through \`hookwise opencode\`: resolves with its answer, rejects on anything else. */
+function ask(call) {
+  return new Promise((resolve, reject) => {
+    let child;
+    try {
+      child = spawn(COMMAND[0], COMMAND.slice(1), { cwd: call.directory, stdio: ['pipe', 'pipe', 'pipe'] });
+    } catch (error) {
+      return reject(new Error(\`hookwise failed closed: cannot run \${COMMAND[1]}: \${error.message}\`));
+    }
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(\`hookwise failed closed: no answer within \${WAIT_MS / 1000} s\`));
+    }, WAIT_MS);
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.stdin.on('error', () => {});
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(\`hookwise failed closed: cannot run \${COMMAND[1]}: \${error.message} (run \\\`hookwise init opencode\\\` again)\`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const why = err.trim().split('\\n').pop() || \`exit \${code ?? signal}\`;
+      if (code !== 0) return reject(new Error(why.startsWith('hookwise') ? why : \`hookwise failed closed: \${why}\`));
+      const last = out.trim().split('\\n').pop();
+      if (!last) return resolve({});
+      let answer;
+      try {
+        answer = JSON.parse(last);
+      } catch {}
+      if (answer?.hookwise !== 'opencode') return reject(new Error(\`hookwise failed closed: an answer OpenCode's plugin cannot read: \${why}\`));
+      resolve(answer);
+    });
+    child.stdin.end(JSON.stringify(call));
+  });
+}
+
+let lastTime = 0;
+let counter = 0;
+/** An id that sorts after the prompt's own parts, as OpenCode makes them (prt_ + time + random). */
+function partID() {
+  const now = Date.now();
+  counter = now === lastTime ? counter + 1 : 0;
+  lastTime = now;
+  const time = (BigInt(now) * 4096n + BigInt(counter)).toString(16).padStart(12, '0').slice(-12);
+  const chars = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  let random = '';
+  for (let i = 0; i < 14; i++) random += chars[Math.floor(Math.random() * chars.length)];
+  return \`prt_\${time}\${random}\`;
+}
+
+function replaceInPlace(target, next) {
+  // OpenCode runs the tool with this very object: a new one would be ignored.
+  for (const key of Object.keys(target)) if (!(key in next)) delete target[key];
+  Object.assign(target, next);
+}
+
+export const Hookwise = async ({ directory }) => {
+  const started = new Set();
+  const notes = new Map();
+  const pending = new Set();
+  const call = (hook, fields) => ask({ hook, directory, ...fields });
+  return {
+    'chat.message': async (input, output) => {
+      const sessionID = input.sessionID;
+      const texts = [];
+      if (!started.has(sessionID)) {
+        started.add(sessionID);
+        // SessionStart cannot refuse anything: a failure there is said, and the prompt's own answer decides.
+        const start = await call('session.start', { sessionID, agent: input.agent }).catch((error) => ({ failed: error.message }));
+        if (start.context) texts.push(start.context);
+      }
+      const prompt = (output.parts ?? []).filter((p) => p.type === 'text' && !p.synthetic).map((p) => p.text).join('\\n');
+      const answer = await call('chat.message', { sessionID, agent: input.agent, prompt }).catch((error) => ({ deny: error.message }));
+      if (answer.deny) {
+        // OpenCode shows the person only "Unexpected server error" for a prompt a plugin refused: say why here.
+        process.stderr.write(\`hookwise refused the prompt: \${answer.deny}\\n\`);
+        throw new Error(answer.deny);
+      }
+      if (answer.context) texts.push(answer.context);
+      for (const text of texts)
+        output.parts.push({ id: partID(), messageID: output.message.id, sessionID, type: 'text', text, synthetic: true });
+    },
+    'tool.execute.before': async (input, output) => {
+      const answer = await call('tool.execute.before', { sessionID: input.sessionID, tool: input.tool, callID: input.callID, args: output.args });
+      if (answer.deny) throw new Error(answer.deny);
+      if (answer.args) replaceInPlace(output.args, answer.args);
+      if (answer.context) notes.set(input.callID, answer.context);
+    },
+    'tool.execute.after': async (input, output) => {
+      const before = notes.get(input.callID);
+      notes.delete(input.callID);
+      const answer = await call('tool.execute.after', {
+        sessionID: input.sessionID,
+        tool: input.tool,
+        callID: input.callID,
+        args: input.args,
+        output: output.output,
+        title: output.title,
+        metadata: output.metadata,
+      }).catch((error) => ({ append: error.message }));
+      if (typeof answer.output === 'string') output.output = answer.output;
+      const said = [before, answer.append].filter(Boolean);
+      if (said.length > 0) output.output = \`\${output.output ?? ''}\\n\\n\${said.join('\\n')}\`;
+    },
+    event: ({ event }) => {
+      if (event.type !== 'session.idle') return;
+      // The run ends at idle whatever the answer (OpenCode gives a plugin no way to go on from here).
+      const stop = call('session.idle', { sessionID: event.properties?.sessionID }).catch(() => {});
+      pending.add(stop);
+      stop.finally(() => pending.delete(stop));
+    },
+    // OpenCode awaits this on its way out: the Stop hooks finish (and are audited) first.
+    dispose: async () => {
+      await Promise.allSettled([...pending]);
+    },
+  };
+};
+`;
+}
