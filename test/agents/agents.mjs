@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { startMockChatCompletions } from './mock-chat-completions.mjs';
 import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
 import { startMockChatCompletions } from './mock-chat-completions.mjs';
 import { startMockGemini } from './mock-gemini.mjs';
