@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for an OpenAI-compatible Chat Completions API (`/chat/completions`,
@@ -8,20 +8,12 @@ import { createServer } from 'node:http';
  * each response makes the next call as a tool call, then says "done"; every request is
  * recorded so a test can ask what reached the model.
  */
-export async function startMockChatCompletions() {
-  const requests = [];
+export function startMockChatCompletions() {
   let ids = 0;
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {}
-      requests.push({ path: req.url, body, raw });
-      if (!req.url.includes('/chat/completions')) {
+  return startRecordingServer({
+    isTurn: (r) => r.path.includes('/chat/completions'),
+    answer: ({ path, body }, res) => {
+      if (!path.includes('/chat/completions')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"object":"list","data":[{"id":"mock","object":"model"}]}');
         return;
@@ -29,17 +21,8 @@ export async function startMockChatCompletions() {
       const r = reply(body);
       if (body.stream) stream(res, r, body.model, ++ids);
       else whole(res, r, body.model, ++ids);
-    });
+    },
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  return {
-    url,
-    requests,
-    /** Requests to the model that carry the script (not titles or summaries). */
-    modelRequests: () => requests.filter((r) => r.path.includes('/chat/completions') && /SCRIPT: /.test(r.raw)),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 }
 
 function textOf(content) {

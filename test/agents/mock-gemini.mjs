@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for the Gemini API (`models/<model>:streamGenerateContent` and
@@ -9,38 +9,22 @@ import { createServer } from 'node:http';
  * calls (a JSON-schema answer: next speaker, loop checks) get a neutral JSON answer and
  * are not counted as model turns.
  */
-export async function startMockGemini() {
-  const requests = [];
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {}
-      const side = isSideCall(body);
-      requests.push({ path: req.url, body, raw, side });
-      if (req.url.includes(':countTokens')) return json(res, { totalTokens: 1 });
-      if (!req.url.includes('GenerateContent') && !req.url.includes(':generateContent')) return json(res, { models: [] });
+export function startMockGemini() {
+  return startRecordingServer({
+    describe: (body) => ({ side: isSideCall(body) }),
+    /** The agent's turns: not its side calls. */
+    isTurn: (r) => !r.side && /GenerateContent|:generateContent/.test(r.path),
+    answer: ({ path, body, side }, res) => {
+      if (path.includes(':countTokens')) return json(res, { totalTokens: 1 });
+      if (!path.includes('GenerateContent') && !path.includes(':generateContent')) return json(res, { models: [] });
       const r = side ? { text: '{"reasoning":"the model is done","next_speaker":"user"}' } : reply(body);
       const response = responseOf(r, body);
-      if (req.url.includes(':streamGenerateContent')) {
+      if (path.includes(':streamGenerateContent')) {
         res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         res.end(`data: ${JSON.stringify(response)}\r\n\r\n`);
       } else json(res, response);
-    });
+    },
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  return {
-    url,
-    requests,
-    /** The agent's turns: requests that carry the script, not its side calls. */
-    modelRequests: () => requests.filter((r) => !r.side && /GenerateContent|:generateContent/.test(r.path) && /SCRIPT: /.test(r.raw)),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 }
 
 const json = (res, value) => {

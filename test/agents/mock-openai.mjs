@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for OpenAI's Responses API (Codex through a custom provider's
@@ -8,36 +8,19 @@ import { createServer } from 'node:http';
  * then says "done". Every request is recorded, so a test can ask whether a
  * reason or a context reached the model.
  */
-export async function startMockOpenAI() {
-  const requests = [];
+export function startMockOpenAI() {
   let ids = 0;
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {}
-      requests.push({ path: req.url, body, raw });
-      if (!req.url.includes('/responses')) {
+  return startRecordingServer({
+    isTurn: (r) => r.path.includes('/responses'),
+    answer: ({ path, body }, res) => {
+      if (!path.includes('/responses')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"object":"list","data":[]}');
         return;
       }
       stream(res, reply(body), body.model, ++ids);
-    });
+    },
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  return {
-    url,
-    requests,
-    /** Requests to the model that carry the script (not titles or summaries). */
-    modelRequests: () => requests.filter((r) => r.path.includes('/responses') && /SCRIPT: /.test(r.raw)),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
 }
 
 function textOf(content) {
