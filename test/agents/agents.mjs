@@ -167,15 +167,7 @@ export const AGENTS = {
       };
     },
     /** Anthropic's Messages API, recorded as the other mocks record theirs. */
-    async startMock() {
-      const mock = await startMockAnthropic();
-      const modelRequests = () =>
-        mock.requests
-          .filter((r) => r.path.startsWith('/v1/messages') && !r.path.includes('count_tokens'))
-          .map((r) => ({ ...r, raw: JSON.stringify(r.body) }))
-          .filter((r) => /SCRIPT: /.test(r.raw));
-      return { ...mock, modelRequests };
-    },
+    startMock: startMockAnthropic,
     args: (prompt, project) => [
       '-p',
       prompt,

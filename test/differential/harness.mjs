@@ -140,7 +140,7 @@ export async function runClaudeCode(c) {
     });
     const allText = main.map((r) => JSON.stringify(r.body.messages)).join('\n');
     return {
-      inspected: c.inspect?.(project),
+      ...(c.inspect ? { inspected: c.inspect(project) } : {}),
       calls,
       hookRuns: hookRuns(project),
       contextSeen: c.context !== undefined && allText.includes(c.context),

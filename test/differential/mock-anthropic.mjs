@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { startRecordingServer } from '../agents/recording-server.mjs';
 
 /**
  * A local stand-in for Anthropic's Messages API that Claude Code talks to
@@ -6,23 +6,16 @@ import { createServer } from 'node:http';
  * `SCRIPT: [{"name":"Bash","input":{...}}, ...]`; each assistant turn makes the next
  * tool call, then the turn ends with the text "done". Every request is recorded.
  */
-export async function startMockAnthropic() {
-  const requests = [];
+export function startMockAnthropic() {
   let ids = 0;
-  const server = createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw);
-      } catch {}
-      // `at`: when it arrived (bench/claude-code-mod.mjs times tool calls by the gaps between model requests).
-      requests.push({ path: req.url, body, at: performance.now() });
+  return startRecordingServer({
+    // `at`: when it arrived (bench/claude-code-mod.mjs times tool calls by the gaps between model requests).
+    describe: () => ({ at: performance.now() }),
+    isTurn: (r) => r.path.startsWith('/v1/messages') && !r.path.includes('count_tokens'),
+    answer: ({ path, body }, res) => {
       // HTTP hooks of the cases answer here.
-      if (req.url.startsWith('/hook/')) {
-        const kind = req.url.slice('/hook/'.length);
+      if (path.startsWith('/hook/')) {
+        const kind = path.slice('/hook/'.length);
         const answers = {
           deny: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'HTTP-deny' } },
           context: { hookSpecificOutput: { hookEventName: body.hook_event_name, additionalContext: 'HTTP-context' } },
@@ -31,7 +24,7 @@ export async function startMockAnthropic() {
         res.end(JSON.stringify(answers[kind] ?? {}));
         return;
       }
-      if (!req.url.startsWith('/v1/messages') || req.url.includes('count_tokens')) {
+      if (!path.startsWith('/v1/messages') || path.includes('count_tokens')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ input_tokens: 1 }));
         return;
@@ -42,11 +35,8 @@ export async function startMockAnthropic() {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(message(reply, body.model, ++ids)));
       }
-    });
+    },
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${server.address().port}`;
-  return { url, requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 function textOf(content) {
