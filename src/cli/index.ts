@@ -24,6 +24,7 @@ import { defineExplain } from './commands/explain.js';
  * action so `hookwise claude-code` starts fast.
  */
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyWhenStdoutCloses();
   const program = new Command('hookwise')
     .description('Lifecycle hooks for AI agents: run, check and explain hook policies.')
     .version(await version(), '-v, --version')
@@ -73,3 +74,15 @@ async function version(): Promise<string> {
 }
 
 export type SetExit = (code: number) => void;
+
+/**
+ * `hookwise check | head -1`: the reader has what it wanted and closed the pipe; the
+ * rest of the output has nowhere to go. End as Unix tools do, quietly, instead of an
+ * unhandled EPIPE and its stack trace.
+ */
+function endQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
+}

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -240,5 +240,17 @@ describe("a newcomer's first hour", () => {
     ]);
     expect(new Set(first).size).toBe(4);
     expect(await names()).toEqual(first);
+  });
+
+  it('`check | head -1` ends quietly when the reader closes the pipe (no EPIPE stack)', async () => {
+    const dir = project('pipe');
+    await runCli(['init'], { cwd: dir });
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${cliPath}" check | head -1; echo "status=\${PIPESTATUS[0]}" >&2`], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toBe('sources:\n');
+    expect(r.stderr).not.toContain('EPIPE');
+    expect(r.stderr).toContain('status=0');
   });
 });
