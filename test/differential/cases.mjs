@@ -13,9 +13,17 @@ const json = (value) => `printf '%s' '${JSON.stringify(value)}'`;
 const deny = (reason) => ({
   hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
 });
+/**
+ * The drop-in, behind a script: both sides then run it as the command hook it is in
+ * Claude Code (hookwise skips an entry that names `hookwise claude-code` itself when it
+ * loads settings, docs/claude-code.md; here the point is what Claude Code makes of its answer).
+ */
 const dropIn = (config) => ({
-  files: { 'hookwise.config.mjs': config },
-  hook: { type: 'command', command: `node "$REPO/bin/hookwise.js" claude-code --config "$CLAUDE_PROJECT_DIR/hookwise.config.mjs"` },
+  files: {
+    'hookwise.config.mjs': config,
+    '.claude/hooks/drop-in.sh': `exec node "$REPO/bin/hookwise.js" claude-code --config "$CLAUDE_PROJECT_DIR/hookwise.config.mjs"\n`,
+  },
+  hook: { type: 'command', command: script('drop-in.sh') },
 });
 
 export const cases = [
