@@ -1,3 +1,4 @@
+import type { HookSpec } from '../core/spec.js';
 import type * as Url from 'node:url';
 import { hooksOf, type HookwiseConfig } from './define.js';
 import { ConfigError } from './errors.js';
@@ -72,25 +73,29 @@ function firstLine(error: unknown): string {
   return message.split('\n')[0]!;
 }
 
-/** Every field a hook spec has (src/core/spec.ts): any other is a typo that would silently do nothing. */
-const HOOK_FIELDS = [
-  'name',
-  'events',
-  'matcher',
-  'priority',
-  'timeoutMs',
-  'async',
-  'onError',
-  'maxRetries',
-  'once',
-  'recheck',
-  'handler',
-  'last',
-  'source',
-  'statusMessage',
-  'concurrentGroup',
-  'dedupKey',
-];
+/**
+ * Every field a hook spec has: any other is a typo that would silently do nothing. Keyed
+ * by HookSpec's own fields, so the compiler fails when a field is added to one and not the other.
+ */
+const FIELDS = {
+  name: true,
+  events: true,
+  matcher: true,
+  priority: true,
+  timeoutMs: true,
+  async: true,
+  onError: true,
+  maxRetries: true,
+  once: true,
+  recheck: true,
+  handler: true,
+  last: true,
+  source: true,
+  statusMessage: true,
+  concurrentGroup: true,
+  dedupKey: true,
+} satisfies Record<keyof HookSpec, true>;
+const HOOK_FIELDS = Object.keys(FIELDS);
 const KNOWN = new Set(HOOK_FIELDS);
 
 /** A warning per unknown field, with the known field it most likely meant (`timout` → `timeoutMs`). */

@@ -74,6 +74,13 @@ export interface Fired {
   carried?: Carried;
 }
 
+/**
+ * How long hookwise takes at most to answer an agent whose own hook timeout lets the
+ * tool run (every agent but Claude Code): a third of the shortest timeout init writes
+ * (60 s), so the failure answer is in well before the agent gives up.
+ */
+export const AGENT_DEADLINE_MS = 20_000;
+
 /** The events whose failure must end the run: failing closed there must never keep the agent going. */
 export const END_OF_TURN = new Set(['Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted']);
 

@@ -131,5 +131,3 @@ export function blockedBy(outcome: Outcome): string {
   const reason = outcome.stop ? (outcome.stopReason ?? outcome.reason) : outcome.reason;
   return `hook "${decidingHook(outcome)}"${reason ? `: ${reason}` : ''}`;
 }
-
-export { decidingHook, rewritingHook } from '../gate/texts.js';

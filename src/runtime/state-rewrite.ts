@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Outcome } from '../core/outcome.js';
 import type { ChatMessage } from '../providers/types.js';
 import { chatMessageSchema } from './checkpoint.js';
-import { rewritingHook } from './hook-gateway.js';
+import { rewritingHook } from '../gate/texts.js';
 import type { RunContext } from './run-context.js';
 
 /** The fields of the agent's state a hook may rewrite, and on which events (docs/runtime.md, "Rewriting the state"). */

@@ -1,3 +1,4 @@
+import { AGENT_NAMES } from '../../hosts/index.js';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,7 +22,8 @@ export interface InitOptions {
   mod?: boolean;
 }
 
-const AGENTS = ['codex', 'copilot', 'droid', 'cline', 'gemini', 'opencode'];
+/** The agents init wires besides Claude Code: every host of src/hosts. */
+const AGENTS: string[] = AGENT_NAMES.filter((name) => name !== 'claude-code');
 
 export async function initProject(options: InitOptions): Promise<void> {
   if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {

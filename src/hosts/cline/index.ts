@@ -1,5 +1,4 @@
-import type { Host, HostAnswer } from '../host.js';
-import { jsonLine } from '../host.js';
+import { AGENT_DEADLINE_MS, type Host, type HostAnswer, jsonLine } from '../host.js';
 import { clineAnswer } from './answer.js';
 import { clineFire } from './fire.js';
 import { clinePayloadInput } from './payload.js';
@@ -10,14 +9,13 @@ import { clineToolInputs } from './tools.js';
  * into `.clinerules/hooks/`). Cline reads only the JSON a hook prints: an exit code
  * means nothing (exit 2 runs the tool), and a hook that times out (120 s), crashes or
  * prints what is not JSON lets the tool run. So every answer, hookwise's own failure
- * included, is JSON on exit 0, before DEADLINE_MS. How a refusal is written: ./answer.ts.
+ * included, is JSON on exit 0, before AGENT_DEADLINE_MS. How a refusal is written: ./answer.ts.
  */
-const DEADLINE_MS = 20_000;
 
 export const clineHost: Host = {
   name: 'cline',
   label: 'Cline CLI 3.0.65',
-  deadlineMs: DEADLINE_MS,
+  deadlineMs: AGENT_DEADLINE_MS,
   inputs(raw) {
     const input = clinePayloadInput(raw);
     if (input.tool_name === undefined) return [input];

@@ -1,6 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import { answerOf, claudeShapedAnswer, eventName, jsonFailure } from '../claude-shaped.js';
-import type { Host } from '../host.js';
+import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
 import { codexInputs } from './tools.js';
 
@@ -8,16 +8,15 @@ import { codexInputs } from './tools.js';
  * Codex CLI 0.169.0 (`hookwise codex`, written to `$CODEX_HOME/hooks.json` by
  * `hookwise init codex`). Its hooks read Claude Code's protocol with these differences,
  * each absorbed here: exit 1, a timeout, `ask`, and `continue:false` on PreToolUse all
- * let the tool run (so hookwise answers a JSON deny itself, before DEADLINE_MS);
+ * let the tool run (so hookwise answers a JSON deny itself, before AGENT_DEADLINE_MS);
  * `updatedInput` counts only with `permissionDecision: "allow"`; file edits are patch text.
  */
 export const CODEX_TIMEOUT_S = 60;
-const DEADLINE_MS = 20_000;
 
 export const codexHost: Host = {
   name: 'codex',
   label: 'Codex CLI 0.169.0',
-  deadlineMs: DEADLINE_MS,
+  deadlineMs: AGENT_DEADLINE_MS,
   inputs(raw) {
     const input = { ...raw, hook_event_name: eventName(raw) } as HookInput;
     return input.hook_event_name === 'PreToolUse' || input.hook_event_name === 'PostToolUse' ? codexInputs(input) : [input];

@@ -1,6 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import { answerOf, claudeShapedAnswer, eventName, jsonFailure } from '../claude-shaped.js';
-import type { Host } from '../host.js';
+import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
 import { normaliseTool, type ToolTable } from '../tools.js';
 
@@ -10,10 +10,9 @@ import { normaliseTool, type ToolTable } from '../tools.js';
  * Claude-shaped input, but its file tools keep their own fields (`Write {path,
  * file_text}`, `Edit {path, old_str, new_str}`), the tool's result comes as
  * `tool_result`, context counts only as a top-level `additionalContext`, and a hook
- * that times out lets the tool run (hookwise answers before DEADLINE_MS).
+ * that times out lets the tool run (hookwise answers before AGENT_DEADLINE_MS).
  */
 export const COPILOT_TIMEOUT_S = 60;
-const DEADLINE_MS = 20_000;
 
 const FILE = { path: 'file_path' };
 export const COPILOT_TOOLS: ToolTable = {
@@ -31,7 +30,7 @@ export const COPILOT_TOOLS: ToolTable = {
 export const copilotHost: Host = {
   name: 'copilot',
   label: 'Copilot CLI 1.0.102',
-  deadlineMs: DEADLINE_MS,
+  deadlineMs: AGENT_DEADLINE_MS,
   inputs(raw) {
     const input: HookInput = { ...raw, hook_event_name: eventName(raw) as string };
     if (input.tool_response === undefined && raw.tool_result !== undefined) input.tool_response = raw.tool_result;

@@ -1,6 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import { answerOf, claudeShapedAnswer, eventName, jsonFailure } from '../claude-shaped.js';
-import type { Host } from '../host.js';
+import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
 import { normaliseTool, type ToolTable } from '../tools.js';
 import { codexInputs } from '../codex/tools.js';
@@ -10,10 +10,9 @@ import { codexInputs } from '../codex/tools.js';
  * `hookwise init droid`). Claude-shaped input with its own tool names (`Execute` for
  * the shell, `Create` for new files, `ApplyPatch` with patch text). Exit 1 runs the tool
  * (its stderr prepended to the output), a timeout runs it too, and exit 2 on Stop keeps
- * the agent going: every answer is JSON on exit 0, before DEADLINE_MS.
+ * the agent going: every answer is JSON on exit 0, before AGENT_DEADLINE_MS.
  */
 export const DROID_TIMEOUT_S = 60;
-const DEADLINE_MS = 20_000;
 
 export const DROID_TOOLS: ToolTable = {
   Execute: { tool: 'Bash' },
@@ -29,7 +28,7 @@ export const DROID_TOOLS: ToolTable = {
 export const droidHost: Host = {
   name: 'droid',
   label: 'droid 0.215.0',
-  deadlineMs: DEADLINE_MS,
+  deadlineMs: AGENT_DEADLINE_MS,
   inputs(raw) {
     const input: HookInput = { ...raw, hook_event_name: eventName(raw) as string };
     if (input.tool_name === 'ApplyPatch') {

@@ -1,5 +1,5 @@
 import type { HookInput } from '../../core/input.js';
-import type { Host } from '../host.js';
+import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { normaliseTool } from '../tools.js';
 import { geminiAnswer, geminiFailure } from './answer.js';
 import { GEMINI_EVENTS } from './events.js';
@@ -10,15 +10,14 @@ import { GEMINI_TOOLS } from './tools.js';
  * by `hookwise init gemini`). Its hooks speak their own protocol: its event names
  * (./events.ts), its tool names (./tools.ts), and answers as ./answer.ts writes them.
  * A hook that exits 1 or times out lets the tool run, so hookwise answers JSON on exit 0,
- * before DEADLINE_MS (GEMINI_TIMEOUT_MS is the timeout init writes; Gemini reads it in ms).
+ * before AGENT_DEADLINE_MS (GEMINI_TIMEOUT_MS is the timeout init writes; Gemini reads it in ms).
  */
 export const GEMINI_TIMEOUT_MS = 60_000;
-const DEADLINE_MS = 20_000;
 
 export const geminiHost: Host = {
   name: 'gemini',
   label: 'Gemini CLI 0.61.0',
-  deadlineMs: DEADLINE_MS,
+  deadlineMs: AGENT_DEADLINE_MS,
   inputs(raw) {
     const named = raw.hook_event_name;
     const event = typeof named === 'string' ? GEMINI_EVENTS[named] : undefined;

@@ -1,4 +1,4 @@
-import type { Host } from '../host.js';
+import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { openCodeAnswer, openCodeFailure } from './answer.js';
 import { openCodeInputs } from './events.js';
 
@@ -7,16 +7,15 @@ import { openCodeInputs } from './events.js';
  * writes to `.opencode/plugins/hookwise.js`). OpenCode's hooks are in-process plugins,
  * not commands: the plugin forwards each hook to this command (and so to the resident)
  * and does what the answer says (./answer.ts). OpenCode waits on a plugin for ever, so
- * hookwise answers a refusal before DEADLINE_MS, and the plugin gives up (refusing)
+ * hookwise answers a refusal before AGENT_DEADLINE_MS, and the plugin gives up (refusing)
  * before PLUGIN_WAIT_MS if even that answer does not come.
  */
-const DEADLINE_MS = 20_000;
 export const PLUGIN_WAIT_MS = 30_000;
 
 export const openCodeHost: Host = {
   name: 'opencode',
   label: 'OpenCode 1.18.33',
-  deadlineMs: DEADLINE_MS,
+  deadlineMs: AGENT_DEADLINE_MS,
   inputs: openCodeInputs,
   answer: openCodeAnswer,
   failure: openCodeFailure,
