@@ -49,6 +49,7 @@ const CONFIG_DIRS = [
   '.factory',
   '.opencode',
   '.clinerules',
+  '.cline',
   '.hookwise',
 ];
 

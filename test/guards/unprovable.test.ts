@@ -181,6 +181,13 @@ describe('the path guard refuses what it cannot read', () => {
       '.git/hooks/pre-push',
       '.husky/pre-commit',
       'packages/web/.vscode/tasks.json',
+      // Where agents run hookwise from (docs/agents.md): rewritten, the agent would run without it.
+      '.clinerules/hooks/PreToolUse',
+      '.cline/hooks/PreToolUse',
+      '.github/hooks/hookwise.json',
+      '.gemini/settings.json',
+      '.opencode/plugins/hookwise.js',
+      '.factory/hooks.json',
     ]) {
       const r = await call(pathGuard({ home: f.home }), {
         tool_name: 'Edit',

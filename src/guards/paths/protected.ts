@@ -51,6 +51,11 @@ const LAUNCH_CONFIGS = [
   '**/.idea/runConfigurations/**',
   '**/.claude/hooks/**',
   // OpenCode runs every plugin and tool there at start (hookwise's own plugin among them), and its config names more.
+  // The hook files and hooks config an agent runs hookwise from: rewritten, they would run without it.
+  '**/.clinerules/hooks/**',
+  '**/.cline/hooks/**',
+  '**/.github/hooks/**',
+  '**/.factory/hooks.json',
   '**/.opencode/plugin/**',
   '**/.opencode/plugins/**',
   '**/.opencode/tool/**',
