@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runNode } from '../cli/run-cli.js';
 
 /**
  * A TypeScript project of a user's: `npm init -y`, the packed tarball installed,
@@ -121,4 +122,58 @@ export const stop = (input: HookInput<'Stop'>): boolean => input.stop_hook_activ
     expect(output).toBe('');
     expect(code).toBe(0);
   }, 120_000);
+});
+
+/**
+ * The newcomer's path, through the installed tarball's own bin (not this checkout's):
+ * init, init claude-code, check --strict, fire, demo, in the strict-TypeScript project,
+ * and the policy init wrote type-checks there.
+ */
+describe("a newcomer's first hour with the packed tarball", () => {
+  const bin = () => path.join(project, 'node_modules', 'hookwise', 'bin', 'hookwise.js');
+  // The tarball's CLI, as `npx hookwise` runs it; HOOKWISE_* from the test runner's own environment left out.
+  const hookwise = (args: string[], stdin?: string) =>
+    runNode([bin(), ...args], { cwd: project, stdin, unset: Object.keys(process.env).filter((k) => k.startsWith('HOOKWISE_')) });
+  const bash = (command: string) => JSON.stringify({ tool_name: 'Bash', tool_input: { command } });
+
+  it('init, init claude-code, check --strict, fire and demo run without a surprise', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: project });
+    const init = await hookwise(['init']);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    expect((await hookwise(['init', 'claude-code'])).code).toBe(0);
+    const settings = JSON.parse(readFileSync(path.join(project, '.claude', 'settings.json'), 'utf8'));
+    // Claude Code runs the entry with bash: the installed hookwise refuses rm -rf ~.
+    const entry = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    const input = { hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name: 'Bash', tool_input: { command: 'rm -rf ~' } };
+    const answer = spawnSync('bash', ['-c', entry], {
+      input: JSON.stringify(input),
+      encoding: 'utf8',
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    });
+    expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+
+    const check = await hookwise(['check', '--strict']);
+    expect(check.stdout).toContain("hookwise's own entry: skipped");
+    expect(check.stdout).not.toMatch(/warning|\d\. settings:/);
+    expect(check.code).toBe(0);
+
+    const ls = JSON.parse((await hookwise(['fire', 'PreToolUse'], bash('ls'))).stdout);
+    expect(ls.blocked).toBe(false);
+    const rm = JSON.parse((await hookwise(['fire', 'PreToolUse'], bash('rm -rf ~'))).stdout);
+    expect(rm.blocked).toBe(true);
+    expect(rm.hooks.map((h: { name: string }) => h.name)).toEqual(['guard:shell', 'guard:secret']);
+
+    const demo = await hookwise(['demo']);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toContain('audit verify');
+    expect(existsSync(path.join(project, '.hookwise', 'audit.db'))).toBe(false);
+
+    // The policy init wrote is the user's own TypeScript: strict tsc accepts it.
+    const config = readdirSync(project).find((f) => /^hookwise\.config\./.test(f))!;
+    writeFileSync(path.join(project, 'src', `init-${config}`), readFileSync(path.join(project, config), 'utf8'));
+    const { code, output } = tsc();
+    expect(output).toBe('');
+    expect(code).toBe(0);
+  }, 180_000);
 });
