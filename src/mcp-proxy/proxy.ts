@@ -75,7 +75,7 @@ export class McpProxy {
         up,
         this.catalog,
         this.options.serverName,
-        (message) => this.askHuman(message),
+        { canAsk: () => this.server.getClientCapabilities()?.elicitation !== undefined, ask: (message) => this.askHuman(message) },
         this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       );
       s.setRequestHandler(ListToolsRequestSchema, (r, extra) => up.request(r, ListToolsResultSchema, { signal: extra.signal }));
@@ -118,14 +118,13 @@ export class McpProxy {
     }
   }
 
-  /** Ask the human through the client's elicitation; null when the client cannot. */
-  private async askHuman(message: string): Promise<boolean | null> {
-    if (!this.server.getClientCapabilities()?.elicitation) return null;
+  /** Ask the human through the client's elicitation; a failed elicitation is a no, never a yes. */
+  private async askHuman(message: string): Promise<boolean> {
     try {
       const answer = await this.server.elicitInput({ message, requestedSchema: { type: 'object', properties: {} } });
       return answer.action === 'accept';
     } catch {
-      return null;
+      return false;
     }
   }
 

@@ -6,8 +6,13 @@ import { replacedResult, responseOf } from './result-view.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import { noAnswer } from './upstream-errors.js';
 
-/** Asks the human behind the client (MCP elicitation) when the policy says ask; null if the client cannot. */
-export type AskHuman = (message: string) => Promise<boolean | null>;
+/** The human behind the client (MCP elicitation), asked when the policy says ask. */
+export interface HumanChannel {
+  /** Whether the client can be asked at all (it declared elicitation). */
+  canAsk(): boolean;
+  /** true when the human accepted; anything else (declined, cancelled, failed) is a no. */
+  ask(message: string): Promise<boolean>;
+}
 
 /**
  * One tools/call through the policy, named as Claude Code names MCP tools
@@ -28,7 +33,7 @@ export class GovernedToolCall {
     private readonly upstream: Client,
     private readonly catalog: ToolCatalog,
     private readonly serverName: string,
-    private readonly askHuman: AskHuman,
+    private readonly human: HumanChannel,
     private readonly maxMessageBytes: number,
   ) {}
 
@@ -97,10 +102,11 @@ export class GovernedToolCall {
 
   private async ask(call: { name: string; input: Record<string, unknown>; id: string }, plan: Plan & { action: 'ask' }): Promise<Plan> {
     if (this.gate.options.approve) return this.gate.resolveAsk(call, plan);
+    // The elicitation is the gate's approver, so the gate's Notification comes before the
+    // question, as in every host; a client that cannot be asked is a headless run.
+    if (!this.human.canAsk()) return this.gate.resolveAsk(call, plan, undefined);
     const why = plan.reason ? ` (${plan.reason})` : '';
-    const answer = await this.askHuman(`Allow ${call.name} with ${JSON.stringify(plan.input)}?${why}`);
-    if (answer === null) return this.gate.resolveAsk(call, plan, undefined);
-    return this.gate.resolveAsk(call, plan, () => answer);
+    return this.gate.resolveAsk(call, plan, () => this.human.ask(`Allow ${call.name} with ${JSON.stringify(plan.input)}?${why}`));
   }
 }
 

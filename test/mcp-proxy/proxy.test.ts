@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, repoRoot } from '../cli/run-cli.js';
 import { serverNameFor } from '../../src/mcp-proxy/index.js';
@@ -123,6 +124,39 @@ describe('hookwise mcp-proxy', () => {
     const after = await client.callTool({ name: 'echo', arguments: { text: 'hello' } });
     expect(after.isError).toBe(true);
     expect(fired(log).filter((f) => f.event === 'PostToolUse')).toEqual([]);
+  });
+
+  it('an ask goes to the human through elicitation, after the Notification hooks have run; accept runs the tool, decline refuses', async () => {
+    const log = path.join(dir, 'elicit.log');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'mcp-proxy', '--config', policy, '--name', 'fixture', '--', process.execPath, serverPath],
+      env: env({ HOOK_LOG: log }),
+      cwd: repoRoot,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test-client', version: '1' }, { capabilities: { elicitation: {} } });
+    const asked: Array<{ message: string; notifiedBefore: boolean }> = [];
+    let answer: 'accept' | 'decline' = 'accept';
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      const message = String(request.params.message);
+      asked.push({ message, notifiedBefore: fired(log).some((f) => f.event === 'Notification') });
+      return { action: answer, ...(answer === 'accept' ? { content: {} } : {}) };
+    });
+    await client.connect(transport);
+    clients.push(client);
+
+    expect(await client.callTool({ name: 'echo', arguments: { text: 'ask' } })).toEqual({ content: [{ type: 'text', text: 'ask' }] });
+    expect(asked).toEqual([{ message: expect.stringMatching(/^Allow mcp__fixture__echo .*confirm echo/), notifiedBefore: true }]);
+    expect(fired(log).filter((f) => f.event === 'Notification')).toEqual([
+      { event: 'Notification', type: 'permission_prompt', tool: 'mcp__fixture__echo' },
+    ]);
+
+    answer = 'decline';
+    const declined = await client.callTool({ name: 'echo', arguments: { text: 'ask' } });
+    expect(declined.isError).toBe(true);
+    expect(JSON.stringify(declined.content)).toMatch(/denied permission/);
+    expect(fired(log).filter((f) => f.event === 'PostToolUse')).toHaveLength(1);
   });
 
   it('records each execution with the PreToolUse outcome that allowed it in --db', async () => {
