@@ -57,6 +57,7 @@ console.log(
 // Benchmarks of other parts live beside this file; each exports one function returning rows.
 const parts = [
   ['guards.mjs', 'benchGuards', 'Guards', (r) => [r.name, formatNs(r.nsPerOp)]],
+  ['guards-compare.mjs', 'benchGuardsCompareRows', 'Guards against e9f49d2 (target <= 1.5x)', (r) => [r.name, r.text]],
   ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
   ['runtime.mjs', 'benchRuntime', 'Agent runtime', (r) => [r.name, `${r.ms.toFixed(2)} ms`]],
   ['sandbox.mjs', 'benchSandbox', 'The OS sandbox', (r) => [r.name, r.text]],

@@ -223,8 +223,10 @@ export class PathPolicy {
     const hit = rel !== '' ? this.protectedRules.test(rel) : undefined;
     if (hit) return verdict('deny', `a protected file (${hit.why})`);
     if (opts.recursive && r.stat?.isDirectory()) {
+      // `real` is resolved already: walk only the name inside it, not every folder above again.
+      const below = new Map([[real, real]]);
       for (const inner of ['.git', '.claude', '.hookwise']) {
-        if (resolveReal(path.join(real, inner)).stat) return verdict('deny', `which contains ${inner}, a protected folder`);
+        if (resolveReal(path.join(real, inner), below).stat) return verdict('deny', `which contains ${inner}, a protected folder`);
       }
     }
     if (r.stat?.isFile() && r.stat.nlink > 1) {
