@@ -97,7 +97,10 @@ export async function benchGuardsCompareRows() {
   return [
     ...rows.map((r) => ({ name: `\`${r.command}\``, text: `${formatNs(r.before)} -> ${formatNs(r.now)} (${r.ratio.toFixed(2)}x)` })),
     { name: '`git checkout -- .` in a clean repository (needs the git look; not in the baseline)', text: formatNs(look) },
-    { name: `median ratio over ${rows.length} commands (target <= 1.5x)`, text: `${median.toFixed(2)}x ${median <= 1.5 ? '(met)' : '(NOT met)'}` },
+    {
+      name: `median ratio over ${rows.length} commands (target <= 1.5x)`,
+      text: `${median.toFixed(2)}x ${median <= 1.5 ? '(met)' : '(NOT met)'}`,
+    },
   ];
 }
 
