@@ -3,6 +3,7 @@ import type { HookInput } from '../core/input.js';
 import type { Hook } from '../core/hook.js';
 import { deny, modify } from '../core/results.js';
 import type { HookContext } from '../core/spec.js';
+import { PRIVATE_TEMP } from '../sandbox/layout.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { resolveSandbox, type SandboxOption } from '../sandbox/settings.js';
 import { ParsedScripts } from '../shell/parsed.js';
@@ -78,10 +79,12 @@ function compile(options: ShellGuardOptions): Compiled {
     scripts: new ParsedScripts(),
   };
   const settings = resolveSandbox(options.sandbox, guard);
+  // In the sandbox the temporary folders are its own: writing there changes nothing outside.
+  const scratch = settings ? PRIVATE_TEMP : [];
   return {
     interactive: options.interactive === true,
     sandbox: settings ? new Sandbox(settings) : undefined,
-    forWorkspace: perWorkspace((workspace) => ({ policy: new PathPolicy({ ...options, workspace }), ...rules })),
+    forWorkspace: perWorkspace((workspace) => ({ policy: new PathPolicy({ ...options, workspace }, scratch), ...rules })),
   };
 }
 

@@ -28,8 +28,14 @@ export interface Layout {
   sweep: string[];
 }
 
-/** Top-level folders that hold other people's and other projects' files: hidden unless a root lies inside. */
-const HIDDEN_TOPS = ['/tmp', '/var/tmp', '/run', '/home', '/root', '/mnt', '/media', '/srv'];
+/**
+ * The temporary folders: an empty tmpfs of its own in the sandbox, so what a command
+ * writes there reaches nothing outside it (the shell guard lets such writes run).
+ */
+export const PRIVATE_TEMP = ['/tmp', '/var/tmp'];
+
+/** Top-level folders that hold other people's and other projects' files: an empty tmpfs, a root inside bound on top. */
+const HIDDEN_TOPS = [...PRIVATE_TEMP, '/run', '/home', '/root', '/mnt', '/media', '/srv'];
 
 /** Folders whose files editors, agents and git run on their own: read-only as a whole, so no new file appears in them. */
 const CONFIG_DIRS = [

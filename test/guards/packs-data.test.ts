@@ -69,6 +69,59 @@ describe('files: rm -r and find -delete of work git cannot restore', () => {
   });
 });
 
+describe('files: shred, mv out of the workspace, deletes of run-time paths, and the temporary folders', () => {
+  it('shred and mv to /tmp lose uncommitted work for real; refused, while a rename inside and shred of build output are allowed', async () => {
+    const scratch = repo();
+    scratch.write('src/a.ts', 'a day of work\n');
+    scratch.write('notes.md', 'untracked notes');
+    runBash(scratch.dir, 'shred -u src/a.ts');
+    runBash(scratch.dir, 'git checkout -- . || true');
+    expect(scratch.read('src/a.ts')).toBe('export const a = 1;\n'); // the day of work is gone
+    const away = fs.mkdtempSync(path.join(fs.realpathSync('/tmp'), 'hookwise-mv-'));
+    runBash(scratch.dir, `mv notes.md ${away}/ && rm -rf ${away}`);
+    expect(scratch.exists('notes.md')).toBe(false);
+
+    const r = repo();
+    r.write('src/a.ts', 'a day of work\n');
+    r.write('notes.md', 'untracked notes');
+    r.write('dist/x.js', 'built');
+    for (const cmd of ['shred -u src/a.ts', 'mv notes.md /tmp/', 'mv -t /tmp src']) {
+      const d = await judge(r, cmd);
+      expect(d.decision, cmd).toBe('deny');
+      expect(d.reason, cmd).toContain('[files/unrestorable]');
+    }
+    for (const cmd of ['mv notes.md docs.md', 'shred -u dist/x.js', 'mv src/b.ts /tmp/'])
+      expect((await judge(r, cmd)).decision, cmd).toBe('allow');
+  });
+
+  it('xargs rm -rf and rm -rf "$DIR" delete what is known only when they run: refused (asked when interactive); $TMPDIR and mktemp are not', async () => {
+    const scratch = repo();
+    scratch.write('src/draft.ts', 'untracked draft');
+    runBash(scratch.dir, 'find src -mindepth 1 -print0 | xargs -0 rm -rf');
+    expect(scratch.exists('src/draft.ts')).toBe(false);
+
+    const r = repo();
+    for (const cmd of ['find src -mindepth 1 -print0 | xargs -0 rm -rf', 'rm -rf "$BUILD_DIR"']) {
+      const d = await judge(r, cmd);
+      expect(d.decision, cmd).toBe('deny');
+      expect(d.reason, cmd).toContain('[files/run-time-path]');
+      expect((await loadShellJudge({ workspace: r.dir, interactive: true })).judge(cmd, r.dir).decision, cmd).toBe('ask');
+    }
+    for (const cmd of ['rm -rf "$TMPDIR/build"', 'rm -rf "$(mktemp -d)"', 'rm -rf /tmp/build', 'rm -rf /var/tmp/*'])
+      expect((await judge(r, cmd)).decision, cmd).toBe('allow');
+  });
+
+  it('writes to /tmp run in the sandbox, whose /tmp each command gets empty; without the sandbox they are refused', async () => {
+    const r = repo();
+    const sandboxed = (await loadShellJudge({ workspace: r.dir })).judge('rm -rf /tmp/build && echo x > /tmp/out.txt', r.dir);
+    expect(sandboxed.decision).toBe('allow');
+    expect(sandboxed.contained?.join(' ')).toMatch(/temporary folder/);
+    const bare = (await loadShellJudge({ workspace: r.dir, sandbox: 'off' })).judge('rm -rf /tmp/build', r.dir);
+    expect(bare.decision).toBe('deny');
+    expect(bare.reason).toContain('outside the workspace');
+  });
+});
+
 describe('databases', () => {
   it('DROP TABLE through sqlite3 loses the table for real, and is refused; a SELECT is allowed', async () => {
     const r = repo();

@@ -14,7 +14,8 @@ let f: Fixture;
 let judge: ShellJudge;
 beforeAll(async () => {
   f = makeFixture();
-  judge = await loadShellJudge({ workspace: f.ws, home: f.home });
+  // The parser's own judgement: the fixture's outside folder is in /tmp, which the sandbox would contain.
+  judge = await loadShellJudge({ workspace: f.ws, home: f.home, sandbox: 'off' });
 });
 afterAll(() => f.cleanup());
 

@@ -31,7 +31,7 @@ type GuardHook = { handler(input: HookInput, ctx: HookContext): HandlerReturn | 
  * The context is partial on purpose: the guards read only `projectDir` of it.
  */
 async function call(spec: GuardHook, input: HookInput, ctx: Partial<HookContext> = {}) {
-  return spec.handler(input, ctx as HookContext);
+  return spec.handler(input, { annotate: () => {}, ...ctx } as HookContext);
 }
 
 describe('the workspace is the host project folder, never the process cwd', () => {
@@ -51,7 +51,8 @@ describe('the workspace is the host project folder, never the process cwd', () =
   });
 
   it('ctx.projectDir wins over the input cwd (a session that cd-ed into a subfolder keeps its project)', async () => {
-    const guard = shellGuard({ home: f.home });
+    // Without the sandbox, whose own /tmp would contain the fixture's ../build.
+    const guard = shellGuard({ home: f.home, sandbox: 'off' });
     const sub = path.join(f.ws, 'src');
     const r = await call(guard, { tool_name: 'Bash', tool_input: { command: 'rm -rf ../build' }, cwd: sub }, { projectDir: f.ws });
     expect(r).toBeUndefined();

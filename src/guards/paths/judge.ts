@@ -114,13 +114,20 @@ export class PathPolicy {
   readonly readMode: 'workspace' | 'anywhere';
   private readonly options: PathPolicyOptions;
   /** `folded`: the workspace as paths are compared (case-folded when the filesystem ignores case). */
-  private roots: { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean } | undefined;
+  private roots: { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean; scratch: string[] } | undefined;
   /** Folders already resolved: textual path -> real path (the workspace). */
   private readonly known = new Map<string, string>();
   private readonly protectedRules: Matcher;
   private readonly secretRules: Matcher;
 
-  constructor(options: PathPolicyOptions = {}) {
+  /**
+   * `scratch`: folders a command sees as its own empty copy (the OS sandbox's temporary
+   * folders, for the shell guard only): a write there reaches nothing outside, so it is allowed.
+   */
+  constructor(
+    options: PathPolicyOptions = {},
+    private readonly scratch: readonly string[] = [],
+  ) {
     this.options = options;
     this.workspace = path.resolve(options.workspace ?? process.cwd());
     this.home = path.resolve(options.home ?? os.homedir());
@@ -154,8 +161,15 @@ export class PathPolicy {
     const folded = this.fold(workspace, fold);
     const write = [folded, ...(this.options.allowWrite ?? []).map(canon)];
     const read = [...write, ...(this.options.allowRead ?? []).map(canon)];
-    this.roots = { workspace, folded, read, write, fold };
+    this.roots = { workspace, folded, read, write, fold, scratch: this.scratch.map(canon) };
     return this.roots;
+  }
+
+  /** In a scratch folder, and not in what the sandbox shows there again (the home folder, `allowRead`). */
+  private inScratch(folded: string, roots: { read: string[]; scratch: string[]; fold: boolean }): boolean {
+    if (!roots.scratch.some((dir) => isWithin(folded, dir))) return false;
+    const home = this.fold(this.home, roots.fold);
+    return !isWithin(folded, home) && !roots.read.some((dir) => isWithin(folded, dir));
   }
 
   private fold(p: string, fold: boolean): string {
@@ -215,7 +229,12 @@ export class PathPolicy {
     }
     const allowedRoots = access === 'write' ? roots.write : this.readMode === 'anywhere' ? undefined : roots.read;
     const root = allowedRoots === undefined ? undefined : allowedRoots.find((candidate) => isWithin(folded, candidate));
-    if (allowedRoots !== undefined && root === undefined) return verdict('deny', `outside the workspace ${roots.workspace}`);
+    if (allowedRoots !== undefined && root === undefined) {
+      // Unprovable, not allowed: only the sandbox makes it harmless, so without one it is refused.
+      if (access === 'write' && this.inScratch(folded, roots))
+        return verdict('unprovable', 'in a temporary folder, which the OS sandbox gives each command empty');
+      return verdict('deny', `outside the workspace ${roots.workspace}`);
+    }
     if (access === 'read') return verdict('allow');
 
     const rel = path.relative(root!, folded);

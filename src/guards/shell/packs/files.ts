@@ -5,20 +5,37 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { has, type Arg } from '../args.js';
+import { has, valuesOf, type Arg } from '../args.js';
 import { operandsOf } from '../commands/registry.js';
 import type { Invocation } from '../types.js';
 import { describeFiles, entriesUnder } from './disk.js';
 import { isBuildOutput } from './git.js';
 import { packRule, type PackApi } from './registry.js';
 
+/** A run-time path in the temporary folder (`$TMPDIR/x`, `$(mktemp -d)`): the sandbox's own, nothing of the user's. */
+const IN_TEMP = /^"?(\$\{?TMPDIR\b|\$\(mktemp\b)/;
+
 /** How many entries a folder outside any repository may hold before hookwise stops counting. */
 const WALK_LIMIT = 2000;
 
 packRule('files', ['rm', 'srm', 'shred'], (inv, p) => {
   const o = operandsOf(inv, inv.name === 'shred' ? 'ns' : '', ['iterations', 'size', 'random-source']);
-  if (!has(o, '-r', '-R', '--recursive')) return;
+  // shred destroys each file it names (nothing restores an overwritten file); rm only what -r reaches.
+  if (inv.name !== 'shred' && !has(o, '-r', '-R', '--recursive')) return;
   for (const op of o.operands) deletes(op, inv, p, `\`${inv.label} ${op.text}\``, undefined);
+});
+
+// `mv` out of the workspace takes the sources away: judged as deleting them. (Into the
+// sandbox's own /tmp they are gone when the command ends.) A move within it is a rename.
+packRule('files', ['mv'], (inv, p) => {
+  const o = operandsOf(inv, 'tS', ['target-directory', 'suffix']);
+  const target = valuesOf(o, '-t', '--target-directory')[0];
+  const sources = target ? o.operands : o.operands.slice(0, -1);
+  const to = target ?? o.operands.at(-1);
+  if (to === undefined || to.dynamic || to.value === undefined || sources.length === 0) return;
+  const cwds = p.judge.cwds ?? [];
+  if (cwds.every((cwd) => p.judge.isInside(to.value!, cwd))) return;
+  for (const op of sources) deletes(op, inv, p, `\`${inv.label} ${op.text} ${to.text}\``, undefined);
 });
 
 packRule('files', ['find'], (inv, p) => {
@@ -41,7 +58,15 @@ packRule('files', ['find'], (inv, p) => {
 });
 
 function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, names: RegExp[] | undefined): void {
-  if (op.dynamic || op.value === undefined) return; // the path rules already answer for a run-time path
+  if (op.dynamic || op.value === undefined) {
+    // Nothing to look at: what it deletes is known only when it runs (docs/guards.md, the files pack).
+    if (!IN_TEMP.test(op.text))
+      p.irreversible(
+        'files/run-time-path',
+        `${what} deletes a path known only when it runs, so hookwise cannot look at what would be lost`,
+      );
+    return;
+  }
   const raw = op.glob ? globFolder(op.pattern ?? op.value) : op.value;
   // Build output by name (`rm -rf ./build ./dist`) needs no look; a trailing slash may follow a link, so it is looked at.
   if (!raw.endsWith('/') && !path.isAbsolute(raw) && isBuildOutput(path.posix.normalize(raw).replace(/^\.\//, ''))) return;
