@@ -14,6 +14,7 @@ import { defineInit } from './commands/init.js';
 import { defineServe } from './commands/serve.js';
 import { defineMcpProxy } from './commands/mcp-proxy.js';
 import { defineSandbox } from './commands/sandbox.js';
+import { defineNetProxy } from './commands/net-proxy.js';
 import { definePolicyTest } from './commands/policy-test.js';
 import { defineReplay } from './commands/replay.js';
 import { defineExplain } from './commands/explain.js';
@@ -49,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     defineServe,
     defineMcpProxy,
     defineSandbox,
+    defineNetProxy,
     definePolicyTest,
     defineReplay,
     defineExplain,

@@ -196,8 +196,13 @@ function sandboxed(sandbox: Sandbox, input: HookInput, ctx: HookContext, policy:
   if (typeof command !== 'string') return deny('hookwise cannot run this in the OS sandbox: the command is not a string');
   const found = sandbox.available();
   if (!found.ok) return deny(`hookwise refused to run this without its OS sandbox: ${found.why}`);
-  const env = Object.keys(ctx.env).length > 0 ? ctx.env : process.env;
-  const wrapped = sandbox.wrap(command, policy, env);
-  ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
-  return modify({ ...input.tool_input, command: wrapped.line });
+  const wrap = () => {
+    const env = Object.keys(ctx.env).length > 0 ? ctx.env : process.env;
+    const wrapped = sandbox.wrap(command, policy, env);
+    ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
+    return modify({ ...input.tool_input, command: wrapped.line });
+  };
+  if (sandbox.allowlist === undefined) return wrap();
+  // The network allowlist's proxy is started now, so that it answers when the host runs the line.
+  return sandbox.prepare().then((why) => (why ? deny(`hookwise refused to run this without its network proxy: ${why}`) : wrap()));
 }

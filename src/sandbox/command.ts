@@ -25,6 +25,8 @@ export interface WrapInputs {
   unsetNames: string[];
   /** Variables kept although their names look secret. */
   passEnv: string[];
+  /** Bash run inside after the scrub, before the command (the network bridge, proxy/bridge.ts). */
+  prelude?: string;
 }
 
 /** Names that look like they hold credentials (matched ignoring case). */
@@ -54,13 +56,13 @@ export function shq(word: string): string {
 }
 
 /** Inside the sandbox: drop secret-looking variables, run the command as `bash -c` would, report the folder it ends in. */
-function inner(passEnv: string[], unsetNames: string[]): string {
+function inner(passEnv: string[], unsetNames: string[], prelude = ''): string {
   const keep = passEnv.length > 0 ? `${passEnv.join('|')}) ;; ` : '';
   const names = unsetNames.length > 0 ? ` unset ${unsetNames.join(' ')};` : '';
   // Every variable by the letter it starts with (\${!A*}): the same list as compgen, without forking a subshell for it.
   const all = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => `\${!${c}*}`).join(' ');
   const scrub = `shopt -s nocasematch; for __hw_v in ${all}; do case $__hw_v in ${keep}${SECRET_NAME_GLOBS.join('|')}) unset "$__hw_v" 2>/dev/null;; esac; done; shopt -u nocasematch;${names}`;
-  return `${scrub} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
+  return `${scrub}${prelude ? ` ${prelude}` : ''} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
 }
 
 function sweep(layout: Layout): string {
@@ -73,8 +75,8 @@ function sweep(layout: Layout): string {
   );
 }
 
-export function wrapCommand({ launcher, layout, command, unsetNames, passEnv }: WrapInputs): string {
-  const sandbox = [...launcher, '/bin/bash', '-c', inner(passEnv, unsetNames), 'bash', command];
+export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, prelude }: WrapInputs): string {
+  const sandbox = [...launcher, '/bin/bash', '-c', inner(passEnv, unsetNames, prelude), 'bash', command];
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   return (
     `{ __hw_d=$(${sandbox.map(shq).join(' ')} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}` +

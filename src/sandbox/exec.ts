@@ -36,6 +36,8 @@ export async function sandboxExec(command: string, options: SandboxExecOptions):
   const settings = resolveSandbox(options.sandbox ?? 'on', 'sandboxExec')!;
   const sandbox = new Sandbox(settings);
   const env = options.env ?? process.env;
+  const unready = await sandbox.prepare();
+  if (unready) throw new Error(`sandboxExec: ${unready}`);
   const { line } = sandbox.wrap(command, new PathPolicy(options), env);
   const child = spawn('/bin/sh', ['-c', line], {
     cwd: options.cwd ?? options.workspace,

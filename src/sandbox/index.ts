@@ -3,7 +3,14 @@
  * derived from the same PathPolicy the guards judge with. The kernel enforces;
  * the parser explains (docs/security.md#the-os-sandbox).
  */
-export { resolveSandbox, type SandboxOption, type SandboxSettings, type ResolvedSandbox } from './settings.js';
+export {
+  resolveSandbox,
+  type NetworkAllow,
+  type SandboxOption,
+  type SandboxSettings,
+  type ResolvedSandbox,
+} from './settings.js';
+export { REGISTRIES } from './proxy/allowlist.js';
 export { detectSandbox, type Availability } from './detect.js';
 export type { Layout } from './layout.js';
 export { Sandbox, type Wrapped } from './sandbox.js';

@@ -7,6 +7,7 @@ import { bwrapArgs } from './bwrap.js';
 import { RUNTIME_CWD, wrapCommand } from './command.js';
 import { detectSandbox, type Availability } from './detect.js';
 import { layoutFor, type Layout } from './layout.js';
+import { bridgeFor, prepareBridge } from './proxy/bridge.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { ResolvedSandbox } from './settings.js';
 
@@ -33,16 +34,40 @@ export class Sandbox {
     return detectSandbox(this.platform);
   }
 
+  /** The hosts a command may reach through the network proxy, when the network is an allowlist. */
+  get allowlist(): readonly string[] | undefined {
+    const { network } = this.settings;
+    return typeof network === 'object' ? network.allow : undefined;
+  }
+
+  /**
+   * Before wrap, with an allowlist: a network proxy for it answers (started when none
+   * does). The one-line reason when it cannot; undefined when ready or not needed.
+   */
+  async prepare(): Promise<string | undefined> {
+    const allow = this.allowlist;
+    return allow === undefined ? undefined : prepareBridge(allow, this.platform);
+  }
+
   /** The line that runs `command` in the sandbox for this policy; throws when no sandbox is available. */
   wrap(command: string, policy: PathPolicy, env: Env): Wrapped {
     const found = this.available();
     if (!found.ok) throw new Error(found.why);
+    const allow = this.allowlist;
+    const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
     const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
     const launcher =
       this.platform === 'darwin'
         ? [found.program, '-p', seatbeltProfile(layout, this.settings)]
-        : [found.program, ...bwrapArgs(layout, this.settings), '--chdir', RUNTIME_CWD, '--'];
-    const line = wrapCommand({ launcher, layout, command, unsetNames: this.secretValued(env), passEnv: this.settings.passEnv });
+        : [found.program, ...bwrapArgs(layout, this.settings), ...(bridge?.bwrapArgs ?? []), '--chdir', RUNTIME_CWD, '--'];
+    const line = wrapCommand({
+      launcher,
+      layout,
+      command,
+      unsetNames: this.secretValued(env),
+      passEnv: this.settings.passEnv,
+      prelude: bridge?.prelude,
+    });
     return { line, digest: digestOf(layout, this.settings), layout };
   }
 

@@ -1,3 +1,5 @@
+import { allowEntryProblem, normalizeEntry, REGISTRIES } from './proxy/allowlist.js';
+
 /**
  * How a policy configures the OS sandbox (docs/security.md#the-os-sandbox). The
  * shell guard takes it as its `sandbox` option: on by default.
@@ -6,19 +8,30 @@ export interface SandboxSettings {
   /**
    * `off` (default): the command has no network at all, loopback included; `on`:
    * the host's network (what the parser cannot prove safe is then refused, not
-   * contained, since an upload would leave). A domain allowlist is not built yet
-   * (docs/security.md#the-os-sandbox).
+   * contained, since an upload would leave). `registries`, or `{ allow }`: only the
+   * hosts listed, through hookwise's proxy outside the sandbox (Linux; needs socat):
+   * `registries` is the package registries and git remotes (REGISTRIES), `{ allow:
+   * [...], registries: true }` adds your hosts to them. An entry is a host name, an
+   * IP address, or `*.example.com` for every name below example.com.
    */
-  network?: 'off' | 'on';
+  network?: 'off' | 'on' | 'registries' | NetworkAllow;
   /** Environment variables passed in although their names or values look secret. */
   passEnv?: string[];
+}
+
+export interface NetworkAllow {
+  /** Host names (`registry.npmjs.org`), `*.` suffixes (`*.githubusercontent.com`) or IP addresses. */
+  allow: string[];
+  /** Also allow REGISTRIES (default false: the list is exactly `allow`). */
+  registries?: boolean;
 }
 
 /** `off`: commands run as the host runs them (recorded on every call). */
 export type SandboxOption = 'on' | 'off' | SandboxSettings;
 
 export interface ResolvedSandbox {
-  network: 'off' | 'on';
+  /** An allowlist is normalized (lower case, IDNA, no trailing dot), without duplicates, sorted. */
+  network: 'off' | 'on' | { allow: string[] };
   passEnv: string[];
 }
 
@@ -33,15 +46,34 @@ export function resolveSandbox(option: SandboxOption | undefined, guard: string)
     if (key !== 'network' && key !== 'passEnv')
       throw new TypeError(`${guard}: sandbox.${key} is not an option (expected network or passEnv)`);
   }
-  const network = option.network ?? 'off';
-  if (network !== 'off' && network !== 'on') {
-    throw new TypeError(
-      `${guard}: sandbox.network must be "off" or "on", got ${JSON.stringify(network)} (a domain allowlist is not available yet)`,
-    );
-  }
+  const network = resolveNetwork(option.network ?? 'off', guard);
   const passEnv = option.passEnv ?? [];
   if (!Array.isArray(passEnv) || passEnv.some((n) => typeof n !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) {
     throw new TypeError(`${guard}: sandbox.passEnv must be an array of environment variable names`);
   }
   return { network, passEnv };
+}
+
+function resolveNetwork(network: unknown, guard: string): ResolvedSandbox['network'] {
+  if (network === 'off' || network === 'on') return network;
+  if (network === 'registries') return { allow: [...REGISTRIES].sort() };
+  const shape = `"off", "on", "registries" or { allow: ["registry.npmjs.org", "*.example.com"], registries?: true }`;
+  if (typeof network !== 'object' || network === null || Array.isArray(network)) {
+    throw new TypeError(`${guard}: sandbox.network must be ${shape}, got ${JSON.stringify(network)}`);
+  }
+  for (const key of Object.keys(network)) {
+    if (key !== 'allow' && key !== 'registries')
+      throw new TypeError(`${guard}: sandbox.network.${key} is not an option (expected allow or registries)`);
+  }
+  const { allow, registries } = network as Partial<NetworkAllow>;
+  if (!Array.isArray(allow)) throw new TypeError(`${guard}: sandbox.network.allow must be an array of host names (${shape})`);
+  if (registries !== undefined && typeof registries !== 'boolean') {
+    throw new TypeError(`${guard}: sandbox.network.registries must be true or false, got ${JSON.stringify(registries)}`);
+  }
+  allow.forEach((entry, i) => {
+    const problem = allowEntryProblem(entry);
+    if (problem) throw new TypeError(`${guard}: sandbox.network.allow[${i}] ${JSON.stringify(entry)} ${problem}`);
+  });
+  const entries = [...allow.map(normalizeEntry), ...(registries ? REGISTRIES : [])];
+  return { allow: [...new Set(entries)].sort() };
 }

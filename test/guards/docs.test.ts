@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * Every ```ts block of docs/guards.md runs as written: imports of `hookwise`
- * and `hookwise/guards` point at the sources, and the examples' own
+ * `hookwise/guards` and `hookwise/sandbox` point at the sources, and the examples' own
  * assertions (node:assert) must hold.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,6 +19,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function rewrite(code: string): string {
   return code
     .replace(/from 'hookwise\/guards'/g, `from '${path.join(root, 'src/guards/index.ts')}'`)
+    .replace(/from 'hookwise\/sandbox'/g, `from '${path.join(root, 'src/sandbox/index.ts')}'`)
     .replace(/from 'hookwise'/g, `from '${path.join(root, 'src/index.ts')}'`);
 }
 

@@ -27,6 +27,17 @@ async function runSandboxed(words: string[], flags: SandboxFlags): Promise<numbe
   const command = words.length === 1 ? words[0]! : words.map(shq).join(' ');
   const cwd = process.cwd();
   const { engine } = await loadEngine({ config: flags.config, cwd });
+  // A network allowlist's proxy lives in this process for this run, unless one already serves it.
+  const { serveInProcess } = await import('../../sandbox/proxy/daemon.js');
+  const proxies = serveInProcess();
+  try {
+    return await judgeAndRun(engine, command, cwd);
+  } finally {
+    await proxies.close();
+  }
+}
+
+async function judgeAndRun(engine: Awaited<ReturnType<typeof loadEngine>>['engine'], command: string, cwd: string): Promise<number> {
   const outcome = await engine.fire(
     'PreToolUse',
     { tool_name: 'Bash', tool_input: { command }, cwd, session_id: 'hookwise-sandbox' },
