@@ -3,6 +3,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { anchorProblem, type Head } from './anchor.js';
+import { stateDirOf } from '../core/state-dir.js';
 
 /**
  * hookwise's own copy of each trail's head, kept in the user's state folder
@@ -21,12 +22,10 @@ import { anchorProblem, type Head } from './anchor.js';
  * The rule is the same for both: the copy may lag the trail (it is written after
  * the commit, and by several processes), never lead it.
  */
-export const STATE_DIR_ENV = 'HOOKWISE_STATE_DIR';
+export { STATE_DIR_ENV } from '../core/state-dir.js';
 
 export function userStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env[STATE_DIR_ENV]) return path.resolve(env[STATE_DIR_ENV]);
-  if (env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME)) return path.join(env.XDG_STATE_HOME, 'hookwise');
-  return path.join(os.homedir(), '.local', 'state', 'hookwise');
+  return stateDirOf(env, os.homedir());
 }
 
 /** The copy's file for a trail; `identity` is a database's real path or a PostgreSQL target without its password. */

@@ -93,7 +93,7 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       else if (result.ok) {
         const streams = result.streams > 1 ? `, ${result.streams} streams` : '';
         const unsigned = result.signed ? '' : ' (heads not signed: set HOOKWISE_AUDIT_KEY to detect a rewritten head)';
-        const noCopy = result.headCopy === 'missing' ? ` (${noCopyNote(result.path)})` : '';
+        const noCopy = result.headCopy === 'missing' && result.rows > 0 ? ` (${noCopyNote(result.path)})` : '';
         process.stdout.write(
           `${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}${streams}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})${unsigned}${noCopy}\n`,
         );

@@ -3,7 +3,15 @@ import path from 'node:path';
 // Through require (lazy-deps), not `import picomatch from 'picomatch'`: imported as an ES module
 // from a linked copy of hookwise, the CommonJS picomatch came out as an empty namespace.
 import { picomatch } from '../../core/lazy-deps.js';
-import { DEFAULT_PROTECTED, DEFAULT_SECRETS, PROTECTED_EXCEPTIONS, SECRET_EXCEPTIONS, type PathRule } from './protected.js';
+import { stateDirOf } from '../../core/state-dir.js';
+import {
+  DEFAULT_PROTECTED,
+  DEFAULT_SECRETS,
+  HOOKWISE_STATE_WHY,
+  PROTECTED_EXCEPTIONS,
+  SECRET_EXCEPTIONS,
+  type PathRule,
+} from './protected.js';
 import { isWithin, probeCaseInsensitive, resolvePath, resolveReal } from './resolve.js';
 import { textHazard } from './text-hazards.js';
 import { windowsProblem } from './windows.js';
@@ -114,7 +122,7 @@ export class PathPolicy {
   readonly readMode: 'workspace' | 'anywhere';
   private readonly options: PathPolicyOptions;
   /** `folded`: the workspace as paths are compared (case-folded when the filesystem ignores case). */
-  private roots: { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean } | undefined;
+  private roots: { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean; state: string } | undefined;
   /** Folders already resolved: textual path -> real path (the workspace). */
   private readonly known = new Map<string, string>();
   private readonly protectedRules: Matcher;
@@ -154,7 +162,9 @@ export class PathPolicy {
     const folded = this.fold(workspace, fold);
     const write = [folded, ...(this.options.allowWrite ?? []).map(canon)];
     const read = [...write, ...(this.options.allowRead ?? []).map(canon)];
-    this.roots = { workspace, folded, read, write, fold };
+    // hookwise's per-user state folder, wherever the environment puts it (src/core/state-dir.ts): never written, even inside an allowed folder.
+    const state = canon(stateDirOf(process.env, this.home));
+    this.roots = { workspace, folded, read, write, fold, state };
     return this.roots;
   }
 
@@ -209,6 +219,11 @@ export class PathPolicy {
       return v;
     };
     if (r.error) return verdict('unprovable', `which ${r.error}`);
+    if (access === 'write' && (isWithin(folded, roots.state) || (opts.recursive && isWithin(roots.state, folded))))
+      return verdict(
+        'deny',
+        isWithin(folded, roots.state) ? `a protected file (${HOOKWISE_STATE_WHY})` : `which contains ${roots.state}, ${HOOKWISE_STATE_WHY}`,
+      );
     if (access === 'read') {
       const secret = this.secretRule(folded, roots);
       if (secret) return verdict('deny', `a secret file (${secret.why})`);
