@@ -14,7 +14,15 @@ import { GENESIS_HASH, rowHash } from './chain.js';
 import { AuditConnectionError, AuditRollbackError } from './errors.js';
 import { userStateDir } from './head-copy.js';
 import { migratePostgres } from './migrations.js';
-import { PostgresHeadCopy, ensureTrail, postgresCopyPath, postgresCopyProblem, trailSigned, trailTotal } from './postgres-trail.js';
+import {
+  PostgresHeadCopy,
+  ensureTrail,
+  postgresCopyPath,
+  postgresCopyProblem,
+  trailMac,
+  trailSigned,
+  trailTotal,
+} from './postgres-trail.js';
 import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
 import { toolExecutionRecord, type ToolExecution } from './tool-execution.js';
 import type { AuditRecord, AuditSink } from './types.js';
@@ -156,11 +164,15 @@ export class PostgresAuditStore implements AuditSink {
     options: PostgresAuditStoreOptions,
   ): Promise<Record<string, unknown>> {
     const trail = await ensureTrail(client, this.key?.key);
-    if (this.key && !trailSigned(this.key.key, trail) && !options.reanchor)
-      throw new AuditRollbackError(
-        this.path,
-        `its trail id (audit_trail) is not signed with the audit key from ${this.key.source}: it was rewritten outside the store, or written with another key`,
-      );
+    if (this.key && !trailSigned(this.key.key, trail)) {
+      if (trail.mac !== null && !options.reanchor)
+        throw new AuditRollbackError(
+          this.path,
+          `its trail id (audit_trail) is not signed with the audit key from ${this.key.source}: it was rewritten outside the store, or written with another key`,
+        );
+      // Made by a store without a key, or vouched for by a person re-anchoring: signed now.
+      await client.query('UPDATE audit_trail SET mac = $1 WHERE id = 1', [trailMac(this.key.key, trail.id)]);
+    }
     const total = await trailTotal(client);
     const stateDir = options.stateDir ?? userStateDir();
     if (stateDir === false) return { trail: trail.id, chainEnd: total };

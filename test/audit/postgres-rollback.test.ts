@@ -159,6 +159,18 @@ describe.skipIf(!base)('PostgreSQL: a cut tail cannot be laundered', () => {
   }, 60_000);
 });
 
+describe.skipIf(!base)('PostgreSQL: the trail id', () => {
+  it('a trail id rewritten to match another copy: not signed with the key, so verify names it and the store refuses', async () => {
+    const s = schema('trailid');
+    await write(s.url, { s: 2 });
+    await pgTamper(base!, s.schema, `UPDATE audit_trail SET trail_id = 'someone-elses'`);
+    const verify = await cli(['audit', 'verify', '--audit', s.url]);
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).toMatch(/^forged-head seq 0: the trail id someone-elses \(audit_trail\) is not signed with the audit key/);
+    await expect(openAuditStore(s.url, { key: KEY })).rejects.toThrow(/its trail id \(audit_trail\) is not signed with the audit key/);
+  }, 60_000);
+});
+
 describe.skipIf(!base)('PostgreSQL: a replayed dump is detected', () => {
   it('an older pg_dump of the schema restored: verify fails and the store refuses', async () => {
     const s = schema('replay');

@@ -219,11 +219,6 @@ export class PathPolicy {
       return v;
     };
     if (r.error) return verdict('unprovable', `which ${r.error}`);
-    if (access === 'write' && (isWithin(folded, roots.state) || (opts.recursive && isWithin(roots.state, folded))))
-      return verdict(
-        'deny',
-        isWithin(folded, roots.state) ? `a protected file (${HOOKWISE_STATE_WHY})` : `which contains ${roots.state}, ${HOOKWISE_STATE_WHY}`,
-      );
     if (access === 'read') {
       const secret = this.secretRule(folded, roots);
       if (secret) return verdict('deny', `a secret file (${secret.why})`);
@@ -232,6 +227,12 @@ export class PathPolicy {
     const root = allowedRoots === undefined ? undefined : allowedRoots.find((candidate) => isWithin(folded, candidate));
     if (allowedRoots !== undefined && root === undefined) return verdict('deny', `outside the workspace ${roots.workspace}`);
     if (access === 'read') return verdict('allow');
+    // Inside an allowed folder: hookwise's state folder still is not written (outside them, the line above refused already).
+    if (isWithin(folded, roots.state) || (opts.recursive && isWithin(roots.state, folded)))
+      return verdict(
+        'deny',
+        isWithin(folded, roots.state) ? `a protected file (${HOOKWISE_STATE_WHY})` : `which contains ${roots.state}, ${HOOKWISE_STATE_WHY}`,
+      );
 
     const rel = path.relative(root!, folded);
     if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
