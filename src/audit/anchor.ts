@@ -275,3 +275,21 @@ function readAnchorOnce(file: string): Head | undefined | { error: string } {
   }
   return { error: `the anchor ${file} is not a hookwise audit anchor` };
 }
+
+/** Who re-anchors a trail and why (`hookwise audit reanchor`). */
+export interface Reanchor {
+  by: string;
+  reason: string;
+}
+
+/** What an anchor or copy said, for the `reanchor` record: its seq and hash, `missing`, or why it could not be read. */
+export function anchorSaid(file: string | undefined): { seq: number; hash: string } | string | null {
+  if (!file) return null;
+  const a = readAnchor(file);
+  return a === undefined ? 'missing' : 'error' in a ? a.error : { seq: a.seq, hash: a.hash };
+}
+
+/** The record a re-anchoring leaves in the chain, for both stores: who, why, and what the anchors said. */
+export function reanchorRecord(by: Reanchor, said: Record<string, unknown>) {
+  return { kind: 'reanchor', ts: new Date().toISOString(), sessionId: 'hookwise', data: { by: by.by, reason: by.reason, ...said } };
+}

@@ -67,7 +67,9 @@ export class AuditRollbackError extends HookwiseError {
     detail: string,
   ) {
     super(
-      `audit database ${path} was rolled back: ${detail}. Run \`hookwise audit verify --db ${path}\`; to start a new trail, move the database and its .head file away`,
+      /^postgres(ql)?:/i.test(path)
+        ? `audit store ${path} was rolled back: ${detail}. Run \`hookwise audit verify --audit ${path}\`; after checking it, a person runs \`hookwise audit reanchor --audit ${path} --reason "..."\``
+        : `audit database ${path} was rolled back: ${detail}. Run \`hookwise audit verify --db ${path}\`; to start a new trail, move the database and its .head file away`,
     );
     this.name = 'AuditRollbackError';
   }

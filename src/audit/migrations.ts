@@ -161,6 +161,18 @@ CREATE INDEX approvals_by_session ON approvals (tenant, session_id, tool);`,
 ALTER TABLE approvals ADD COLUMN mac text;
 CREATE INDEX audit_log_approval_id ON audit_log ((data::jsonb ->> 'id')) WHERE kind = 'approval';`,
   },
+  {
+    version: 4,
+    name: 'trail id',
+    // One row: the trail's random id, signed (./postgres-trail.ts), written by the first store to open the schema.
+    sql: `
+CREATE TABLE audit_trail (
+  id integer PRIMARY KEY CHECK (id = 1),
+  trail_id text NOT NULL,
+  mac text,
+  created_at timestamptz NOT NULL DEFAULT now()
+);`,
+  },
 ];
 
 const SQLITE_LEDGER = `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`;

@@ -1,8 +1,28 @@
 import pg from 'pg';
-import { headMac, resolveAuditKey, type AuditKeyOptions, type ResolvedKey } from './anchor.js';
+import {
+  anchorSaid,
+  headMac,
+  macMatches,
+  readAnchor,
+  reanchorRecord,
+  resolveAuditKey,
+  type AuditKeyOptions,
+  type Reanchor,
+  type ResolvedKey,
+} from './anchor.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
-import { AuditConnectionError } from './errors.js';
+import { AuditConnectionError, AuditRollbackError } from './errors.js';
+import { userStateDir } from './head-copy.js';
 import { migratePostgres } from './migrations.js';
+import {
+  PostgresHeadCopy,
+  ensureTrail,
+  postgresCopyPath,
+  postgresCopyProblem,
+  trailMac,
+  trailSigned,
+  trailTotal,
+} from './postgres-trail.js';
 import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
 import { toolExecutionRecord, type ToolExecution } from './tool-execution.js';
 import type { AuditRecord, AuditSink } from './types.js';
@@ -20,6 +40,18 @@ export interface PostgresAuditStoreOptions extends AuditKeyOptions {
   poolSize?: number;
   /** A flush started by the timer or a full batch failed; the records stay buffered. Default: a line on stderr. */
   onError?: (error: Error) => void;
+  /**
+   * Where hookwise keeps its own copy of the trail (./postgres-trail.ts), outside
+   * the workspace: default as the SQLite store's (./head-copy.ts); false: none
+   * (a rollback to older signed heads, or an older dump restored, goes unseen).
+   */
+  stateDir?: string | false;
+  /**
+   * A person re-anchors the trail (`hookwise audit reanchor`): the store opens
+   * despite a copy that is ahead or of another trail, appends a `reanchor`
+   * record (who, why, what the copy said) and writes the copy anew.
+   */
+  reanchor?: Reanchor;
 }
 
 interface Waiting {
@@ -68,6 +100,10 @@ export class PostgresAuditStore implements AuditSink {
   private readonly inFlight = new Set<Promise<void>>();
   /** The head of each stream as this store last chained it (sent, maybe not yet committed). */
   private readonly tips = new Map<string, Tip>();
+  /** The highest seq this store committed on each stream: a head found below it was put back. */
+  private readonly floor = new Map<string, number>();
+  /** hookwise's own copy of the trail, or undefined when off. */
+  private copy: PostgresHeadCopy | undefined;
   private isClosed = false;
   private written = 0;
 
@@ -81,15 +117,17 @@ export class PostgresAuditStore implements AuditSink {
     this.pool = newPool(target, options.poolSize ?? 2);
   }
 
-  /** Connects, migrates the schema, and returns the store. */
+  /** Connects, migrates the schema, checks the trail against hookwise's own copy of it, and returns the store. */
   static async open(options: PostgresAuditStoreOptions): Promise<PostgresAuditStore> {
     const target = postgresTarget(options.url, options.schema);
     const key = resolveAuditKey(options, POSTGRES_DEFAULT_KEY_FILE, false);
     const store = new PostgresAuditStore(options, target, key);
+    let said: Record<string, unknown> | undefined;
     try {
       const client = await store.pool.connect();
       try {
         await migratePostgres(client, target.schema);
+        said = await store.checkTrail(client, target, options);
       } finally {
         client.release();
       }
@@ -97,7 +135,87 @@ export class PostgresAuditStore implements AuditSink {
       await store.pool.end();
       throw connectError(error, target.shown);
     }
+    if (options.reanchor) {
+      try {
+        await store.appendDurable(reanchorRecord(options.reanchor, said!));
+        const client = await store.pool.connect();
+        try {
+          store.copy?.write(true, await trailTotal(client));
+        } finally {
+          client.release();
+        }
+      } catch (error) {
+        await store.close().catch(() => {});
+        throw error;
+      }
+    }
     return store;
+  }
+
+  /**
+   * Refuses a trail that is behind hookwise's own copy of it, or another trail in
+   * its place (a rollback, a replay), and one whose id was rewritten; then brings
+   * the copy up to the trail. No copy yet (first use on this machine): the trail
+   * is taken as it is. Returns what the copy said, for a re-anchoring.
+   */
+  private async checkTrail(
+    client: pg.PoolClient,
+    target: PostgresTarget,
+    options: PostgresAuditStoreOptions,
+  ): Promise<Record<string, unknown>> {
+    const trail = await ensureTrail(client, this.key?.key);
+    if (this.key && !trailSigned(this.key.key, trail)) {
+      if (trail.mac !== null && !options.reanchor)
+        throw new AuditRollbackError(
+          this.path,
+          `its trail id (audit_trail) is not signed with the audit key from ${this.key.source}: it was rewritten outside the store, or written with another key`,
+        );
+      // Made by a store without a key, or vouched for by a person re-anchoring: signed now.
+      await client.query('UPDATE audit_trail SET mac = $1 WHERE id = 1', [trailMac(this.key.key, trail.id)]);
+    }
+    const total = await trailTotal(client);
+    const stateDir = options.stateDir ?? userStateDir();
+    if (stateDir === false) return { trail: trail.id, chainEnd: total };
+    const file = postgresCopyPath(stateDir, target.connectionString, target.schema);
+    const said = { headCopy: anchorSaid(file), trail: trail.id, chainEnd: total };
+    if (!options.reanchor) {
+      const copy = readAnchor(file);
+      if (copy !== undefined && 'error' in copy) throw new AuditRollbackError(this.path, copy.error);
+      const problem = copy && postgresCopyProblem(copy, file, trail.id, total);
+      if (problem) throw new AuditRollbackError(this.path, problem);
+    }
+    this.copy = new PostgresHeadCopy(file, trail.id, total, this.key?.key);
+    if (!options.reanchor) this.writeCopy(() => this.copy!.write(false));
+    return said;
+  }
+
+  /**
+   * With other writers at work, the copy counts only this store's rows on top of
+   * the sum it opened with: on close, the trail's whole sum (never less than the
+   * copy already says) keeps it close to the trail for the next store to open.
+   */
+  private async catchUpCopy(): Promise<void> {
+    if (!this.copy) return;
+    try {
+      const client = await this.pool.connect();
+      try {
+        const total = await trailTotal(client);
+        this.writeCopy(() => this.copy!.write(false, total));
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      this.onError(new Error(`cannot read the trail's heads to bring hookwise's own copy up to date: ${(error as Error).message}`));
+    }
+  }
+
+  /** The copy may lag the trail, never lead it: a failed write is reported, the rows stay committed. */
+  private writeCopy(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.onError(new Error(`cannot write hookwise's own copy ${this.copy?.file}: ${(error as Error).message}`));
+    }
   }
 
   /** Buffers one record; it is committed with the next batch (`flush()` resolves when it is). */
@@ -149,6 +267,7 @@ export class PostgresAuditStore implements AuditSink {
     if (this.isClosed) return;
     try {
       await this.flush();
+      await this.catchUpCopy();
     } finally {
       this.isClosed = true;
       await Promise.all([...this.inFlight].map((p) => p.catch(() => {})));
@@ -211,6 +330,8 @@ export class PostgresAuditStore implements AuditSink {
     const writing = this.writeBatch(batch.map((w) => w.record)).then(
       () => {
         this.written += batch.length;
+        for (const w of batch) this.floor.set(w.record.stream, Math.max(this.floor.get(w.record.stream) ?? 0, w.record.seq ?? 0));
+        if (this.copy) this.writeCopy(() => this.copy!.committed(batch.length));
         for (const w of batch) w.settle?.();
       },
       (error: unknown) => {
@@ -332,10 +453,11 @@ export class PostgresAuditStore implements AuditSink {
       `INSERT INTO audit_head (stream, seq, hash) SELECT s, 0, $2 FROM unnest($1::text[]) AS s ON CONFLICT (stream) DO NOTHING`,
       [streams, GENESIS_HASH],
     );
-    const heads = await client.query<{ stream: string; seq: string; hash: string }>(
-      'SELECT stream, seq, hash FROM audit_head WHERE stream = ANY($1::text[]) ORDER BY stream FOR UPDATE',
+    const heads = await client.query<{ stream: string; seq: string; hash: string; mac: string | null }>(
+      'SELECT stream, seq, hash, mac FROM audit_head WHERE stream = ANY($1::text[]) ORDER BY stream FOR UPDATE',
       [streams],
     );
+    await this.checkHeads(client, heads.rows, streams);
     const tips = new Map(heads.rows.map((h) => [h.stream, { seq: Number(h.seq), hash: h.hash }]));
     await this.insertRows(client, this.chain(batch, tips));
     const key = this.key?.key;
@@ -349,6 +471,43 @@ export class PostgresAuditStore implements AuditSink {
       [moved.map((m) => m[0]), moved.map((m) => m[1]), moved.map((m) => m[2]), moved.map((m) => m[3])],
     );
     for (const [s, tip] of tips) this.tips.set(s, tip);
+  }
+
+  /**
+   * Under the heads' locks, before chaining on: each stream's last row must be its
+   * head, signed with the key, and not behind what this store committed there.
+   * Else rows were added or cut behind the store's back, or an older head put
+   * back; chaining on would vouch for them.
+   */
+  private async checkHeads(
+    client: pg.PoolClient,
+    heads: Array<{ stream: string; seq: string; hash: string; mac: string | null }>,
+    streams: string[],
+  ): Promise<void> {
+    const last = await client.query<{ stream: string; seq: string; hash: string }>(
+      'SELECT DISTINCT ON (stream) stream, seq, hash FROM audit_log WHERE stream = ANY($1::text[]) ORDER BY stream, seq DESC',
+      [streams],
+    );
+    const lastOf = new Map(last.rows.map((r) => [r.stream, { seq: Number(r.seq), hash: r.hash }]));
+    for (const h of heads) {
+      const head = { stream: h.stream, seq: Number(h.seq), hash: h.hash, mac: h.mac };
+      const row = lastOf.get(h.stream);
+      const at = `stream ${JSON.stringify(h.stream)}`;
+      if (head.seq === 0 && !row) continue;
+      if (!row || row.seq !== head.seq || row.hash !== head.hash)
+        throw new AuditRollbackError(
+          this.path,
+          `the last row of ${at} (seq ${row?.seq ?? 0}) is not the head the audit store last wrote (seq ${head.seq}): rows were added or removed outside the store`,
+        );
+      if (this.key && !macMatches(this.key.key, head))
+        throw new AuditRollbackError(this.path, `the head of ${at} is not signed with the audit key: it was rewritten outside the store`);
+      const committed = this.floor.get(h.stream) ?? 0;
+      if (head.seq < committed)
+        throw new AuditRollbackError(
+          this.path,
+          `the head of ${at} is at seq ${head.seq} but this store committed up to seq ${committed}: rows were cut off and an older head put back`,
+        );
+    }
   }
 
   /** One JSON parameter for the whole batch: JSON.stringify is native, far cheaper than pg escaping eleven arrays. */

@@ -4,14 +4,17 @@ import Database from 'better-sqlite3';
 import {
   anchorPathOf,
   anchorProblem,
+  anchorSaid,
   defaultKeyFileOf,
   headMac,
   macMatches,
   readAnchor,
+  reanchorRecord,
   resolveAuditKey,
   writeAnchor,
   type AuditKeyOptions,
   type Head,
+  type Reanchor,
   type ResolvedKey,
 } from './anchor.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
@@ -22,7 +25,7 @@ import {
   AuditRollbackError,
   sqliteCode,
 } from './errors.js';
-import { ensureHeadCopyDir, headCopyPath, sqliteIdentity, userStateDir } from './head-copy.js';
+import { ensureHeadCopyDir, headCopyPath, sqliteCopyProblem, sqliteIdentity, userStateDir } from './head-copy.js';
 import { migrateSqlite } from './migrations.js';
 import { defaultAuditPath } from './paths.js';
 import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
@@ -71,7 +74,7 @@ export interface AuditStoreOptions extends AuditKeyOptions {
    * despite a missing, older or foreign anchor and copy, appends a `reanchor`
    * record saying who and why and what the anchors said, and anchors anew.
    */
-  reanchor?: { by: string; reason: string };
+  reanchor?: Reanchor;
   /** A flush started by the timer or a full batch failed; the records stay buffered. Default: a line on stderr. */
   onError?: (error: Error) => void;
 }
@@ -205,13 +208,8 @@ export class AuditStore implements AuditSink {
     if (copy === undefined) return;
     if ('error' in copy) throw new AuditRollbackError(this.path, copy.error);
     // The copy may lag the chain (it is written after the commit); it must never be ahead of it.
-    if (copy.seq > lastSeq || (copy.seq > 0 && hashAt(copy.seq) !== copy.hash)) {
-      const problem = anchorProblem(copy, `hookwise's own copy ${this.headCopyPath}`, Math.min(lastSeq, copy.seq), hashAt);
-      throw new AuditRollbackError(
-        this.path,
-        `${problem?.message ?? "the chain differs from hookwise's own copy of its head"}: an older or other database is in its place (a replay)`,
-      );
-    }
+    const problem = sqliteCopyProblem(copy, this.headCopyPath, lastSeq, hashAt);
+    if (problem) throw new AuditRollbackError(this.path, problem.message);
   }
 
   /** The last row must be the head the store last wrote, signed: else rows were added or cut behind its back. */
@@ -227,18 +225,10 @@ export class AuditStore implements AuditSink {
   }
 
   /** The re-anchoring record: who, why, and what the anchor and the copy said. */
-  private recordReanchor(by: { by: string; reason: string }): void {
-    const was = (file: string | undefined) => {
-      if (!file) return null;
-      const a = readAnchor(file);
-      return a === undefined ? 'missing' : 'error' in a ? a.error : { seq: a.seq, hash: a.hash };
-    };
-    this.appendDurable({
-      kind: 'reanchor',
-      ts: new Date().toISOString(),
-      sessionId: 'hookwise',
-      data: { by: by.by, reason: by.reason, anchor: was(this.anchorPath), headCopy: was(this.headCopyPath), chainEnd: this.tip?.seq ?? 0 },
-    });
+  private recordReanchor(by: Reanchor): void {
+    this.appendDurable(
+      reanchorRecord(by, { anchor: anchorSaid(this.anchorPath), headCopy: anchorSaid(this.headCopyPath), chainEnd: this.tip?.seq ?? 0 }),
+    );
   }
 
   private anchorLegacy(anchorPath: string): void {

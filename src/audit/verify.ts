@@ -16,7 +16,7 @@ import type { ApprovalRow } from '../approvals/record.js';
 import { AuditDatabaseFormatError } from './errors.js';
 import { openAuditReadonly, readError } from './open-readonly.js';
 import type { StoredRow } from './schema.js';
-import { headCopyPath, sqliteIdentity, userStateDir } from './head-copy.js';
+import { headCopyPath, sqliteCopyProblem, sqliteIdentity, userStateDir } from './head-copy.js';
 import { checkApprovals, parsedRecord } from './verify-approvals.js';
 import { classifyKeyMismatch } from './key-mismatch.js';
 
@@ -60,6 +60,13 @@ export interface AuditVerifyResult {
   anchored: boolean;
   /** Chains checked (1 for SQLite). */
   streams: number;
+  /**
+   * hookwise's own copy of the head in the user's state folder (./head-copy.ts):
+   * `checked`; `missing` when this user on this machine has none (another machine
+   * or user, a trail copied here): SQLite is then checked against its anchor only,
+   * PostgreSQL against its chains only; `off` with `anchor: false`.
+   */
+  headCopy: 'checked' | 'missing' | 'off';
   problems: AuditProblem[];
 }
 
@@ -119,10 +126,16 @@ function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | unde
   const head = stored && { stream: '', seq: stored.seq, hash: stored.hash, mac: stored.mac ?? null };
   checkHead(head, chain.last, problems);
   checkSignature(head, key, problems);
+  let headCopy: AuditVerifyResult['headCopy'] = 'off';
   if (anchored) {
     const hashAt = (seq: number) => db.prepare('SELECT hash FROM audit_log WHERE seq = ?').pluck().get(seq) as string | undefined;
     checkAnchor(anchorPathOf(path), chain.last?.seq ?? 0, hashAt, key, problems);
-    checkHeadCopy(headCopyPath(options.stateDir ?? userStateDir(), sqliteIdentity(path)), chain.last?.seq ?? 0, hashAt, problems);
+    headCopy = checkHeadCopy(
+      headCopyPath(options.stateDir ?? userStateDir(), sqliteIdentity(path)),
+      chain.last?.seq ?? 0,
+      hashAt,
+      problems,
+    );
   }
   const anchor = anchored ? readAnchor(anchorPathOf(path)) : undefined;
   const heads = [head, anchor && !('error' in anchor) ? anchor : undefined].filter((h): h is Head => h !== undefined);
@@ -142,6 +155,7 @@ function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | unde
     signed: key !== undefined,
     anchored,
     streams: 1,
+    headCopy,
     problems,
   };
 }
@@ -157,7 +171,17 @@ function lostDatabase(path: string, key: ResolvedKey | undefined): AuditVerifyRe
       message: `the database holds no audit table but the anchor says the chain reached seq ${anchor.seq}: every row was lost (a write-ahead log deleted after a crash?)`,
     },
   ];
-  return { ok: false, path, rows: 0, headHash: GENESIS_HASH, signed: key !== undefined, anchored: true, streams: 1, problems };
+  return {
+    ok: false,
+    path,
+    rows: 0,
+    headHash: GENESIS_HASH,
+    signed: key !== undefined,
+    anchored: true,
+    streams: 1,
+    headCopy: 'off',
+    problems,
+  };
 }
 
 /** Checks one chain's rows, oldest first: hashes, links and seq gaps. Both stores use it. */
@@ -298,17 +322,18 @@ function checkAnchor(
  * (./head-copy.ts): it may lag the chain, never lead it. No copy (a database
  * copied elsewhere, another user) is not a problem: the anchor still applies.
  */
-function checkHeadCopy(file: string, lastSeq: number, hashAt: (seq: number) => string | undefined, problems: AuditProblem[]): void {
+function checkHeadCopy(
+  file: string,
+  lastSeq: number,
+  hashAt: (seq: number) => string | undefined,
+  problems: AuditProblem[],
+): 'checked' | 'missing' {
   const copy = readAnchor(file);
   // Another user's verify cannot read this user's copy: the anchor still applies.
-  if (copy === undefined || 'error' in copy) return;
-  if (copy.seq <= lastSeq && (copy.seq === 0 || hashAt(copy.seq) === copy.hash)) return;
-  const problem = anchorProblem(copy, `hookwise's own copy ${file}`, Math.min(lastSeq, copy.seq), hashAt);
-  problems.push({
-    seq: problem?.seq ?? copy.seq,
-    kind: 'rolled-back',
-    message: `${problem?.message ?? `the chain differs from hookwise's own copy ${file}`}: an older or other database was put in its place (a replay)`,
-  });
+  if (copy === undefined || 'error' in copy) return 'missing';
+  const problem = sqliteCopyProblem(copy, file, lastSeq, hashAt);
+  if (problem) problems.push({ seq: problem.seq, kind: 'rolled-back', message: problem.message });
+  return 'checked';
 }
 
 /** A row whose hash is right for another seq was moved there from that seq. */

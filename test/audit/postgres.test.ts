@@ -62,7 +62,10 @@ describe.skipIf(base === undefined)('PostgreSQL audit store', () => {
         { version: 1, name: 'audit log and heads, one chain per stream' },
         { version: 2, name: 'approvals' },
         { version: 3, name: 'signed approvals' },
+        { version: 4, name: 'trail id' },
       ]);
+      // Two stores opened the schema at once: one trail id, made by the first.
+      expect((await client.query('SELECT count(*)::int AS n FROM audit_trail')).rows).toEqual([{ n: 1 }]);
       // The append-only triggers refuse edits made through SQL.
       await expect(client.query('DELETE FROM audit_log')).rejects.toThrow(/append-only: DELETE refused/);
       await expect(client.query('TRUNCATE audit_log')).rejects.toThrow(/append-only: TRUNCATE refused/);

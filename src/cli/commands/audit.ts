@@ -93,8 +93,9 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       else if (result.ok) {
         const streams = result.streams > 1 ? `, ${result.streams} streams` : '';
         const unsigned = result.signed ? '' : ' (heads not signed: set HOOKWISE_AUDIT_KEY to detect a rewritten head)';
+        const noCopy = result.headCopy === 'missing' && result.rows > 0 ? ` (${noCopyNote(result.path)})` : '';
         process.stdout.write(
-          `${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}${streams}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})${unsigned}\n`,
+          `${pc.green('ok')}: ${result.rows} row${result.rows === 1 ? '' : 's'}${streams}, chain intact (${result.path}, head ${result.headHash.slice(0, 16)})${unsigned}${noCopy}\n`,
         );
       } else {
         for (const p of result.problems) {
@@ -116,15 +117,27 @@ export function defineAudit(program: Command, setExit: SetExit): void {
     .option('--as <name>', 'who re-anchors (default: the OS user)')
     .action(async (flags: TargetFlags & { reason: string; as?: string }) => {
       const target = await auditTargetOf(flags);
-      if (target.startsWith('postgres')) throw new UserError('reanchor applies to SQLite trails (PostgreSQL has no anchor file)');
       if (flags.reason.trim() === '') throw new UserError('--reason must say why the trail is re-anchored');
-      const { AuditStore } = await import('../../audit/store.js');
       const { userInfo } = await import('node:os');
       const by = flags.as ?? userInfo().username;
-      const store = await userErrors(async () => new AuditStore({ path: target, reanchor: { by, reason: flags.reason } }));
-      const tip = store.lastCommitted;
-      store.closeSync();
-      process.stdout.write(`re-anchored ${target} at seq ${tip?.seq ?? 0} as ${by}: ${flags.reason}\n`);
+      const reanchor = { by, reason: flags.reason };
+      const { isPostgresUrl } = await import('../../audit/postgres-url.js');
+      let shown = target;
+      let at: string;
+      if (isPostgresUrl(target)) {
+        const { PostgresAuditStore } = await import('../../audit/postgres-store.js');
+        const store = await userErrors(async () => PostgresAuditStore.open({ url: target, reanchor }));
+        shown = store.path;
+        await store.close();
+        at = 'its present heads';
+      } else {
+        const { AuditStore } = await import('../../audit/store.js');
+        const store = await userErrors(async () => new AuditStore({ path: target, reanchor }));
+        const tip = store.lastCommitted;
+        store.closeSync();
+        at = `seq ${tip?.seq ?? 0}`;
+      }
+      process.stdout.write(`re-anchored ${shown} at ${at} as ${by}: ${flags.reason}\n`);
       setExit(0);
     });
 
@@ -146,6 +159,13 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       }
       setExit(result.uncovered.length === 0 ? 0 : 1);
     });
+}
+
+/** What a verify without hookwise's own copy of the head (another machine or user) could not check. */
+function noCopyNote(shown: string): string {
+  return /^postgres(ql)?:/i.test(shown)
+    ? "no copy of this trail in this user's state folder (another machine or user): checked against its chains only, so older signed heads put back would go unseen here"
+    : "no copy of its head in this user's state folder (another machine or user): checked against its anchor only";
 }
 
 function withTarget(command: Command): Command {

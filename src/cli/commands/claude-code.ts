@@ -246,12 +246,16 @@ export async function loadFor(files: string[], projectDir: string): Promise<Hook
   return (await loadEngine({ config: files, cwd: projectDir })).engine;
 }
 
-/** With `HOOKWISE_AUDIT_DB` set (relative to the project), every fire's Outcome goes to that audit database. */
+/**
+ * With `HOOKWISE_AUDIT_DB` set (relative to the project), or in a project set up
+ * with `hookwise init --state user` (its audit database in the user's state
+ * folder), every fire's Outcome goes to that audit database.
+ */
 export async function auditTo(engine: HookEngine, projectDir: string) {
-  const file = process.env.HOOKWISE_AUDIT_DB;
-  if (!file) return undefined;
+  const { defaultAuditPath, usesUserState } = await import('../../audit/paths.js');
+  if (!process.env.HOOKWISE_AUDIT_DB && !usesUserState(projectDir)) return undefined;
   const { auditEngine, openAuditStore } = await import('../../audit/index.js');
-  const store = openAuditStore({ path: path.resolve(projectDir, file) });
+  const store = openAuditStore({ path: defaultAuditPath(projectDir) });
   auditEngine(engine, store);
   return store;
 }

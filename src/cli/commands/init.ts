@@ -6,6 +6,7 @@ interface InitFlags {
   serve?: boolean;
   print?: boolean;
   mod?: boolean;
+  state?: string;
 }
 
 export function defineInit(program: Command, _setExit: SetExit): void {
@@ -18,9 +19,20 @@ export function defineInit(program: Command, _setExit: SetExit): void {
     .option('--dir <folder>', 'the project folder (default: the current folder)')
     .option('--serve', 'claude-code: call a running `hookwise serve` over HTTP instead of spawning `hookwise claude-code` per call')
     .option('--mod', "claude-code: Claude Code's in-process mod (2.1.328) instead of a command per hook (docs/claude-code.md#the-mod)")
+    .option(
+      '--state <where>',
+      "where the audit trail, approvals and key go: user (recommended: the user's state folder, outside the workspace and the agent's reach) or project (.hookwise/, the default)",
+    )
     .option('--print', 'print what would be written, write nothing')
     .action(async (host: string | undefined, flags: InitFlags) => {
       const { initProject } = await import('../init/index.js');
-      await initProject({ host, dir: flags.dir, serve: flags.serve === true, print: flags.print === true, mod: flags.mod === true });
+      await initProject({
+        host,
+        dir: flags.dir,
+        serve: flags.serve === true,
+        print: flags.print === true,
+        mod: flags.mod === true,
+        state: flags.state,
+      });
     });
 }

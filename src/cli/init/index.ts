@@ -10,6 +10,7 @@ import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import { wireOpenCode } from './opencode.js';
 import { STARTER_CONFIG } from './starter-config.js';
+import { keepStateInUserFolder, STATE_LOCATIONS } from './state.js';
 import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
 
@@ -20,6 +21,8 @@ export interface InitOptions {
   print: boolean;
   /** claude-code: Claude Code's in-process mod instead of settings hooks (./claude-mod.ts). */
   mod?: boolean;
+  /** Where the audit trail, approvals and key go (./state.ts): `.hookwise/` in the project (default) or the user's state folder. */
+  state?: string;
 }
 
 /** The agents init wires besides Claude Code: every host of src/hosts. */
@@ -34,6 +37,9 @@ export async function initProject(options: InitOptions): Promise<void> {
   if (options.serve && options.host !== 'claude-code') throw new UserError('init: --serve goes with "init claude-code"');
   if (options.mod && (options.host !== 'claude-code' || options.serve))
     throw new UserError('init: --mod goes with "init claude-code" (and not with --serve)');
+  const state = options.state ?? 'project';
+  if (!(STATE_LOCATIONS as readonly string[]).includes(state))
+    throw new UserError(`init: --state must be ${STATE_LOCATIONS.join(' or ')}, got ${JSON.stringify(state)}`);
   const dir = path.resolve(options.dir ?? process.cwd());
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -51,11 +57,16 @@ export async function initProject(options: InitOptions): Promise<void> {
   }
 
   if (!options.print) await ignoreStateFolder(dir, say);
+  if (state === 'user') await keepStateInUserFolder(dir, options.print, say);
   if (options.host === 'claude-code' && options.mod) await wireClaudeCodeMod(dir, options, say);
   else if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
   else if (options.host === 'opencode') await wireOpenCode(dir, hookwiseBin(dir), options.print, say);
   else if (options.host !== undefined) await wireAgent(options.host, dir, options, say);
   if (!options.print) printNextSteps(options, installsHookwise(dir), say);
+  if (!options.print && state === 'project' && !(await import('../../audit/paths.js')).usesUserState(dir))
+    say(
+      `${pc.yellow('note')}     the audit trail, approvals and key go to .hookwise/ in this project; \`npx hookwise init --state user\` keeps them in your state folder, outside the agent's reach (docs/security.md)`,
+    );
 }
 
 async function wireClaudeCode(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {

@@ -3,7 +3,15 @@ import path from 'node:path';
 // Through require (lazy-deps), not `import picomatch from 'picomatch'`: imported as an ES module
 // from a linked copy of hookwise, the CommonJS picomatch came out as an empty namespace.
 import { picomatch } from '../../core/lazy-deps.js';
-import { DEFAULT_PROTECTED, DEFAULT_SECRETS, PROTECTED_EXCEPTIONS, SECRET_EXCEPTIONS, type PathRule } from './protected.js';
+import { stateDirOf } from '../../core/state-dir.js';
+import {
+  DEFAULT_PROTECTED,
+  DEFAULT_SECRETS,
+  HOOKWISE_STATE_WHY,
+  PROTECTED_EXCEPTIONS,
+  SECRET_EXCEPTIONS,
+  type PathRule,
+} from './protected.js';
 import { isWithin, probeCaseInsensitive, resolvePath, resolveReal } from './resolve.js';
 import { textHazard } from './text-hazards.js';
 import { windowsProblem } from './windows.js';
@@ -114,7 +122,9 @@ export class PathPolicy {
   readonly readMode: 'workspace' | 'anywhere';
   private readonly options: PathPolicyOptions;
   /** `folded`: the workspace as paths are compared (case-folded when the filesystem ignores case). */
-  private roots: { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean; scratch: string[] } | undefined;
+  private roots:
+    | { workspace: string; folded: string; read: string[]; write: string[]; fold: boolean; scratch: string[]; state: string }
+    | undefined;
   /** Folders already resolved: textual path -> real path (the workspace). */
   private readonly known = new Map<string, string>();
   private readonly protectedRules: Matcher;
@@ -161,7 +171,9 @@ export class PathPolicy {
     const folded = this.fold(workspace, fold);
     const write = [folded, ...(this.options.allowWrite ?? []).map(canon)];
     const read = [...write, ...(this.options.allowRead ?? []).map(canon)];
-    this.roots = { workspace, folded, read, write, fold, scratch: this.scratch.map(canon) };
+    // hookwise's per-user state folder, wherever the environment puts it (src/core/state-dir.ts): never written, even inside an allowed folder.
+    const state = canon(stateDirOf(process.env, this.home));
+    this.roots = { workspace, folded, read, write, fold, scratch: this.scratch.map(canon), state };
     return this.roots;
   }
 
@@ -231,11 +243,17 @@ export class PathPolicy {
     const root = allowedRoots === undefined ? undefined : allowedRoots.find((candidate) => isWithin(folded, candidate));
     if (allowedRoots !== undefined && root === undefined) {
       // Unprovable, not allowed: only the sandbox makes it harmless, so without one it is refused.
-      if (access === 'write' && this.inScratch(folded, roots))
+      if (access === 'write' && this.inScratch(folded, roots) && !isWithin(folded, roots.state))
         return verdict('unprovable', 'in a temporary folder, which the OS sandbox gives each command empty');
       return verdict('deny', `outside the workspace ${roots.workspace}`);
     }
     if (access === 'read') return verdict('allow');
+    // Inside an allowed folder: hookwise's state folder still is not written (outside them, the line above refused already).
+    if (isWithin(folded, roots.state) || (opts.recursive && isWithin(roots.state, folded)))
+      return verdict(
+        'deny',
+        isWithin(folded, roots.state) ? `a protected file (${HOOKWISE_STATE_WHY})` : `which contains ${roots.state}, ${HOOKWISE_STATE_WHY}`,
+      );
 
     const rel = path.relative(root!, folded);
     if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);

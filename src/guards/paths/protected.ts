@@ -79,6 +79,9 @@ const LAUNCH_CONFIGS = [
  */
 const HOOKWISE_STATE = ['**/.hookwise', '**/.hookwise/**', '.local/state/hookwise', '.local/state/hookwise/**'];
 
+/** Why hookwise's own state is protected, wherever it is. */
+export const HOOKWISE_STATE_WHY = "hookwise's own state: the audit trail, its anchor, approvals and keys";
+
 /** Write-protected by default. */
 export const DEFAULT_PROTECTED: PathRule[] = [
   { pattern: '**/.git', why: 'git metadata: hooks and config there run code' },
@@ -86,7 +89,7 @@ export const DEFAULT_PROTECTED: PathRule[] = [
   { pattern: '**/.claude/settings*.json', why: 'Claude Code settings decide which hooks and permissions apply' },
   { pattern: 'hookwise.config.*', why: "hookwise's own configuration" },
   // The audit trail, its anchor, the approvals and the keys: an agent that can rewrite them approves its own requests.
-  ...HOOKWISE_STATE.map((pattern) => ({ pattern, why: "hookwise's own state: the audit trail, its anchor, approvals and keys" })),
+  ...HOOKWISE_STATE.map((pattern) => ({ pattern, why: HOOKWISE_STATE_WHY })),
   ...RC_FILES.map((f) => ({ pattern: f, why: 'a shell startup file runs in every new shell' })),
   { pattern: '.config/fish/config.fish', why: 'a shell startup file runs in every new shell' },
   { pattern: '**/.env', why: 'environment files hold secrets' },

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import path from 'node:path';
 import { canonicalJson } from '../../audit/canonical-json.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
@@ -9,7 +8,7 @@ import { TaskState } from './task-state.js';
  * `ask` in a headless Cline run, which has nobody to ask, and whose hook cannot wait for
  * a person (Cline gives a hook 120 s, hookwise answers within 20 s). With durable
  * approvals on (`HOOKWISE_APPROVALS=1`; the store is the audit database,
- * `$HOOKWISE_AUDIT_DB` else `.hookwise/audit.db`, in the project) an ask becomes a pending
+ * `$HOOKWISE_AUDIT_DB`, else the project's as `defaultAuditPath` finds it) an ask becomes a pending
  * approval (docs/approvals.md) and the call is refused with its id and the command that
  * answers it. The same call made again (same tool and input, in the same project, in this
  * task or a later run) finds the same record: approved, it runs; denied or expired, it is
@@ -34,8 +33,11 @@ export async function askDurably(o: Outcome, input: HookInput, projectDir: strin
   const toolInput = input.tool_input ?? {};
   const why = o.reason ?? 'a hookwise hook asks for a person';
   const sessionId = typeof input.session_id === 'string' ? input.session_id : 'cline';
-  const target = path.resolve(projectDir, env.HOOKWISE_AUDIT_DB || path.join('.hookwise', 'audit.db'));
-  const { openApprovals, verdictOf } = await import('../../approvals/index.js');
+  const [{ openApprovals, verdictOf }, { defaultAuditPath }] = await Promise.all([
+    import('../../approvals/index.js'),
+    import('../../audit/paths.js'),
+  ]);
+  const target = defaultAuditPath(projectDir, env);
   let store: Awaited<ReturnType<typeof openApprovals>> | undefined;
   try {
     store = await openApprovals(target);
