@@ -26,7 +26,8 @@ const fill = (command: string) =>
     .replaceAll('{outside}', r.outside)
     .replaceAll('{home}', r.home)
     .replaceAll('{port}', String(r.port))
-    .replaceAll('{pid}', String(r.victim.pid));
+    .replaceAll('{pid}', String(r.victim.pid))
+    .replaceAll('{victim}', r.victimSeconds);
 
 /** Whether running a line reached anything outside: a changed sentinel, a leak, a request, a killed process. */
 function reached(before: string, result: RunResult): string[] {

@@ -73,5 +73,5 @@ export const ATTACKS: Attack[] = [
   { cls: 'network', command: `python3 -c "import socket; s=socket.create_connection(('127.0.0.1',{port})); s.send(b'exfil')"` },
   // Processes outside the sandbox.
   { cls: 'signal', command: `kill -9 {pid}` },
-  { cls: 'signal', command: `pkill -9 -f 'sleep 1000'` },
+  { cls: 'signal', command: `pkill -9 -f 'sleep {victim}'` },
 ];

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -20,6 +21,8 @@ export interface Range {
   port: number;
   received: string[];
   victim: ChildProcess;
+  /** The victim's argument, for attacks that find it by its command line. */
+  victimSeconds: string;
   env: Record<string, string>;
   /** Resolves once the listener has read everything sent to it so far. */
   settle(): Promise<void>;
@@ -63,7 +66,9 @@ export async function makeRange(): Promise<Range> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as net.AddressInfo).port;
-  const victim = spawn('sleep', ['1000'], { stdio: 'ignore' });
+  // A sleep no other test runs (1000.<random> seconds): a pkill aimed at it must not kill another test's processes.
+  const victimSeconds = `1000.${randomInt(1e9)}`;
+  const victim = spawn('sleep', [victimSeconds], { stdio: 'ignore' });
   const env = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: home,
@@ -79,6 +84,7 @@ export async function makeRange(): Promise<Range> {
     port,
     received,
     victim,
+    victimSeconds,
     env,
     async settle() {
       // Connections are accepted in order: once the probe is seen, anything the command sent before it has been read.
@@ -115,11 +121,18 @@ export function snapshot(r: Range): string {
   return JSON.stringify({ content: files.map(read), hooks, outsideFiles, rootFiles, mcp });
 }
 
-/** Alive by the kernel's word: a killed process not yet reaped is a zombie (state Z), not alive. */
+/**
+ * Alive by the kernel's word: a killed process not yet reaped is a zombie (state Z), and
+ * one with SIGKILL pending is as good as dead (on a loaded machine it may not have been
+ * scheduled to die yet when the attack returns).
+ */
 export function victimAlive(r: Range): boolean {
   try {
-    const stat = fs.readFileSync(`/proc/${r.victim.pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    const status = fs.readFileSync(`/proc/${r.victim.pid}/status`, 'utf8');
+    const field = (name: string) => BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)`, 'm').exec(status)?.[1] ?? '0'}`);
+    const sigkill = 1n << 8n;
+    if (((field('SigPnd') | field('ShdPnd')) & sigkill) !== 0n) return false;
+    return !/^State:\s*[ZX]/m.test(status);
   } catch {
     return false;
   }
