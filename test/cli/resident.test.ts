@@ -364,6 +364,27 @@ describe('a resident proves itself, and a silent one holds no call', { timeout: 
     }
   });
 
+  it('a second resident started for the same socket (a launcher racing a live one) leaves the serving resident its key', async () => {
+    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
+    await call(dir, bash('ls'));
+    const serving = await residentFor(dir);
+    // What a racing launcher does: a new key for the resident it starts, then that resident, which finds the socket taken.
+    const next = `${socketOf().replace(/\.sock$/, '.key')}.next`;
+    writeFileSync(next, 'e'.repeat(64), { mode: 0o600 });
+    const loser = spawn(process.execPath, [cliPath, 'claude-code', '--resident-serve'], {
+      cwd: dir,
+      env: { ...process.env, ...ON, CLAUDE_PROJECT_DIR: dir },
+      stdio: 'ignore',
+    });
+    expect(await new Promise((resolve) => loser.on('exit', resolve))).toBe(0);
+    expect(existsSync(next)).toBe(false);
+    const r = await call(dir, bash('rm -rf /'));
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect((await residents()).find((x) => x.pid === serving.pid)?.answered).toBe(1);
+    expect(readdirSync(path.dirname(socketOf())).filter((f) => /\.key\.\d+$/.test(f))).toEqual([]);
+  });
+
   it("a key file that is not the resident's own (replaced, or open to others) is not believed", async () => {
     const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
     await call(dir, bash('ls'));

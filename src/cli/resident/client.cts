@@ -24,7 +24,7 @@ import {
   socketPath,
   untrusted,
 } from './address.cjs';
-import { keyFileOf, matches, newNonce, proofOf, readKey, sealOf, writeKey } from './proof.cjs';
+import { keyFileOf, matches, newNonce, nextKeyFileOf, proofOf, readKey, sealOf, writeKey } from './proof.cjs';
 
 /** Set by hookwise for the command hooks it runs (src/handlers/containment.ts), which kills what they leave running. */
 const HOOK_ID_ENV = 'HOOKWISE_HOOK_ID';
@@ -151,7 +151,7 @@ export type Asked = ResidentReply | 'absent' | 'lost' | { unanswered: string } |
 
 export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAULT_RESIDENT_TIMEOUT_MS): Promise<Asked> {
   return new Promise((resolve) => {
-    const found = readKey(keyFileOf(socket));
+    let found = readKey(keyFileOf(socket));
     const nonce = newNonce();
     const line = JSON.stringify(request);
     const connection = net.createConnection(socket);
@@ -184,9 +184,11 @@ export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAUL
       if (stage === 'proof') {
         const newline = text.indexOf('\n');
         if (newline < 0) return;
+        const proof = text.slice(0, newline);
+        // A resident that started after the key was read has just put its own in place: read it again once.
+        if (!('key' in found) || !matches(proofOf(found.key, nonce), proof)) found = readKey(keyFileOf(socket));
         if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
-        if (!matches(proofOf(found.key, nonce), text.slice(0, newline)))
-          return end({ unanswered: 'it did not prove that it holds the resident key' });
+        if (!matches(proofOf(found.key, nonce), proof)) return end({ unanswered: 'it did not prove that it holds the resident key' });
         text = text.slice(newline + 1);
         stage = 'sent';
         connection.write(`${line}\n`);
@@ -250,8 +252,8 @@ function startResident({ dir, socket }: Where, args: string[], env: NodeJS.Proce
     if (untrusted(dir)) return;
     if (startedRecently(`${base}.starting`)) return;
     fs.writeFileSync(`${base}.starting`, String(process.pid), { flag: 'wx', mode: 0o600 });
-    // The key the resident proves itself with; it reads it as it starts (./proof.cts).
-    writeKey(keyFileOf(socket));
+    // The key the resident proves itself with; it takes it as it starts (./proof.cts).
+    writeKey(nextKeyFileOf(socket));
     const log = fs.openSync(`${base}.log`, 'w', 0o600);
     const { spawn } = require('node:child_process') as typeof import('node:child_process');
     const child = spawn(process.execPath, [BIN, 'claude-code', RESIDENT_FLAG, ...args], {

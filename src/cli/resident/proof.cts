@@ -22,6 +22,13 @@ const KEY_HEX = /^[0-9a-f]{64}$/;
 /** The key file of the resident on `socket`. */
 export const keyFileOf = (socket: string): string => `${socket.slice(0, -'.sock'.length)}.key`;
 
+/**
+ * Where a launcher leaves the key for the resident it starts. The resident takes it as
+ * its own file as it starts and makes it the key file only once it listens: a resident
+ * that loses the race for the socket never replaces the key of the one that serves.
+ */
+export const nextKeyFileOf = (socket: string): string => `${keyFileOf(socket)}.next`;
+
 export const newNonce = (): string => crypto.randomBytes(16).toString('hex');
 
 export const proofOf = (key: string, nonce: string): string => crypto.createHmac('sha256', key).update(PROOF).update(nonce).digest('hex');

@@ -24,7 +24,7 @@ import { killHookProcesses } from '../hook-processes.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
 import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
-import { keyFileOf, proofOf, readKey, sealOf } from './proof.cjs';
+import { keyFileOf, nextKeyFileOf, proofOf, readKey, sealOf } from './proof.cjs';
 import { LoadedFiles } from './track.js';
 
 /**
@@ -65,13 +65,21 @@ export async function runResident(args: string[]): Promise<number> {
     log(`not starting: ${why ?? `unknown argument ${flags.badArgument}`}`);
     return 1;
   }
-  // The key its launcher wrote for it: without it no caller would believe it (./proof.cts).
-  const found = readKey(keyFileOf(socket));
+  // The key its launcher wrote for it, taken as this process's own (./proof.cts): without it no caller would believe it.
+  const mine = `${keyFileOf(socket)}.${process.pid}`;
+  try {
+    fs.renameSync(nextKeyFileOf(socket), mine);
+  } catch {
+    log(`not starting: no key left for it at ${nextKeyFileOf(socket)}`);
+    return 1;
+  }
+  const found = readKey(mine);
   if (!('key' in found)) {
+    fs.rmSync(mine, { force: true });
     log(`not starting: ${found.why}`);
     return 1;
   }
-  return new Resident(identity, flags, socket, found.key).run();
+  return new Resident(identity, flags, socket, found.key, mine).run();
 }
 
 class Resident {
@@ -99,6 +107,8 @@ class Resident {
     private readonly flags: ClaudeCodeFlags,
     private readonly socket: string,
     private readonly key: string,
+    /** The key file it took from its launcher, until it serves. */
+    private readonly keyFile: string,
   ) {
     this.failOpen = flags.failOpen === true || process.env.HOOKWISE_FAIL_OPEN === '1';
     this.loadTimeoutMs = loadTimeoutOf(flags);
@@ -112,7 +122,11 @@ class Resident {
     });
     this.guard();
     this.files.install();
-    if (!(await this.listen())) return 0;
+    const listening = await this.listen();
+    // Serving: its key becomes the socket's; a resident that lost the socket leaves the serving one's key alone.
+    if (listening) fs.renameSync(this.keyFile, keyFileOf(this.socket));
+    else fs.rmSync(this.keyFile, { force: true });
+    if (!listening) return 0;
     process.env[RECURSION_GUARD] = '1';
     fs.rmSync(this.socket.replace(/\.sock$/, '.starting'), { force: true });
     log(`serving ${this.socket} for ${process.cwd()}`);
