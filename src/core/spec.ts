@@ -96,7 +96,7 @@ export interface HookSpec<I extends HookInput = HookInput> {
    * Hooks with the same `concurrentGroup` that follow one another in run order run at
    * once, each on the input as the group found it; their results merge in run order.
    * Hooks read from an agent's settings file use it where that agent runs the hooks
-   * matched for an event concurrently on the original input (docs/claude-code.md).
+   * matched for an event concurrently on the original input (docs/model.md, "Hook fields").
    */
   concurrentGroup?: string;
   /** Within one run of a concurrent group, hooks with the same key run once (the first in run order). */
