@@ -3,6 +3,12 @@ import { claudeCodeOutputReader } from './claude-code.js';
 import { COMPAT_EVENT_NAMES } from './event-aliases.js';
 import { ToolInputContext } from './tool-input.js';
 import { useHooksOutcomeReader } from './usehooks.js';
+// Kept in the declarations too: every entry whose types name this engine gets the
+// formats' type augmentations (aliases for typed hooks, the return shapes, ctx.tool_input).
+import './claude-code.js';
+import './event-aliases.js';
+import './tool-input.js';
+import './usehooks.js';
 
 /**
  * What an engine is given at the edge so that configs and hooks written for other

@@ -75,7 +75,7 @@ export function isHookResult(value: unknown): value is HookResult {
 /**
  * Reads return values in a shape other than hookwise's results (another hook
  * system's output), given to an engine by the layer that knows that shape
- * (EngineOptions.resultReaders; docs/model.md, "Results").
+ * (EngineOptions.resultReaders; docs/model.md, "Other systems' names and shapes").
  */
 export interface ResultReader {
   /** The shape it reads, for the error when a value is no result: "a ... object". */
