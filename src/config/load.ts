@@ -1,7 +1,7 @@
 import { asHook } from '../core/hook.js';
 import type * as Fs from 'node:fs';
 import path from 'node:path';
-import { HookEngine } from '../core/engine.js';
+import { HookEngine } from '../compat/engine.js';
 import type { HookSpec } from '../core/spec.js';
 import { discoverSources } from './discover.js';
 import { ConfigError } from './errors.js';

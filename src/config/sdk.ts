@@ -1,7 +1,7 @@
 import { compileMatcher } from '../core/matchers.js';
 import type { HookInput } from '../core/input.js';
 import { MatcherError } from '../core/regex.js';
-import type { ClaudeCodeJsonOutput } from '../core/results.js';
+import type { ClaudeCodeJsonOutput } from '../compat/claude-code.js';
 import { asHook, type AnyHook } from '../core/hook.js';
 import { readClaudeCodeJson } from '../handlers/protocols/claude-code.js';
 import { DEFAULT_TIMEOUT_MS, type HookSpec, type OnError } from '../core/spec.js';

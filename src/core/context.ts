@@ -28,7 +28,8 @@ export class Context implements HookContext {
   // Declared, then set in the constructor: emitted class fields cost each hook call an initializer call.
   declare readonly hookName: string;
   declare private readonly scope: FireScope;
-  declare private readonly input: HookInput;
+  /** The sealed input this hook call sees (a subclass may offer views of it). */
+  declare protected readonly input: HookInput;
   declare private controller: AbortController | undefined;
   declare annotations: Record<string, unknown> | undefined;
 
@@ -38,14 +39,6 @@ export class Context implements HookContext {
     this.input = input;
     this.controller = undefined;
     this.annotations = undefined;
-  }
-
-  /**
-   * The shadow agent SDK's `ctx.tool_input`: the same sealed object as `input.tool_input`.
-   * Writing to it throws (the hook fails); return `modify(...)` to rewrite.
-   */
-  get tool_input(): Readonly<Record<string, unknown>> | undefined {
-    return this.input.tool_input;
   }
 
   get signal(): AbortSignal {

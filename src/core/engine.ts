@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { checkEvent, EVENTS, type EventInfo } from './events.js';
+import { CANONICAL_NAMES, EVENTS, type EventInfo, type EventNames } from './events.js';
 import { sealInput, sealValue, sealWith, thawValue, type HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type RegisteredHook } from './registry.js';
-import { NO_OPINION, toVerdict, type Verdict } from './results.js';
+import { NO_OPINION, toVerdict, type ResultReader, type Verdict } from './results.js';
 import type { AnyHook } from './hook.js';
 import type { CounterStore } from './counter-store.js';
 import type { HookLogger, HookSpec } from './spec.js';
@@ -39,6 +39,19 @@ export interface EngineOptions {
    * system call on some machines (docs/model.md, "Durations").
    */
   timing?: boolean;
+  /**
+   * The names events go by besides hookwise's own (EventNames built with aliases):
+   * `register()`, `fire()` and a matcher's `target` accept them. Default: the canonical names only.
+   */
+  eventNames?: EventNames;
+  /**
+   * Readers of return values in shapes other than hookwise's results, asked in order
+   * when a handler returns an object without `kind`. Default: none (such a value is a
+   * hook failure).
+   */
+  resultReaders?: readonly ResultReader[];
+  /** The class of the `ctx` each handler call gets: Context, or a subclass that adds views of the input. */
+  contextClass?: typeof Context;
 }
 
 export interface OutcomeEvent {
@@ -163,11 +176,18 @@ export class HookEngine {
   private failedMatchers: Map<RegisteredHook, string> | undefined;
   readonly parallel: boolean;
   private readonly timing: boolean | undefined;
+  /** The names events go by in this engine. */
+  readonly eventNames: EventNames;
+  private readonly readers: readonly ResultReader[];
+  private readonly Ctx: typeof Context;
 
   constructor(options: EngineOptions = {}) {
     this.parallel = options.parallel === true;
     this.timing = options.timing;
     this.logger = options.logger ?? consoleLogger;
+    this.eventNames = options.eventNames ?? CANONICAL_NAMES;
+    this.readers = options.resultReaders ?? [];
+    this.Ctx = options.contextClass ?? Context;
   }
 
   /** Add a hook. Its name must be new: a name already registered is an error (`replace()` swaps a hook). */
@@ -189,7 +209,7 @@ export class HookEngine {
   }
 
   private add(spec: HookSpec): this {
-    const hook = prepareHook(spec, this.seq++);
+    const hook = prepareHook(spec, this.seq++, this.eventNames);
     // A new index, or a '*' hook that makes one on the next fire: look the name up again.
     this.lastName = FORGOTTEN;
     this.unregister(hook.name);
@@ -250,13 +270,13 @@ export class HookEngine {
   /** The registered hooks, for one event in run order, or all in registration order. */
   hooks(event?: string): HookSpec[] {
     if (event === undefined) return [...this.registered.values()].sort((a, b) => a.seq - b.seq).map((h) => h.spec);
-    return (this.indexOf(checkEvent(event))?.all() ?? []).map((h) => h.spec);
+    return (this.indexOf(this.eventNames.check(event))?.all() ?? []).map((h) => h.spec);
   }
 
   /** How many hooks are registered, for one event (aliases accepted) or in all. */
   hookCount(event?: string): number {
     if (event === undefined) return this.registered.size;
-    return this.indexOf(checkEvent(event))?.size ?? 0;
+    return this.indexOf(this.eventNames.check(event))?.size ?? 0;
   }
 
   /** The hook registered under `name`, as it was registered. */
@@ -322,7 +342,7 @@ export class HookEngine {
    * and firing an event nobody would notice.
    */
   observes(event: string): boolean {
-    const canonical = checkEvent(event);
+    const canonical = this.eventNames.check(event);
     return (
       (this.indexOf(canonical)?.size ?? 0) > 0 ||
       this.listeners.outcome.length > 0 ||
@@ -335,7 +355,7 @@ export class HookEngine {
     let canonical = this.lastCanonical;
     let idx = this.lastIndex;
     if (event !== this.lastName) {
-      canonical = checkEvent(event);
+      canonical = this.eventNames.check(event);
       idx = this.indexOf(canonical);
       this.lastName = event;
       this.lastCanonical = canonical;
@@ -457,7 +477,7 @@ export class HookEngine {
       const input = fire.input;
       const started = this.emitStart(fire, hook);
       const t0 = fire.clock;
-      const ctx = new Context(hook.name, fire, input);
+      const ctx = new this.Ctx(hook.name, fire, input);
       const first = this.call(fire, hook, input, ctx);
       if (!succeeded(first) && (first instanceof Promise || hook.maxRetries > 0)) {
         const at = i;
@@ -548,7 +568,7 @@ export class HookEngine {
   private attempt(fire: Fire, hook: RegisteredHook, input: HookInput): Promise<{ record: HookRecord; attempt: Attempt }> {
     const started = this.emitStart(fire, hook);
     const t0 = fire.timed ? now() : 0;
-    const ctx = new Context(hook.name, fire, input);
+    const ctx = new this.Ctx(hook.name, fire, input);
     return this.retrying(fire, hook, input, ctx, this.call(fire, hook, input, ctx)).then(([attempt, last]) => {
       const record = this.record(fire, hook, attempt, last, t0, false);
       if (started) this.emitEnd(fire, hook, record);
@@ -566,7 +586,7 @@ export class HookEngine {
   ): Promise<[Attempt, Context]> {
     let attempt = await first;
     for (let tries = 0; !succeeded(attempt) && tries < hook.maxRetries && !fire.outer?.aborted; tries++) {
-      ctx = new Context(hook.name, fire, input);
+      ctx = new this.Ctx(hook.name, fire, input);
       attempt = await this.call(fire, hook, input, ctx);
     }
     return [attempt, ctx];
@@ -590,7 +610,7 @@ export class HookEngine {
 
   private verdictOf(value: unknown): Attempt {
     try {
-      return toVerdict(value);
+      return toVerdict(value, this.readers);
     } catch (error) {
       return new Failure(describe(error));
     }
@@ -670,7 +690,7 @@ export class HookEngine {
 
   /** Async hooks run in the background; what they return reaches the session's next outcome. */
   private startAsync(fire: Fire, hook: RegisteredHook): HookRecord {
-    const ctx = new Context(hook.name, fire, fire.input);
+    const ctx = new this.Ctx(hook.name, fire, fire.input);
     const run = this.retrying(fire, hook, fire.input, ctx, this.call(fire, hook, fire.input, ctx)).then(([attempt]) => {
       if (!succeeded(attempt)) this.logger.warn(`hookwise: async hook ${hook.name} failed: ${attempt.why}`);
       else this.sessions.deliverLater(fire.sessionId, attempt.additionalContext, attempt.systemMessage);
@@ -763,7 +783,7 @@ export class HookEngine {
     for (let k = from; k < todo.length; k++) {
       const hook = todo[k]!;
       const t0 = fire.timed ? now() : 0;
-      const ctx = new Context(hook.name, fire, fire.input);
+      const ctx = new this.Ctx(hook.name, fire, fire.input);
       const attempt = this.callLast(fire, hook, ctx);
       if (attempt instanceof Promise) {
         return attempt.then((a) => (this.settleLast(fire, hook, a, ctx, t0) ? undefined : this.runLastFrom(fire, todo, k + 1)));

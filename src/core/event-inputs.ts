@@ -1,7 +1,7 @@
 /**
- * What each event's input holds, typed: Claude Code's field names and types per
- * event (https://docs.anthropic.com/en/docs/claude-code/hooks), plus the fields the
- * hookwise runtime adds. A handler registered for one event gets that event's
+ * What each event's input holds, typed: the field names and types per event of
+ * docs/model.md ("Types"), the wire format hookwise shares with the agents it hosts,
+ * plus the fields the hookwise runtime adds. A handler registered for one event gets that event's
  * input; a misspelt field or event name is a compile error.
  *
  * These are type aliases, not interfaces, on purpose: aliases are assignable to the
@@ -16,7 +16,7 @@ export type CommonInput = {
   transcript_path?: string;
   /** ISO time, stamped by the host. */
   timestamp?: string;
-  /** Claude Code's permission mode: `default`, `plan`, `acceptEdits`, `bypassPermissions`, ... */
+  /** The agent's permission mode: `default`, `plan`, `acceptEdits`, `bypassPermissions`, ... */
   permission_mode?: string;
   /** From the first prompt on: one id per submitted prompt, the same on every event that follows it. */
   prompt_id?: string;
@@ -167,44 +167,13 @@ export type EventInputs = {
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging in users' code
 export interface CustomEvents {}
 
-/** The seed designs' names for the canonical events (docs/model.md, "Events"). */
-export type EventAliases = {
-  WorkflowStarting: 'SessionStart';
-  session_start: 'SessionStart';
-  ExecutionStart: 'SessionStart';
-  WorkflowCompleted: 'SessionEnd';
-  session_end: 'SessionEnd';
-  user_prompt_submit: 'UserPromptSubmit';
-  PreAgentPrompt: 'PreModelCall';
-  GenerateStart: 'PreModelCall';
-  generate_start: 'PreModelCall';
-  GenerateEnd: 'PostModelCall';
-  generate_end: 'PostModelCall';
-  StepCompleted: 'StepEnd';
-  PreToolCall: 'PreToolUse';
-  pre_tool_use: 'PreToolUse';
-  PostToolCall: 'PostToolUse';
-  post_tool_use: 'PostToolUse';
-  PostToolCallFailure: 'PostToolUseFailure';
-  post_tool_use_failure: 'PostToolUseFailure';
-  AgentFailed: 'StopFailure';
-  SubWorkflowStarting: 'SubagentStart';
-  subagent_start: 'SubagentStart';
-  SubWorkflowCompleted: 'SubagentStop';
-  subagent_stop: 'SubagentStop';
-  pre_compact: 'PreCompact';
-  post_compact: 'PostCompact';
-  notification: 'Notification';
-  preToolUse: 'PreToolUse';
-  postToolUse: 'PostToolUse';
-  postToolUseFailure: 'PostToolUseFailure';
-  userPromptSubmit: 'UserPromptSubmit';
-  subagentStart: 'SubagentStart';
-  subagentStop: 'SubagentStop';
-  preCompact: 'PreCompact';
-  sessionStart: 'SessionStart';
-  sessionEnd: 'SessionEnd';
-};
+/**
+ * Other names for the canonical events (name → canonical), for typed hooks: empty
+ * here, filled by declaration merging by the layer that gives engines those names
+ * (src/compat/event-aliases.ts; docs/model.md, "Event names").
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
+export interface EventAliases {}
 
 export type CanonicalEventName = keyof EventInputs;
 /** Every name an event can be registered or fired under: canonical, alias, or declared in `CustomEvents`. */

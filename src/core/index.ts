@@ -23,7 +23,7 @@ export {
   type ResultKind,
   type ResultExtras,
   type HookResult,
-  type ClaudeCodeJsonOutput,
+  type ResultReader,
 } from './results.js';
 export {
   all,
@@ -45,6 +45,7 @@ export {
   type HookContext,
   type HookHandler,
   type HandlerReturn,
+  type ResultShapes,
   type HookLogger,
   type OnError,
 } from './spec.js';

@@ -1,6 +1,6 @@
 import { HookwiseError } from './errors.js';
 /**
- * The input a hook receives: Claude Code's wire format, snake_case field names.
+ * The input a hook receives: hookwise's wire format (docs/model.md, "Types"), snake_case field names.
  * Only the fields hookwise reads are typed; anything else passes through.
  */
 export interface HookInput {

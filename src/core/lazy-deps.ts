@@ -4,7 +4,7 @@ import type { RE2JS as RE2JSType } from 're2js';
 
 /**
  * The regex and glob engines load on first use: a policy of exact names never
- * pays for them, and `hookwise claude-code` starts on every tool call.
+ * pays for them, and a hook command an agent runs starts on every tool call.
  */
 const require = createRequire(import.meta.url);
 let re2: typeof RE2JSType | undefined;

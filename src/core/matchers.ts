@@ -1,5 +1,5 @@
 import { picomatch } from './lazy-deps.js';
-import { eventInfo, namesOf } from './events.js';
+import { CANONICAL_NAMES, eventInfo, type EventNames } from './events.js';
 import { stepNameOf, type HookInput } from './input.js';
 import { lazyGlob, toolPathGlob } from './path-glob.js';
 import { parsePermissionRule } from './permission-rule.js';
@@ -25,7 +25,7 @@ export interface StructuredMatcher {
   metadata?: Record<string, unknown>;
   /** Regex on `"Event:Step:Tool"` (canonical event, empty parts kept). */
   target?: string;
-  /** A Claude Code permission rule, e.g. `Bash(git *)`. */
+  /** A permission rule, e.g. `Bash(git *)` (docs/model.md, "Matchers"). */
   if?: string;
 }
 
@@ -70,7 +70,7 @@ function filterValue(input: HookInput, field: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Claude Code's string matcher rules, applied to the event's filter field. */
+/** The string matcher rules (docs/model.md, "Matchers"), applied to the event's filter field. */
 function compileString(pattern: string, event: string): CompiledMatcher {
   const field = eventInfo(event).filterField;
   const trimmed = pattern.trim();
@@ -110,7 +110,7 @@ const STRUCTURED_KEYS = new Set([
   'if',
 ]);
 
-function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher {
+function compileStructured(m: StructuredMatcher, event: string, eventNames: EventNames): CompiledMatcher {
   for (const key of Object.keys(m)) {
     if (!STRUCTURED_KEYS.has(key)) {
       throw new MatcherError(`unknown matcher field "${key}"; known fields: ${[...STRUCTURED_KEYS].join(', ')}`);
@@ -156,8 +156,8 @@ function compileStructured(m: StructuredMatcher, event: string): CompiledMatcher
   }
   if (m.target !== undefined) {
     const re = regexFrom(m.target);
-    // WorkflowFramework wrote targets with its own event names (`PreToolCall:.*:delete_.*`): any name of the event counts.
-    const names = namesOf(event);
+    // A target may name the event by any name the engine knows it by (its aliases, docs/model.md "Matchers").
+    const names = eventNames.namesOf(event);
     tests.push((input) => {
       const rest = `:${stepNameOf(input)}:${typeof input.tool_name === 'string' ? input.tool_name : ''}`;
       for (const name of names) if (re.test(name + rest)) return true;
@@ -209,24 +209,29 @@ function combine(parts: CompiledMatcher[], test: CompiledMatcher['test']): Compi
 
 /**
  * Compile a matcher for one (canonical) event. Throws MatcherError for anything
- * invalid: a bad regex, an unknown field, a value of the wrong type.
+ * invalid: a bad regex, an unknown field, a value of the wrong type. `eventNames`:
+ * the names the engine knows events by, which a `target` may use.
  */
-export function compileMatcher(matcher: Matcher | undefined | null, event: string): CompiledMatcher {
+export function compileMatcher(
+  matcher: Matcher | undefined | null,
+  event: string,
+  eventNames: EventNames = CANONICAL_NAMES,
+): CompiledMatcher {
   if (matcher === undefined || matcher === null) return MATCH_ALL;
   if (typeof matcher === 'string') return compileString(matcher, event);
   if (typeof matcher === 'function') return { test: strictly(matcher) };
   if (typeof matcher !== 'object') throw new MatcherError(`matcher must be a string, an object or a function, got ${typeof matcher}`);
   if ('all' in matcher && Array.isArray(matcher.all)) {
-    const parts = matcher.all.map((m) => compileMatcher(m, event));
+    const parts = matcher.all.map((m) => compileMatcher(m, event, eventNames));
     return combine(parts, (input) => parts.every((p) => p.test(input)));
   }
   if ('any' in matcher && Array.isArray(matcher.any)) {
-    const parts = matcher.any.map((m) => compileMatcher(m, event));
+    const parts = matcher.any.map((m) => compileMatcher(m, event, eventNames));
     return combine(parts, (input) => parts.some((p) => p.test(input)));
   }
   if ('not' in matcher) {
-    const inner = compileMatcher((matcher as NotOf).not, event);
+    const inner = compileMatcher((matcher as NotOf).not, event, eventNames);
     return combine([inner], (input) => !inner.test(input));
   }
-  return compileStructured(matcher as StructuredMatcher, event);
+  return compileStructured(matcher as StructuredMatcher, event, eventNames);
 }

@@ -28,9 +28,9 @@ export interface Outcome {
   systemMessage: string | null;
   suppressOutput: boolean;
   retry: { delayMs: number } | null;
-  /** Claude Code's Elicitation/ElicitationResult answer (first one wins, in execution order). */
+  /** The answer to an Elicitation/ElicitationResult (first one wins, in execution order). */
   elicitation?: { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> } | null;
-  /** Claude Code's WorktreeCreate answer: the created worktree's path (first one wins). */
+  /** The answer to WorktreeCreate: the created worktree's path (first one wins). */
   worktreePath?: string | null;
   hooks: HookRecord[];
 }
@@ -71,9 +71,9 @@ export function emptyOutcome(event: string, hooks: HookRecord[] = []): Outcome {
 }
 
 /**
- * Events where `stop` means "let this go on, then end the turn", as Claude Code's
- * `continue: false` does: the tool runs (PreToolUse) or has run (Post*), the agent is
- * not kept going (Stop). Everywhere else a stop also blocks what the event announces.
+ * Events where `stop` means "let this go on, then end the turn" (docs/model.md, "Merging",
+ * `stop`): the tool runs (PreToolUse) or has run (Post*), the agent is not kept going
+ * (Stop). Everywhere else a stop also blocks what the event announces.
  */
 const STOP_AFTER = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PostToolBatch', 'Stop', 'SubagentStop']);
 
@@ -148,9 +148,9 @@ export class OutcomeBuilder {
   finish(): Outcome {
     const o = this.outcome;
     if (o.blocked && this.permission) o.decision = 'deny';
-    // Claude Code's `continue: false` on PreToolUse ends the turn after the tool runs; with a
-    // refusal the tool does not run, so the turn goes on with it (Claude Code 2.1.197, checked
-    // by test/differential). hookwise's own stop() refuses the tool and halts.
+    // A stop that does not halt, on PreToolUse, ends the turn after the tool runs; with a
+    // refusal the tool does not run, so the turn goes on with it (docs/model.md, "Merging";
+    // checked by test/differential). hookwise's own stop() refuses the tool and halts.
     if (o.stop && o.blocked && o.event === 'PreToolUse' && !this.halting) {
       o.stop = false;
       o.stopReason = null;

@@ -25,7 +25,7 @@ export function toolPathGlob(pattern: string): (input: HookInput) => boolean {
 
 /**
  * Compile a glob on its first test, not at registration: loading and running
- * picomatch costs ~10 ms of `hookwise claude-code` start-up, and most fires never
+ * picomatch costs ~10 ms of a hook command's start-up, and most fires never
  * test a given glob (the tool-name index rules the hook out first). Picomatch
  * rejects only a non-string, an empty or an over-long pattern (a malformed
  * one matches nothing): those compile now, so they throw where they always did.

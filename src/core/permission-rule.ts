@@ -4,8 +4,8 @@ import type { HookInput } from './input.js';
 import { toolPathGlob } from './path-glob.js';
 
 /**
- * Claude Code permission rules (`Bash(git *)`, `Edit(src/**)`, `Read`, `mcp__fs`)
- * used as the `if` condition of a hook. For Bash, the rule holds when any simple
+ * Permission rules (`Bash(git *)`, `Edit(src/**)`, `Read`, `mcp__fs`; docs/model.md,
+ * "Matchers") used as the `if` condition of a hook. For Bash, the rule holds when any simple
  * command in the line matches it, so `ls && rm -rf x` is seen by `Bash(rm *)`.
  */
 export interface PermissionRule {
@@ -37,7 +37,7 @@ function commandPattern(spec: string): (command: string) => boolean {
     return (cmd) => cmd === legacyPrefix || cmd.startsWith(`${legacyPrefix} `);
   }
   const source = spec.split('*').map(escapeRegex).join('.*');
-  // `git *` also matches a bare `git`, as in Claude Code.
+  // `git *` also matches a bare `git` (docs/model.md, "Matchers").
   const re = compileRegex(spec.endsWith(' *') ? `^(?:${source}|${escapeRegex(spec.slice(0, -2))})$` : `^${source}$`, 's');
   return (cmd) => re.test(cmd);
 }

@@ -1,4 +1,4 @@
-import { checkEvent, EventNameError, eventInfo, type EventInfo } from './events.js';
+import { CANONICAL_NAMES, EventNameError, eventInfo, type EventInfo, type EventNames } from './events.js';
 import { stepNameOf, type HookInput } from './input.js';
 import { compileMatcher, type CompiledMatcher } from './matchers.js';
 import { MatcherError } from './regex.js';
@@ -31,6 +31,8 @@ export interface RegisteredHook {
   plain: boolean;
   /** Its record when it ran untimed and had no opinion (the commonest record): made once, frozen, shared. */
   quiet: HookRecord;
+  /** The names the engine knows events by (a matcher's `target` may use any). */
+  eventNames: EventNames;
 }
 
 export class HookSpecError extends HookwiseError {
@@ -53,13 +55,13 @@ function optionalBoolean(spec: HookSpec, field: 'async' | 'once' | 'recheck'): b
   return value === true;
 }
 
-function eventsOf(spec: HookSpec): string[] {
+function eventsOf(spec: HookSpec, eventNames: EventNames): string[] {
   const raw = typeof spec.events === 'string' ? [spec.events] : spec.events;
   if (!Array.isArray(raw) || raw.length === 0) fail(spec, 'events: expected an event name, "*", or a non-empty array of event names');
   if (raw.includes(EVERY_EVENT)) return [EVERY_EVENT];
   const events = raw.map((name) => {
     try {
-      return checkEvent(name);
+      return eventNames.check(name);
     } catch (error) {
       if (error instanceof EventNameError) fail(spec, `events: ${error.message}`);
       throw error;
@@ -69,10 +71,10 @@ function eventsOf(spec: HookSpec): string[] {
 }
 
 /** Validate a spec and compile its matchers; throws HookSpecError naming the hook and field. */
-export function prepareHook(spec: HookSpec, seq: number): RegisteredHook {
+export function prepareHook(spec: HookSpec, seq: number, eventNames: EventNames = CANONICAL_NAMES): RegisteredHook {
   if (!spec || typeof spec !== 'object') throw new HookSpecError('hook spec must be an object');
   if (typeof spec.name !== 'string' || spec.name === '') fail(spec, 'name: expected a non-empty string');
-  const events = eventsOf(spec);
+  const events = eventsOf(spec, eventNames);
   if (typeof spec.handler !== 'function') fail(spec, 'handler: expected a function');
   if (spec.last !== undefined && typeof spec.last !== 'function') fail(spec, 'last: expected a function');
   const priority = spec.priority ?? 0;
@@ -101,18 +103,20 @@ export function prepareHook(spec: HookSpec, seq: number): RegisteredHook {
     onlyMatcher: undefined,
     plain: false,
     quiet: Object.freeze({ name: spec.name, status: 'ok', result: 'none', durationMs: undefined, error: null } as const),
+    eventNames,
   };
   hook.plain = !hook.async && !hook.once && spec.concurrentGroup === undefined;
   // A '*' hook's matcher is compiled per event as it is bound; compile it once now so a bad one fails here.
-  if (hook.everyEvent) compileFor(spec, 'PreToolUse');
+  if (hook.everyEvent) compileFor(hook, 'PreToolUse');
   else for (const event of events) bindEvent(hook, event);
   hook.onlyMatcher = !hook.everyEvent && events.length === 1 ? hook.matchers.get(events[0]!) : undefined;
   return hook;
 }
 
-function compileFor(spec: HookSpec, event: string): CompiledMatcher {
+function compileFor(hook: RegisteredHook, event: string): CompiledMatcher {
+  const spec = hook.spec;
   try {
-    return compileMatcher(spec.matcher, event);
+    return compileMatcher(spec.matcher, event, hook.eventNames);
   } catch (error) {
     if (error instanceof MatcherError) fail(spec, `matcher: ${error.message}`);
     throw error;
@@ -123,7 +127,7 @@ function compileFor(spec: HookSpec, event: string): CompiledMatcher {
 export function bindEvent(hook: RegisteredHook, event: string): CompiledMatcher {
   let matcher = hook.matchers.get(event);
   if (matcher) return matcher;
-  matcher = compileFor(hook.spec, event);
+  matcher = compileFor(hook, event);
   hook.matchers.set(event, matcher);
   hook.onError.set(event, hook.spec.onError ?? (eventInfo(event).blockable ? 'block' : 'continue'));
   hook.events.push(event);
@@ -238,7 +242,7 @@ export class EventIndex {
   }
 }
 
-/** FileChanged matchers see the file's name, as Claude Code's do (`.env`, not `/p/.env`). */
+/** FileChanged matchers see the file's base name (`.env`, not `/p/.env`). */
 export const baseName = (file: string): string => file.slice(file.lastIndexOf('/') + 1);
 
 export function filterValueOf(input: HookInput, field: string | undefined): string {

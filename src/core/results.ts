@@ -1,12 +1,11 @@
-import { validateClaudeCodeOutput, verdictFromClaudeCode, type ClaudeCodeJsonOutput } from './claude-code.js';
 import { InvalidResultError, type Decision, type ResultKind, type Verdict } from './verdict.js';
 
 export { InvalidResultError, type Decision, type ResultKind, type Verdict } from './verdict.js';
 
 /**
  * What a handler can return, the helpers that build it, and the one function
- * that turns any return value (helper result, Claude Code JSON output, nothing)
- * into a Verdict the merge understands.
+ * that turns any return value (a result, nothing, or a shape a ResultReader the
+ * engine was given reads) into a Verdict the merge understands.
  */
 
 /** Fields any result may carry beside its kind. */
@@ -27,14 +26,12 @@ export type HookResult =
   | ({ kind: 'context' } & ResultExtras)
   | ({ kind: 'none' } & ResultExtras);
 
-export type { ClaudeCodeJsonOutput } from './claude-code.js';
-
 export const allow = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'allow', reason, ...extras });
 export const deny = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'deny', reason, ...extras });
 export const ask = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'ask', reason, ...extras });
 export const defer = (reason?: string, extras?: ResultExtras): HookResult => ({ kind: 'defer', reason, ...extras });
 export const block = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'block', reason, ...extras });
-/** Halt the whole agent (Claude Code's `continue: false`). */
+/** Halt the whole agent: nothing more runs (docs/model.md, "Results"). */
 export const stop = (reason: string, extras?: ResultExtras): HookResult => ({ kind: 'stop', reason, ...extras });
 export const retry = (delayMs = 1000, extras?: ResultExtras): HookResult => ({ kind: 'retry', delayMs, ...extras });
 /** Run no further hooks for this event; keep what earlier hooks decided. */
@@ -48,13 +45,13 @@ export const modify = (updatedInput: Record<string, unknown>, extras?: ResultExt
   updatedInput,
   ...extras,
 });
-/** Add text to the context the model sees (Claude Code's `additionalContext`). */
+/** Add text to the context the model sees. */
 export const context = (text: string, extras?: ResultExtras): HookResult => ({
   kind: 'context',
   additionalContext: text,
   ...extras,
 });
-/** Show a message to the user (Claude Code's `systemMessage`). */
+/** Show a message to the user. */
 export const systemMessage = (text: string, extras?: ResultExtras): HookResult => ({
   kind: 'none',
   systemMessage: text,
@@ -76,53 +73,44 @@ export function isHookResult(value: unknown): value is HookResult {
 }
 
 /**
- * Normalise a handler's return value. `undefined`/`null` means no opinion. Anything
- * else must be a result (`kind` one of the result kinds, nothing else) or Claude Code
- * JSON output that Claude Code's schema accepts, with no field it does not know:
- * `{decision: "maybe"}`, `"Deny"`, a `permissionDecision` outside hookSpecificOutput
- * are hook failures (InvalidResultError), never "no opinion". Claude Code settings
- * hooks are read leniently by their protocol before they get here (docs/claude-code.md).
+ * Reads return values in a shape other than hookwise's results (another hook
+ * system's output), given to an engine by the layer that knows that shape
+ * (EngineOptions.resultReaders; docs/model.md, "Other systems' names and shapes").
  */
-export function toVerdict(value: unknown): Verdict {
-  if (value === undefined || value === null) return NO_OPINION;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidResultError(
-      `handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected a result (allow(), deny(...), ...), a Claude Code JSON output object, or nothing`,
-    );
-  }
-  if ('kind' in value) return fromHookResult(value as HookResult);
-  const seed = fromUseHooksOutcome(value as Record<string, unknown>);
-  if (seed) return fromHookResult(seed);
-  return fromClaudeCodeOutput(value as ClaudeCodeJsonOutput);
+export interface ResultReader {
+  /** The shape it reads, for the error when a value is no result: "a ... object". */
+  readonly shape: string;
+  /**
+   * The value as a Verdict, or undefined when it is not this reader's shape (the next
+   * reader is asked). A value in its shape that says something wrong throws
+   * InvalidResultError: a hook failure, never "no opinion".
+   */
+  read(value: Record<string, unknown>): Verdict | undefined;
 }
 
-const USEHOOKS_DECISIONS = new Set(['allow', 'deny', 'stop', 'continue']);
+const NO_READERS: readonly ResultReader[] = [];
 
 /**
- * A HookOutcome as UseHooks writes it (docs/coming-from/usehooks.md):
- * `{ decision: allow | deny | stop | continue, updatedToolArgs?, updatedState?, reason? }`.
- * Told apart from Claude Code's JSON by its own keys or decision words, which
- * Claude Code's output never uses; anything else stays Claude Code's.
+ * Normalise a handler's return value. `undefined`/`null` means no opinion. Anything
+ * else must be a result (`kind` one of the result kinds, nothing else) or an object
+ * one of `readers` reads, in order; a value none reads is a hook failure
+ * (InvalidResultError), never "no opinion".
  */
-function fromUseHooksOutcome(o: Record<string, unknown>): HookResult | undefined {
-  const seedKeys = 'updatedToolArgs' in o || 'updatedState' in o;
-  if (!seedKeys && !(typeof o.decision === 'string' && USEHOOKS_DECISIONS.has(o.decision))) return undefined;
-  const reason = typeof o.reason === 'string' ? o.reason : undefined;
-  if (o.decision === 'deny') return deny(reason ?? 'denied by a hook');
-  if (o.decision === 'stop') return stop(reason ?? 'stopped by a hook');
-  const args = o.updatedToolArgs;
-  const state = o.updatedState;
-  if (args !== undefined && args !== null) {
-    if (typeof args !== 'object' || Array.isArray(args))
-      throw new InvalidResultError('updatedToolArgs must be an object of tool arguments');
-    return modify(args as Record<string, unknown>, reason === undefined ? undefined : { reason });
+export function toVerdict(value: unknown, readers: readonly ResultReader[] = NO_READERS): Verdict {
+  if (value === undefined || value === null) return NO_OPINION;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidResultError(`handler returned ${Array.isArray(value) ? 'an array' : typeof value}; expected ${expected(readers)}`);
   }
-  if (state !== undefined && state !== null) {
-    if (typeof state !== 'object' || Array.isArray(state))
-      throw new InvalidResultError('updatedState must be an object (messages, metadata)');
-    return modify(state as Record<string, unknown>, reason === undefined ? undefined : { reason });
+  if ('kind' in value) return fromHookResult(value as HookResult);
+  for (const reader of readers) {
+    const read = reader.read(value as Record<string, unknown>);
+    if (read !== undefined) return read;
   }
-  return o.decision === 'allow' ? allow(reason) : { kind: 'none' };
+  throw new InvalidResultError(`handler returned an object that is not a result (no \`kind\`); expected ${expected(readers)}`);
+}
+
+function expected(readers: readonly ResultReader[]): string {
+  return ['a result (allow(), deny(...), ...)', ...readers.map((r) => r.shape), 'nothing'].join(', ').replace(/, nothing$/, ', or nothing');
 }
 
 function extrasOf(r: ResultExtras, v: Verdict): Verdict {
@@ -153,7 +141,8 @@ function bareVerdict(r: HookResult): Verdict | undefined {
   }
 }
 
-function fromHookResult(r: HookResult): Verdict {
+/** A result as the merge reads it (the readers of other shapes build theirs with it). */
+export function fromHookResult(r: HookResult): Verdict {
   const bare = bareVerdict(r);
   if (bare !== undefined) return bare;
   const v: Verdict = { result: r.kind };
@@ -199,9 +188,4 @@ function fromHookResult(r: HookResult): Verdict {
       );
   }
   return extrasOf(r, v);
-}
-
-/** Claude Code's JSON output (strictly validated), read as Claude Code reads it. */
-export function fromClaudeCodeOutput(o: ClaudeCodeJsonOutput, event?: string): Verdict {
-  return verdictFromClaudeCode(validateClaudeCodeOutput(o, { strict: true, event }), event);
 }

@@ -1,7 +1,7 @@
 import type { HookInput } from './input.js';
 import type { CounterStore } from './counter-store.js';
 import type { Matcher } from './matchers.js';
-import type { ClaudeCodeJsonOutput, HookResult } from './results.js';
+import type { HookResult } from './results.js';
 import type { SessionState } from './state.js';
 
 export interface HookLogger {
@@ -35,13 +35,20 @@ export interface HookContext {
   readonly logger: HookLogger;
   /** The hook's name. */
   readonly hookName: string;
-  /** The shadow agent SDK's name for `input.tool_input` (the same read-only object). */
-  readonly tool_input?: Readonly<Record<string, unknown>>;
   /** Add fields to this hook's entry in the Outcome (e.g. `{ truncated: true }`). */
   annotate(fields: Record<string, unknown>): void;
 }
 
-export type HandlerReturn = HookResult | ClaudeCodeJsonOutput | undefined | null | void;
+/**
+ * The shapes a handler may return, by name: hookwise's result. A layer that gives the
+ * engine a ResultReader for another shape adds that shape here (declaration merging),
+ * so handlers written in it type-check.
+ */
+export interface ResultShapes {
+  result: HookResult;
+}
+
+export type HandlerReturn = ResultShapes[keyof ResultShapes] | undefined | null | void;
 
 export type HookHandler<I extends HookInput = HookInput> = (input: I, ctx: HookContext) => HandlerReturn | Promise<HandlerReturn>;
 
@@ -83,13 +90,13 @@ export interface HookSpec<I extends HookInput = HookInput> {
   last?: HookHandler<I>;
   /** Where the hook came from (a file and JSON path); shown by `hookwise check`. */
   source?: string;
-  /** Shown by hosts while the hook runs (Claude Code's `statusMessage`). */
+  /** Shown by hosts while the hook runs. */
   statusMessage?: string;
   /**
    * Hooks with the same `concurrentGroup` that follow one another in run order run at
    * once, each on the input as the group found it; their results merge in run order.
-   * Claude Code's settings hooks use it: Claude Code runs the hooks matched for an
-   * event concurrently on the original input.
+   * Hooks read from an agent's settings file use it where that agent runs the hooks
+   * matched for an event concurrently on the original input (docs/model.md, "Hook fields").
    */
   concurrentGroup?: string;
   /** Within one run of a concurrent group, hooks with the same key run once (the first in run order). */

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { canonicalEvent } from '../core/events.js';
+import { canonicalEvent } from '../compat/event-aliases.js';
 import { picomatch } from '../core/lazy-deps.js';
 import { compileRegex } from '../core/regex.js';
 import type { HookInput } from '../core/input.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { canonicalEvent } from '../core/events.js';
+import { canonicalEvent } from '../compat/event-aliases.js';
 import { capReasons, capText } from './cap-reason.js';
 import type { HookContext, HookHandler } from '../core/spec.js';
 import { runProcess, SpawnError, type RunProcessResult } from './process.js';

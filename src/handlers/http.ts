@@ -1,4 +1,4 @@
-import { canonicalEvent } from '../core/events.js';
+import { canonicalEvent } from '../compat/event-aliases.js';
 import type { HookHandler } from '../core/spec.js';
 import { capReasons } from './cap-reason.js';
 import { CappedBuffer } from './capped-buffer.js';

@@ -1,8 +1,8 @@
-import { canonicalEvent } from '../core/events.js';
+import { canonicalEvent } from '../compat/event-aliases.js';
 import type { HookInput } from '../core/input.js';
 import type { HookHandler } from '../core/spec.js';
 import { answerOf } from './protocols/claude-code.js';
-import { readClaudeCodeStdout } from '../core/claude-code.js';
+import { readClaudeCodeStdout } from '../compat/claude-code.js';
 
 /** How to start an MCP server over stdio, as `.mcp.json` / settings `mcpServers` write it. */
 export interface McpStdioServer {

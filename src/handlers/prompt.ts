@@ -1,4 +1,4 @@
-import { canonicalEvent } from '../core/events.js';
+import { canonicalEvent } from '../compat/event-aliases.js';
 import { stepNameOf, type HookInput } from '../core/input.js';
 import { allow } from '../core/results.js';
 import type { HookHandler } from '../core/spec.js';

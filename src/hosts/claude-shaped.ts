@@ -1,5 +1,5 @@
-import { canonicalEvent, isKnownEvent } from '../core/events.js';
-import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../core/claude-code.js';
+import { canonicalEvent, isKnownEvent } from '../compat/event-aliases.js';
+import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../compat/claude-code.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
 import { denormaliseInput, type ToolTable } from './tools.js';
@@ -7,7 +7,7 @@ import { END_OF_TURN, type HostAnswer, jsonLine } from './host.js';
 
 /**
  * What the agents that read Claude Code's hook protocol share: the Outcome written as
- * Claude Code's JSON (src/core/claude-code.ts), with each agent's differences applied
+ * Claude Code's JSON (src/compat/claude-code.ts), with each agent's differences applied
  * by its own folder on top.
  */
 export function claudeShapedAnswer(outcome: Outcome, input: HookInput, table?: ToolTable): Record<string, unknown> | undefined {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { canonicalEvent, eventInfo } from '../core/events.js';
+import { canonicalEvent, eventInfo } from '../compat/event-aliases.js';
 
 /** Where a case runs: the project folder its policy judges (the guards' workspace). */
 export interface HostScene {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { checkEvent, EventNameError } from '../core/events.js';
+import { checkEvent, EventNameError } from '../compat/event-aliases.js';
 import type { PolicyCase, PolicyExpectation, PolicyTestFile } from './define.js';
 import { PolicyTestError } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { HookEngine } from '../core/engine.js';
+import { HookEngine } from '../compat/engine.js';
 import { asHook } from '../core/hook.js';
 import type { HookSpec } from '../core/spec.js';
 import { ConfigError } from '../config/errors.js';

@@ -1,4 +1,5 @@
 import { hooksOf, type HookwiseConfig } from '../config/define.js';
+import { HookEngine as ConfigEngine } from '../compat/engine.js';
 import { HookEngine } from '../core/engine.js';
 import { asHook } from '../core/hook.js';
 import { loadCheckpoint } from './checkpoint.js';
@@ -43,12 +44,13 @@ export function createAgent(options: AgentOptions): Agent {
 
 function engineOf(hooks: AgentOptions['hooks']): HookEngine {
   if (hooks instanceof HookEngine) return hooks;
-  if (hooks === undefined) return new HookEngine();
+  // An engine built here reads hooks as a loaded config's engine does (src/compat).
+  if (hooks === undefined) return new ConfigEngine();
   const config: HookwiseConfig = Array.isArray(hooks) ? { hooks } : hooks;
   if (!config || !Array.isArray(config.hooks)) {
     throw new TypeError('createAgent: `hooks` must be a HookEngine, an array of hooks, or a config ({ hooks: [...] })');
   }
-  const engine = new HookEngine({ parallel: config.parallel === true });
+  const engine = new ConfigEngine({ parallel: config.parallel === true });
   for (const spec of hooksOf(config)) engine.register(asHook(spec));
   return engine;
 }

@@ -2,6 +2,9 @@
  * hookwise/runtime: a small agent that fires every lifecycle event and honours
  * every hook decision (docs/runtime.md).
  */
+// The engine createAgent builds reads other systems' formats (src/compat); this import
+// also gives this entry's declarations their types (typed hooks on aliases, ctx.tool_input).
+import '../compat/engine.js';
 export { Agent, createAgent } from './agent.js';
 export { defineTool, toolDefinition, validateToolInput, outputText } from './tool.js';
 export type { Tool, ToolContext, ToolOutput, SubagentRequest, SubagentResult } from './tool.js';

@@ -1,4 +1,4 @@
-import { toClaudeCodeOutput } from '../core/claude-code.js';
+import { toClaudeCodeOutput } from '../compat/claude-code.js';
 import { eventInfo } from '../core/events.js';
 import { emptyOutcome, type Outcome } from '../core/outcome.js';
 

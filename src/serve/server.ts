@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { toClaudeCodeOutput } from '../core/claude-code.js';
+import { toClaudeCodeOutput } from '../compat/claude-code.js';
 import type { FireOptions } from '../core/engine.js';
-import { checkEvent, EventNameError } from '../core/events.js';
+import { checkEvent, EventNameError } from '../compat/event-aliases.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
 import { MemoryCounterStore } from '../counters/memory.js';

@@ -14,10 +14,10 @@ function files(dir: string): string[] {
   );
 }
 
-/** Every relative import of a file (static, re-exports and dynamic), as src-relative paths without extension. */
+/** Every relative import of a file (static, side-effect, re-exports and dynamic), as src-relative paths without extension. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specs = [...text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)].map((m) => m[1]!);
+  const specs = [...text.matchAll(/(?:from|import\(|^import)\s*'(\.[^']+)'/gm)].map((m) => m[1]!);
   return specs.map((spec) => path.relative(src, path.resolve(path.dirname(file), spec)).replace(/\.c?js$/, ''));
 }
 
@@ -85,5 +85,85 @@ describe('the import graph', () => {
         .map((d) => `${m} → ${d}`);
     });
     expect(across).toEqual([]);
+  });
+
+  // Catches: an import of compat/ from the core (or from a layer that is no edge), which
+  // would put another system's format back under the engine.
+  it("compat/ (other systems' formats) is imported only from edges: the public entry, config loading, hosts, hook programs, the CLI", () => {
+    const edges = new Set(['index', 'compat', 'config', 'runtime', 'policy-test', 'handlers', 'hosts', 'serve', 'cli']);
+    const wrong = [...graph].flatMap(([m, deps]) =>
+      edges.has(layer(m)) ? [] : deps.filter((d) => layer(d) === 'compat').map((d) => `${m} → ${d}`),
+    );
+    expect(wrong).toEqual([]);
+    // In the runtime, only createAgent builds an engine from a config (its entry names that engine for its types).
+    expect(arrows('runtime', 'compat').sort()).toEqual([
+      `runtime${path.sep}agent → compat${path.sep}engine`,
+      `runtime${path.sep}index → compat${path.sep}engine`,
+    ]);
+    expect(arrows('compat', 'core').length).toBeGreaterThan(3);
+  });
+
+  it('compat/ imports only the core: it translates into hookwise, it does not reach up', () => {
+    const up = [...graph].flatMap(([m, deps]) =>
+      layer(m) === 'compat' ? deps.filter((d) => !['core', 'compat'].includes(layer(d))).map((d) => `${m} → ${d}`) : [],
+    );
+    expect(up).toEqual([]);
+  });
+});
+
+/**
+ * The core speaks hookwise: no seed design, agent or framework is named in src/core
+ * (code or comment). Their formats are read in src/compat and the hosts and adapters;
+ * the core points to docs/ for the why. Words are matched whole, case-insensitively
+ * (`decline` is not Cline).
+ */
+const FOREIGN = [
+  'Claude',
+  'claude-code',
+  'claude-agent-rs',
+  'Anthropic',
+  'UseHooks',
+  'hookable',
+  'seed',
+  'seeds',
+  'Codex',
+  'Copilot',
+  'Gemini',
+  'OpenCode',
+  'Cline',
+  'droid',
+  'Factory',
+  'Cursor',
+  'LangChain',
+  'OpenAI',
+  'AI SDK',
+  'ai-sdk',
+  'Vercel',
+  // The seed designs of ../shared/seeds (docs/coming-from/).
+  'WorkflowFramework',
+  'Workflow Framework',
+  'A3S',
+  'shadow agent',
+  'agent SDK',
+];
+
+describe('the core names no other system', () => {
+  const core = files(path.join(src, 'core'));
+  const word = new RegExp(`(?<![\\w-])(?:${FOREIGN.map((w) => w.replace(/[-\s]/g, '[-\\s]')).join('|')})(?![\\w-])`, 'i');
+
+  it('checks the core files, and its word list finds what it looks for', () => {
+    expect(core.length).toBeGreaterThan(15);
+    expect(word.test("as Claude Code's does")).toBe(true);
+    expect(word.test('the seed designs')).toBe(true);
+    expect(word.test('a UseHooks HookOutcome')).toBe(true);
+    expect(word.test('the Vercel AI SDK')).toBe(true);
+    expect(word.test('decline')).toBe(false);
+    expect(word.test('seeded')).toBe(false);
+  });
+
+  it.each(core.map((f) => path.relative(src, f)))('%s names no seed design, agent or framework', (file) => {
+    const lines = readFileSync(path.join(src, file), 'utf8').split('\n');
+    const named = lines.flatMap((line, i) => (word.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+    expect(named).toEqual([]);
   });
 });

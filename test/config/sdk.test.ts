@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/core/engine.js';
+import { HookEngine } from '../../src/index.js';
 import { ConfigError, fromSdkHooks, type SdkHookCallback } from '../../src/config/index.js';
 
 describe('fromSdkHooks: Claude Agent SDK style callbacks', () => {

@@ -7,8 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { all, any, defineHook, deny, HookEngine, HookSpecError, not, type Matcher } from '../../src/index.js';
 import { compileMatcher } from '../../src/core/matchers.js';
+import { COMPAT_EVENT_NAMES } from '../../src/compat/event-aliases.js';
 
-const matches = (matcher: Matcher, event: string, input: Record<string, unknown>) => compileMatcher(matcher, event).test(input);
+// The names the public engine knows events by (aliases included), as its matchers see them.
+const matches = (matcher: Matcher, event: string, input: Record<string, unknown>) =>
+  compileMatcher(matcher, event, COMPAT_EVENT_NAMES).test(input);
 
 describe('an invalid matcher is an error at registration, never a silent match (docs/model.md, "Matchers")', () => {
   // Catches: a matcher of the wrong type accepted (and then matching everything or nothing).

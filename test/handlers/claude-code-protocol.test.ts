@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/core/engine.js';
+import { HookEngine } from '../../src/index.js';
 import { asHook } from '../../src/core/hook.js';
 import type { Outcome } from '../../src/core/outcome.js';
 import { commandHandler } from '../../src/handlers/command.js';
@@ -179,8 +179,8 @@ describe('claude-code protocol, direct calls', () => {
   });
 });
 
-describe('writing an Outcome as Claude Code output (src/core/claude-code.ts)', async () => {
-  const { toClaudeCodeOutput } = await import('../../src/core/claude-code.js');
+describe('writing an Outcome as Claude Code output (src/compat/claude-code.ts)', async () => {
+  const { toClaudeCodeOutput } = await import('../../src/compat/claude-code.js');
   const { emptyOutcome } = await import('../../src/core/outcome.js');
   const outcome = (event: string, fields: Partial<Outcome>): Outcome => ({ ...emptyOutcome(event), ...fields });
 

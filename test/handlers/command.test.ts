@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/core/engine.js';
+import { HookEngine } from '../../src/index.js';
 import { asHook } from '../../src/core/hook.js';
 import type { HookSpec } from '../../src/core/spec.js';
 import { commandHandler } from '../../src/handlers/command.js';

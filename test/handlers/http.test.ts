@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/core/engine.js';
+import { HookEngine } from '../../src/index.js';
 import { httpHandler } from '../../src/handlers/http.js';
 import { interpolateEnv } from '../../src/handlers/interpolate-env.js';
 import { urlAllowed } from '../../src/handlers/url-allowlist.js';

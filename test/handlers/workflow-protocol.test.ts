@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HookEngine } from '../../src/core/engine.js';
+import { HookEngine } from '../../src/index.js';
 import { asHook } from '../../src/core/hook.js';
 import { commandHandler } from '../../src/handlers/command.js';
 import { workflowEventName, workflowProtocol } from '../../src/handlers/protocols/workflow.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type AnyHook, asHook, CORE_EVENTS, HookEngine, type RawHookInput } from '../../src/core/index.js';
+import { type AnyHook, asHook, CORE_EVENTS, HookEngine, type RawHookInput } from '../../src/index.js';
 import type { AuditRecord, AuditSink } from '../../src/audit/types.js';
 import { scriptedProvider, type ScriptTurn } from '../../src/providers/scripted.js';
 import { builtinTools, createAgent, type AgentOptions, type RunResult, type RuntimeEvent } from '../../src/runtime/index.js';

@@ -191,7 +191,7 @@ function auditModule() {
 }
 
 async function filtersOf(flags: FilterFlags) {
-  const { canonicalEvent } = await import('../../core/events.js');
+  const { canonicalEvent } = await import('../../compat/event-aliases.js');
   if (flags.kind !== undefined && !/^[a-z][a-z0-9_.-]{0,31}$/.test(flags.kind)) {
     throw new UserError(`--kind must be a record kind such as outcome or tool, got ${JSON.stringify(flags.kind)}`);
   }

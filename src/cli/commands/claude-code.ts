@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { HookEngine } from '../../core/engine.js';
-import { isKnownEvent, nearMissOf } from '../../core/events.js';
-import { toClaudeCodeOutput } from '../../core/claude-code.js';
+import { isKnownEvent, nearMissOf } from '../../compat/event-aliases.js';
+import { toClaudeCodeOutput } from '../../compat/claude-code.js';
 import type { HookInput } from '../../core/input.js';
 import { answerHost } from '../../hosts/answer.js';
 import type { Host, HostAnswer } from '../../hosts/host.js';

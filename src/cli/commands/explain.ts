@@ -33,7 +33,7 @@ export function defineExplain(program: Command, setExit: SetExit): void {
 
 async function explainCommand(event: string, inputText: string | undefined, flags: ExplainFlags): Promise<number> {
   return usageErrors(async () => {
-    const { checkEvent } = await import('../../core/events.js');
+    const { checkEvent } = await import('../../compat/event-aliases.js');
     checkEvent(event);
     const input = inputText === undefined ? await (await import('../stdin.js')).readInputObject() : parseInput(inputText);
     const { hostInput } = await import('../../policy-test/host-input.js');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { checkEvent as checkEventName, EventNameError, eventInfo } from '../../core/events.js';
+import { checkEvent as checkEventName, EventNameError, eventInfo } from '../../compat/event-aliases.js';
 import { emptyOutcome } from '../../core/outcome.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope, millis, type FailureAnswer } from '../envelope.js';

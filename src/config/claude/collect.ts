@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.js';
 import { joinPath } from '../json-path.js';
 import { formatIssue } from '../zod-issues.js';
 import { KNOWN_ENTRY_FIELDS, schemaForType, type HandlerEntry } from './entry-schema.js';
-import { nearMissOf } from '../../core/events.js';
+import { nearMissOf } from '../../compat/event-aliases.js';
 import { eventFromKey } from './event-key.js';
 import { isHookwiseEntry } from './hookwise-entry.js';
 

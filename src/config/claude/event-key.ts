@@ -1,4 +1,4 @@
-import { canonicalEvent, isKnownEvent } from '../../core/events.js';
+import { canonicalEvent, isKnownEvent } from '../../compat/event-aliases.js';
 
 /**
  * The event an event key of a settings file names. Claude Code writes PascalCase

@@ -9,7 +9,7 @@ import {
   validateClaudeCodeOutput,
   type ClaudeCodeJsonOutput,
   type StdoutReading,
-} from '../../core/claude-code.js';
+} from '../../compat/claude-code.js';
 import { context } from '../../core/results.js';
 import type { HookInput } from '../../core/input.js';
 import type { HandlerReturn } from '../../core/spec.js';

@@ -1,5 +1,5 @@
-import { canonicalEvent, isKnownEvent } from '../../core/events.js';
-import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../core/claude-code.js';
+import { canonicalEvent, isKnownEvent } from '../../compat/event-aliases.js';
+import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../compat/claude-code.js';
 import type { HookInput } from '../../core/input.js';
 import { END_OF_TURN, type Host, jsonLine } from '../host.js';
 import { answerOf } from '../claude-shaped.js';

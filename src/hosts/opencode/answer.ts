@@ -1,4 +1,4 @@
-import { canonicalEvent, isKnownEvent } from '../../core/events.js';
+import { canonicalEvent, isKnownEvent } from '../../compat/event-aliases.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
 import { END_OF_TURN, type HostAnswer, jsonLine } from '../host.js';

@@ -3,12 +3,15 @@
  * what a hook's JSON output may say and what it means (read), what each event does
  * with a blocking error (exit 2, `decision: "block"`), and how an Outcome is written
  * back as a hook's output (the `hookwise claude-code` drop-in). See docs/claude-code.md.
+ * The engine reads a handler's Claude Code output through `claudeCodeOutputReader`,
+ * given to it at the edge (./engine.ts); the core knows nothing of this format.
  *
  * Validation is a small table instead of a schema library: this module is on the
  * path of every in-process hook's return value and of every drop-in call.
  */
-import type { Outcome } from './outcome.js';
-import { InvalidResultError, type Decision, type Verdict } from './verdict.js';
+import type { Outcome } from '../core/outcome.js';
+import type { ResultReader } from '../core/results.js';
+import { InvalidResultError, type Decision, type Verdict } from '../core/verdict.js';
 
 export const CLAUDE_CODE_VERSION = '2.1.197';
 
@@ -374,6 +377,23 @@ function primaryKind(v: Verdict): Verdict['result'] {
   if (v.decision === 'allow') return 'allow';
   if (v.additionalContext !== undefined) return 'context';
   return 'none';
+}
+
+/**
+ * A handler's return value as Claude Code JSON output: strictly validated (a field
+ * Claude Code does not know is an error, docs/model.md "Results"), read as Claude Code
+ * reads it. It takes every object it is asked about, so it is the last reader.
+ */
+export const claudeCodeOutputReader: ResultReader = {
+  shape: 'a Claude Code JSON output object',
+  read: (value) => verdictFromClaudeCode(validateClaudeCodeOutput(value, { strict: true })),
+};
+
+declare module '../core/spec.js' {
+  interface ResultShapes {
+    /** Claude Code's JSON hook output, read by claudeCodeOutputReader. */
+    claudeCode: ClaudeCodeJsonOutput;
+  }
 }
 
 // ---------------------------------------------------------------------------
