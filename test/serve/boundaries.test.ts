@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { outsideDir } from '../support/outside-dir.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openApprovals, type AnyApprovalStore } from '../../src/approvals/index.js';
 import { WITHHELD_OUTPUT } from '../../src/serve/answers.js';
@@ -22,7 +23,8 @@ const ws = workspace('boundaries');
 // acme may only work under `roots`; globex anywhere.
 const roots = mkdtempSync(path.join(tmpdir(), 'hookwise-roots-'));
 const project = path.join(roots, 'app');
-const outside = mkdtempSync(path.join(tmpdir(), 'hookwise-outside-'));
+// Not in /tmp: the sandbox gives each command its own /tmp, so a write there escapes nothing.
+const outside = outsideDir('hookwise-outside-');
 const sentinel = path.join(outside, 'victim.txt');
 let served: Served;
 let approvals: AnyApprovalStore;

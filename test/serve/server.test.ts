@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { outsideDir } from '../support/outside-dir.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryCounterStore, type CounterStore } from '../../src/counters/index.js';
 import { WITHHELD_OUTPUT } from '../../src/serve/answers.js';
@@ -57,8 +58,8 @@ describe('POST /v1/claude-code', () => {
   });
 
   it('judges a repeated command against the file system of the moment: a symlink made between two identical calls changes the answer', async () => {
-    const outside = path.join(tmpdir(), `hookwise-serve-outside-${process.pid}`);
-    mkdirSync(outside, { recursive: true });
+    // Not in /tmp: the sandbox gives each command its own /tmp, so a write there escapes nothing.
+    const outside = outsideDir('hookwise-serve-outside-');
     const link = path.join(ws.project, 'notes');
     const call = () => cc(preToolUse(ws.project, 'Bash', { command: 'echo hi > notes/out.txt' }));
     try {
