@@ -37,6 +37,8 @@ export type { Judgement, SeenCommand };
 
 const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
+/** Builtins that run no program, so a `VAR=x` prefix on them reaches nothing (`:` and other special builtins keep it in POSIX mode). */
+const INERT_BUILTINS = new Set(['echo', 'printf', 'true', 'false', 'test', '[', 'pwd']);
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|full|random|urandom)$|^\/proc\/self\/fd\/[0-2]$/;
 
 /**
@@ -232,6 +234,8 @@ export class ShellJudgement implements JudgeApi {
   private packApiValue: PackApi | undefined;
   cwds: string[] | undefined;
   dotglob = false;
+  /** The line may define a function or alias, so `echo` may not be the builtin. */
+  private redefines = false;
   /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
   private readonly written = new Set<string>();
   /** Files only ever written (truncated) by programs that print known, harmless text (`date > stamp.txt`). */
@@ -307,6 +311,7 @@ export class ShellJudgement implements JudgeApi {
   private script(source: string): void {
     const hazard = textHazard(source);
     if (hazard) this.unprovable(`the command ${hazard}`);
+    if (/\(\s*\)|\b(function|alias|enable)\b/.test(source)) this.redefines = true;
     if (/[^\s\\]\\\r?\n[^\s]/.test(source))
       this.unprovable('the command has a backslash-newline inside a word, which bash joins into one word');
     if (this.depth > MAX_DEPTH) {
@@ -375,8 +380,10 @@ export class ShellJudgement implements JudgeApi {
   }
 
   private simple(cmd: SimpleCommand): void {
-    for (const a of cmd.assignments) this.assignment(a);
     const argv = this.words(cmd);
+    // `GIT_DIR=x echo $GIT_DIR`: a prefix assignment lives only in the environment of its command, and these run no program.
+    const inert = !this.redefines && argv[0] !== undefined && !argv[0].dynamic && INERT_BUILTINS.has(argv[0].value ?? '');
+    for (const a of cmd.assignments) this.assignment(a, inert);
     let stdin: Stdin = cmd.upstream ? { kind: 'pipe', upstream: cmd.upstream } : { kind: 'none' };
     for (const r of cmd.redirects) {
       if (r.heredoc) {
@@ -427,13 +434,13 @@ export class ShellJudgement implements JudgeApi {
     }
   }
 
-  private assignment(node: SimpleCommand['assignments'][number]): void {
+  private assignment(node: SimpleCommand['assignments'][number], inert = false): void {
     const nameNode = node.childForFieldName('name');
     const valueNode = node.childForFieldName('value');
     const name = nameNode?.text ?? node.text.split('=')[0] ?? '';
     const value = valueNode ? evalWord(valueNode, this.lookup) : undefined;
     if (value?.hazard) this.unprovable(value.hazard);
-    this.assign(name, valueNode ? value?.value : '', node.text, valueNode?.text);
+    if (!inert) this.assign(name, valueNode ? value?.value : '', node.text, valueNode?.text);
   }
 
   assign(name: string, value: string | undefined, text: string, source?: string): void {
