@@ -175,6 +175,19 @@ describe('containers, clouds, publishing: refused beside their harmless neighbou
     ['cargo publish', 'cargo publish --dry-run', 'publishing/publish'],
     ['twine upload dist/*', 'twine check dist/*', 'publishing/publish'],
     ['git push origin --tags', 'git push origin main', 'publishing/git-push-tags'],
+    ['gh repo delete acme/site --yes', 'gh repo view acme/site', 'clouds/forge-delete'],
+    ['gh release delete v1.0.0 -y', 'gh release view v1.0.0', 'clouds/forge-delete'],
+    ['gh api -X DELETE repos/acme/site', 'gh api -X GET repos/acme/site', 'clouds/forge-delete'],
+    ['aws --profile prod s3api delete-bucket --bucket b', 'aws --profile prod s3api list-buckets', 'clouds/delete'],
+    ['wrangler d1 execute db --command "TRUNCATE t"', 'wrangler d1 execute db --command "SELECT 1"', 'databases/truncate'],
+    ['databricks schemas delete main.raw --force', 'databricks schemas list main', 'clouds/delete'],
+    ['rclone purge remote:b', 'rclone ls remote:b', 'clouds/bucket-delete'],
+    ['etcdctl del --prefix /', 'etcdctl get --prefix /', 'clouds/delete'],
+    ['npx prisma migrate reset --force', 'npx prisma migrate deploy', 'databases/reset'],
+    ['rails db:drop', 'rails db:migrate', 'databases/reset'],
+    ['python3 manage.py flush --noinput', 'python3 manage.py migrate', 'databases/reset'],
+    ['php artisan migrate:fresh', 'php artisan migrate', 'databases/reset'],
+    ['podman system reset -f', 'podman system df', 'containers/system-prune'],
   ])('%s is refused; %s is allowed', async (bad, good, rule) => {
     const r = repo();
     const d = await judge(r, bad);

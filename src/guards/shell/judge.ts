@@ -504,7 +504,7 @@ export class ShellJudgement implements JudgeApi {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
       // `terraform destroy --help` prints help and destroys nothing; a command your deny or ask rules match is decided by them (a person approves an asked `npm publish`).
-      const help = args.some((a) => a.value === '--help');
+      const help = args.some((a) => a.value === '--help' || a.value === '-help');
       if (!help && !denied && !asked)
         for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);

@@ -1,8 +1,10 @@
 import './git.js';
 import './files.js';
 import './databases.js';
+import './frameworks.js';
 import './containers.js';
 import './clouds.js';
+import './hosted.js';
 import './publishing.js';
 
 export { DiskLook } from './disk.js';
