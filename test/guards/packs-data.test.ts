@@ -58,6 +58,48 @@ describe('files: rm -r and find -delete of work git cannot restore', () => {
     expect((await judge(r, "find . -name '*.md' -delete")).reason).toContain('[files/unrestorable]');
   });
 
+  it("find -exec rm, rsync --delete and an interpreter's recursive delete lose untracked work for real; refused, while build output may go", async () => {
+    const scratch = repo();
+    scratch.write('src/draft.ts', 'untracked draft');
+    scratch.write('notes/todo.md', 'untracked notes');
+    scratch.write('lib/x.ts', 'untracked lib');
+    runBash(scratch.dir, "find src -name '*.ts' -exec rm {} +");
+    runBash(scratch.dir, 'mkdir -p empty && rsync -a --delete empty/ notes/');
+    runBash(scratch.dir, `python3 -c "import shutil; shutil.rmtree('lib')"`);
+    runBash(scratch.dir, 'git checkout -- . || true');
+    for (const lost of ['src/draft.ts', 'notes/todo.md', 'lib/x.ts']) expect(scratch.exists(lost), lost).toBe(false);
+
+    const r = repo();
+    r.write('src/draft.ts', 'untracked draft');
+    r.write('notes/todo.md', 'untracked notes');
+    r.write('node_modules/x/index.js', 'x');
+    for (const cmd of [
+      "find src -name '*.ts' -exec rm {} +",
+      'find . -name src -type d -exec rm -rf {} +',
+      'find . -type f -execdir rm -f {} \\;',
+      'rsync -a --delete empty/ notes/',
+      'rsync -av --delete-after ./ src/',
+      `python3 -c "import shutil; shutil.rmtree('notes')"`,
+      `node -e "require('fs').rmSync('src', { recursive: true, force: true })"`,
+      `ruby -e 'require "fileutils"; FileUtils.rm_rf("notes")'`,
+    ]) {
+      const d = await judge(r, cmd);
+      expect(d.decision, cmd).toBe('deny');
+      expect(d.reason, cmd).toContain('[files/unrestorable]');
+    }
+    for (const cmd of [
+      'find . -name node_modules -type d -prune -exec rm -rf {} +',
+      "find . -name '*.pyc' -exec rm -f {} +",
+      'find src -name b.ts -exec rm {} +',
+      'rsync -a --delete src/ backup/',
+      'rsync -an --delete empty/ notes/',
+      'rsync -a --delete notes/ deploy@host:/srv/notes/',
+      `python3 -c "import shutil; shutil.rmtree('node_modules')"`,
+      `python3 -c "import shutil; shutil.rmtree('/tmp/demo')"`,
+    ])
+      expect((await judge(r, cmd)).decision, cmd).toBe('allow');
+  });
+
   it('outside any repository a recursive delete of files is asked or refused (hookwise cannot tell)', async () => {
     const r = repo();
     fs.rmSync(path.join(r.dir, '.git'), { recursive: true, force: true });

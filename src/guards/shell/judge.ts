@@ -17,7 +17,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
-import { DiskLook, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
+import { DiskLook, judgeDeletion, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -812,6 +812,9 @@ export class ShellJudgement implements JudgeApi {
       for (const p of scan.paths) this.write(literalArg(p), inv, { recursive: true, verb: 'changes' });
     }
     for (const p of scan.writes) this.write(literalArg(p), inv, { verb: 'writes' });
+    // The sandbox lets the workspace be written, so a recursive delete there is judged as `rm -r` is (the files pack).
+    if (this.options.packs.has('files'))
+      for (const r of scan.removes) judgeDeletion(literalArg(r), inv, this.packApi, `\`${inv.label}\` (a recursive delete of ${r})`);
     if (scan.capabilities.length > 0) {
       this.unprovable(
         `\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language`,
