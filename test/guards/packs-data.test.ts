@@ -58,6 +58,48 @@ describe('files: rm -r and find -delete of work git cannot restore', () => {
     expect((await judge(r, "find . -name '*.md' -delete")).reason).toContain('[files/unrestorable]');
   });
 
+  it("find -exec rm, rsync --delete and an interpreter's recursive delete lose untracked work for real; refused, while build output may go", async () => {
+    const scratch = repo();
+    scratch.write('src/draft.ts', 'untracked draft');
+    scratch.write('notes/todo.md', 'untracked notes');
+    scratch.write('lib/x.ts', 'untracked lib');
+    runBash(scratch.dir, "find src -name '*.ts' -exec rm {} +");
+    runBash(scratch.dir, 'mkdir -p empty && rsync -a --delete empty/ notes/');
+    runBash(scratch.dir, `python3 -c "import shutil; shutil.rmtree('lib')"`);
+    runBash(scratch.dir, 'git checkout -- . || true');
+    for (const lost of ['src/draft.ts', 'notes/todo.md', 'lib/x.ts']) expect(scratch.exists(lost), lost).toBe(false);
+
+    const r = repo();
+    r.write('src/draft.ts', 'untracked draft');
+    r.write('notes/todo.md', 'untracked notes');
+    r.write('node_modules/x/index.js', 'x');
+    for (const cmd of [
+      "find src -name '*.ts' -exec rm {} +",
+      'find . -name src -type d -exec rm -rf {} +',
+      'find . -type f -execdir rm -f {} \\;',
+      'rsync -a --delete empty/ notes/',
+      'rsync -av --delete-after ./ src/',
+      `python3 -c "import shutil; shutil.rmtree('notes')"`,
+      `node -e "require('fs').rmSync('src', { recursive: true, force: true })"`,
+      `ruby -e 'require "fileutils"; FileUtils.rm_rf("notes")'`,
+    ]) {
+      const d = await judge(r, cmd);
+      expect(d.decision, cmd).toBe('deny');
+      expect(d.reason, cmd).toContain('[files/unrestorable]');
+    }
+    for (const cmd of [
+      'find . -name node_modules -type d -prune -exec rm -rf {} +',
+      "find . -name '*.pyc' -exec rm -f {} +",
+      'find src -name b.ts -exec rm {} +',
+      'rsync -a --delete src/ backup/',
+      'rsync -an --delete empty/ notes/',
+      'rsync -a --delete notes/ deploy@host:/srv/notes/',
+      `python3 -c "import shutil; shutil.rmtree('node_modules')"`,
+      `python3 -c "import shutil; shutil.rmtree('/tmp/demo')"`,
+    ])
+      expect((await judge(r, cmd)).decision, cmd).toBe('allow');
+  });
+
   it('outside any repository a recursive delete of files is asked or refused (hookwise cannot tell)', async () => {
     const r = repo();
     fs.rmSync(path.join(r.dir, '.git'), { recursive: true, force: true });
@@ -175,6 +217,19 @@ describe('containers, clouds, publishing: refused beside their harmless neighbou
     ['cargo publish', 'cargo publish --dry-run', 'publishing/publish'],
     ['twine upload dist/*', 'twine check dist/*', 'publishing/publish'],
     ['git push origin --tags', 'git push origin main', 'publishing/git-push-tags'],
+    ['gh repo delete acme/site --yes', 'gh repo view acme/site', 'clouds/forge-delete'],
+    ['gh release delete v1.0.0 -y', 'gh release view v1.0.0', 'clouds/forge-delete'],
+    ['gh api -X DELETE repos/acme/site', 'gh api -X GET repos/acme/site', 'clouds/forge-delete'],
+    ['aws --profile prod s3api delete-bucket --bucket b', 'aws --profile prod s3api list-buckets', 'clouds/delete'],
+    ['wrangler d1 execute db --command "TRUNCATE t"', 'wrangler d1 execute db --command "SELECT 1"', 'databases/truncate'],
+    ['databricks schemas delete main.raw --force', 'databricks schemas list main', 'clouds/delete'],
+    ['rclone purge remote:b', 'rclone ls remote:b', 'clouds/bucket-delete'],
+    ['etcdctl del --prefix /', 'etcdctl get --prefix /', 'clouds/delete'],
+    ['npx prisma migrate reset --force', 'npx prisma migrate deploy', 'databases/reset'],
+    ['rails db:drop', 'rails db:migrate', 'databases/reset'],
+    ['python3 manage.py flush --noinput', 'python3 manage.py migrate', 'databases/reset'],
+    ['php artisan migrate:fresh', 'php artisan migrate', 'databases/reset'],
+    ['podman system reset -f', 'podman system df', 'containers/system-prune'],
   ])('%s is refused; %s is allowed', async (bad, good, rule) => {
     const r = repo();
     const d = await judge(r, bad);

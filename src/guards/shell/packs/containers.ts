@@ -19,6 +19,8 @@ packRule('containers', ['docker', 'podman', 'nerdctl'], (inv, p) => {
       `containers/${a}-prune`,
       `\`${line}\` deletes ${a === 'volume' ? 'volumes and the data in them' : 'stopped containers, networks, images and build cache'}`,
     );
+  else if (a === 'system' && b === 'reset')
+    p.deny('containers/system-prune', `\`${line}\` deletes every container, image, volume and network`);
   else if (a === 'volume' && (b === 'rm' || b === 'remove'))
     p.deny('containers/volume-rm', `\`${line}\` deletes volumes and the data in them`);
   else if ((a === 'rm' || (a === 'container' && (b === 'rm' || b === 'prune'))) && flag(inv.args, /^(-f|--force|-[a-zA-Z]*f[a-zA-Z]*)$/))

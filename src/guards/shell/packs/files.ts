@@ -38,15 +38,66 @@ packRule('files', ['mv'], (inv, p) => {
   for (const op of sources) deletes(op, inv, p, `\`${inv.label} ${op.text} ${to.text}\``, undefined);
 });
 
+/** `-exec rm {} +`, `-execdir rm -rf {} \;`: find deleting what it finds, as -delete does. */
+function execRemoves(args: Arg[]): 'files' | 'recursive' | undefined {
+  const i = args.findIndex(
+    (a, k) =>
+      /^-(exec|execdir|ok|okdir)$/.test(a.value ?? '') && /^(rm|unlink|shred|srm)$/.test(path.posix.basename(args[k + 1]?.value ?? '')),
+  );
+  if (i < 0) return undefined;
+  const end = args.findIndex((a, k) => k > i && /^(;|\+)$/.test(a.value ?? ''));
+  const own = args.slice(i + 2, end < 0 ? undefined : end);
+  return own.some((a) => /^(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)$/.test(a.value ?? '')) ? 'recursive' : 'files';
+}
+
+// `rsync -a --delete from/ to/`: what `to` holds and `from` lacks is deleted.
+packRule('files', ['rsync'], (inv, p) => {
+  if (!inv.args.some((a) => /^--(delete|del|delete-(before|during|delay|after|excluded))$/.test(a.value ?? ''))) return;
+  if (inv.args.some((a) => /^(-n|--dry-run|--list-only)$/.test(a.value ?? '') || /^-[a-zA-Z]*n[a-zA-Z]*$/.test(a.value ?? ''))) return;
+  const o = operandsOf(inv, 'eBfT', [
+    'rsh',
+    'rsync-path',
+    'filter',
+    'exclude',
+    'include',
+    'exclude-from',
+    'include-from',
+    'files-from',
+    'temp-dir',
+    'link-dest',
+    'compare-dest',
+    'copy-dest',
+    'backup-dir',
+    'suffix',
+    'chmod',
+    'chown',
+    'log-file',
+    'password-file',
+    'block-size',
+    'max-size',
+    'min-size',
+    'timeout',
+    'port',
+    'bwlimit',
+    'partial-dir',
+    'out-format',
+  ]);
+  const to = o.operands.at(-1);
+  if (o.operands.length < 2 || to === undefined || /^[^/]*:/.test(to.value ?? '')) return; // a remote destination: not the workspace
+  deletes(to, inv, p, `\`${inv.label} ${to.text}\``, undefined);
+});
+
 packRule('files', ['find'], (inv, p) => {
   const args = inv.args;
-  if (!args.some((a) => a.value === '-delete')) return;
+  const exec = execRemoves(args);
+  if (!args.some((a) => a.value === '-delete') && !exec) return;
   let i = 0;
   const roots: Arg[] = [];
   while (i < args.length && !(args[i]!.value !== undefined && /^[-(!),]/.test(args[i]!.value!))) roots.push(args[i++]!);
   if (roots.length === 0) roots.push({ text: '.', value: '.', glob: false, dynamic: false });
   const rest = args.slice(i);
-  const widened = rest.some((a) => a.value !== undefined && /^(-o|-or|!|-not|-prune|,)$/.test(a.value));
+  // `-prune` only stops the walk below a match; with -delete (which implies -depth) it is judged as widening, as before.
+  const widened = rest.some((a) => a.value !== undefined && (/^(-o|-or|!|-not|,)$/.test(a.value) || (!exec && a.value === '-prune')));
   // `-name '*.o'` narrows the loss to matching names; anything fancier is judged as the whole tree.
   const names: RegExp[] = [];
   for (let k = 0; k < rest.length; k++) {
@@ -54,10 +105,20 @@ packRule('files', ['find'], (inv, p) => {
     if ((v === '-name' || v === '-iname') && rest[k + 1]?.value !== undefined)
       names.push(globToRegExp(rest[k + 1]!.value!, v === '-iname'));
   }
-  for (const r of roots) deletes(r, inv, p, `\`find ${r.text} ... -delete\``, widened ? undefined : names);
+  // `-exec rm -rf {} +` deletes each match with all it holds: a file is lost when any folder above it matches.
+  const matches = widened || names.length === 0 ? undefined : exec === 'recursive' ? anySegment(names) : lastSegment(names);
+  for (const r of roots) deletes(r, inv, p, `\`find ${r.text} ... ${exec ? '-exec rm' : '-delete'}\``, matches);
 });
 
-function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, names: RegExp[] | undefined): void {
+const lastSegment = (names: RegExp[]) => (file: string) => names.every((n) => n.test(path.posix.basename(file)));
+const anySegment = (names: RegExp[]) => (file: string) => file.split('/').some((seg) => names.every((n) => n.test(seg)));
+
+/** A recursive delete of `op` that code in another language makes (`shutil.rmtree('src')`), judged as `rm -r` is. */
+export function judgeDeletion(op: Arg, inv: Invocation, p: PackApi, what: string): void {
+  deletes(op, inv, p, what, undefined);
+}
+
+function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, matches: ((file: string) => boolean) | undefined): void {
   if (op.dynamic || op.value === undefined) {
     // Nothing to look at: what it deletes is known only when it runs (docs/guards.md, the files pack).
     if (!IN_TEMP.test(op.text))
@@ -98,7 +159,16 @@ function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, names: RegE
         (e) =>
           e.code !== '!!' &&
           !isBuildOutput(e.file) &&
-          (names === undefined || names.length === 0 || names.every((n) => n.test(path.posix.basename(e.file)))),
+          (matches === undefined ||
+            matches(
+              path.posix.relative(
+                path
+                  .relative(root ?? cwd, target)
+                  .split(path.sep)
+                  .join('/'),
+                e.file,
+              ),
+            )),
       );
       if (lost.length > 0)
         p.deny(
@@ -107,7 +177,7 @@ function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, names: RegE
         );
       continue;
     }
-    const count = countFiles(target, names);
+    const count = countFiles(target, matches);
     p.disk.note(`${target}: ${count >= WALK_LIMIT ? `${WALK_LIMIT}+` : count} file(s) outside any git repository`);
     if (count > 0)
       p.irreversible(
@@ -125,7 +195,7 @@ function globFolder(pattern: string): string {
   return parts.slice(0, first).join('/').replace(/\\(.)/g, '$1') || (pattern.startsWith('/') ? '/' : '.');
 }
 
-function countFiles(target: string, names: RegExp[] | undefined): number {
+function countFiles(target: string, matches: ((file: string) => boolean) | undefined): number {
   let count = 0;
   let seen = 0;
   const stack = [target];
@@ -139,7 +209,7 @@ function countFiles(target: string, names: RegExp[] | undefined): number {
     }
     seen++;
     if (!st.isDirectory()) {
-      if (!names?.length || names.every((n) => n.test(path.basename(dir)))) count++;
+      if (!matches || matches(path.relative(target, dir).split(path.sep).join('/') || path.basename(dir))) count++;
       continue;
     }
     try {

@@ -197,6 +197,10 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       if (rest[0]?.value === 'remove' && flag(rest, /^(-f|--force)$/))
         p.deny('git/worktree-force-remove', `\`${line}\` removes a work tree with its uncommitted changes`);
       return;
+    case 'submodule':
+      if (rest.find((a) => !a.value?.startsWith('-'))?.value === 'deinit' && (flag(rest, /^--force$/) || short(rest, 'f')))
+        p.deny('git/worktree-force-remove', `\`${line}\` deletes submodule work trees with their uncommitted changes`);
+      return;
   }
 }
 

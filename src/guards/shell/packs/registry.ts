@@ -13,10 +13,13 @@ export type PackName = (typeof PACK_NAMES)[number];
 /** One line per pack, for `hookwise check` and the docs. */
 export const PACK_SUMMARIES: Record<PackName, string> = {
   git: 'reset --hard, clean -f, checkout/restore that discard, stash drop/clear, branch -D, push --force, reflog expire, gc --prune=now, filter-branch, update-ref -d, tag -d',
-  files: 'rm -r and find -delete of untracked or modified work that git cannot restore (ignored build output is fine)',
-  databases: 'DROP, TRUNCATE, DELETE/UPDATE without WHERE through psql, mysql, sqlite3, mongosh; redis-cli FLUSHALL/FLUSHDB',
-  containers: 'docker system/volume prune, docker rm -f, compose down -v, kubectl delete, helm uninstall',
-  clouds: 'terraform destroy, apply -auto-approve, aws s3 rm --recursive, s3 rb --force, gcloud/az/aws delete',
+  files:
+    'rm -r, find -delete/-exec rm, rsync --delete and interpreter rmtree of untracked or modified work that git cannot restore (ignored build output is fine)',
+  databases:
+    'DROP, TRUNCATE, DELETE/UPDATE without WHERE through psql, mysql, sqlite3, mongosh; redis-cli FLUSHALL/FLUSHDB; prisma migrate reset, rails db:drop, manage.py flush, artisan migrate:fresh',
+  containers: 'docker system/volume prune, podman system reset, docker rm -f, compose down -v, kubectl delete, helm uninstall',
+  clouds:
+    'terraform destroy, apply -auto-approve, aws s3 rm --recursive, s3 rb --force, gcloud/az/aws delete, gh repo/release delete, wrangler/databricks/bq/vault delete, rclone purge',
   publishing: 'npm/pnpm/yarn/cargo publish, twine/poetry/uv upload, gem push, git push of tags',
 };
 
