@@ -251,6 +251,48 @@ describe('git push --force', () => {
   });
 });
 
+describe('a program, git verb or git option known only when it runs', () => {
+  const hidden = [
+    'g$(printf it) reset --hard',
+    '$CMD reset --hard',
+    '/usr/b?n/git reset --hard',
+    'x=git; $x clean -fdx',
+    'git $(printf reset) --hard',
+    'git reset $(printf -- --hard)',
+    'git checkout $(printf .)',
+  ];
+
+  it('loses uncommitted work for real when hidden; refused where the repository holds such work, contained where it holds none', async () => {
+    const scratch = repo();
+    scratch.write('src/a.ts', 'work of a day\n');
+    runBash(scratch.dir, 'g$(printf it) re$(printf set) --ha$(printf rd)');
+    expect(scratch.read('src/a.ts')).toBe('export const a = 1;\n');
+
+    const r = repo();
+    r.write('src/a.ts', 'work of a day\n');
+    for (const cmd of hidden) {
+      const d = await judge(r, cmd);
+      expect(d.decision, cmd).toBe('deny');
+      expect(d.reason, cmd).toMatch(/\[(files\/unknown-program|git\/unknown-verb|git\/unknown-argument)\].*1 file \(src\/a\.ts\)/);
+      expect((await judge(r, cmd, true)).decision, cmd).toBe('ask');
+    }
+    const clean = repo();
+    for (const cmd of hidden) expect((await judge(clean, cmd)).decision, cmd).toBe('allow');
+  });
+
+  it('run-time values in git verbs that discard nothing are allowed', async () => {
+    const r = repo();
+    r.write('src/a.ts', 'work of a day\n');
+    for (const cmd of [
+      'git commit -m "$(cat README.md)"',
+      'git push origin "$(git branch --show-current)"',
+      'git diff "$BASE"...HEAD',
+      'git add "$FILE"',
+    ])
+      expect((await judge(r, cmd)).decision, cmd).toBe('allow');
+  });
+});
+
 describe('every wrapper and shell form of each destructive git verb', () => {
   const verbs = [
     'git reset --hard',

@@ -17,7 +17,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
-import { DiskLook, judgeDeletion, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
+import { DiskLook, judgeDeletion, judgeUnknownProgram, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -467,12 +467,13 @@ export class ShellJudgement implements JudgeApi {
     for (let guard = 0; guard < 16; guard++) {
       const first = argv[0];
       if (!first) return;
-      if (first.dynamic) {
-        this.unprovable(`the command name ${first.text} is only known when it runs`);
-        return;
-      }
-      if (first.glob) {
-        this.unprovable(`the command name ${first.text} is a glob, so the program it runs depends on the files present`);
+      if (first.dynamic || first.glob) {
+        this.unprovable(
+          first.dynamic
+            ? `the command name ${first.text} is only known when it runs`
+            : `the command name ${first.text} is a glob, so the program it runs depends on the files present`,
+        );
+        if (this.options.packs.has('files')) judgeUnknownProgram('files/unknown-program', `The program \`${first.text}\``, this.packApi);
         return;
       }
       const peeled = peelWrapper(argv, this);

@@ -93,14 +93,47 @@ export function isBuildOutput(file: string): boolean {
   );
 }
 
+/**
+ * A program (or a git verb or option) known only when it runs (`$CMD`, `g$(printf it)`, a glob
+ * such as `/usr/b?n/git`, `git $(printf reset) --hard`) may be `git reset --hard` or `rm -rf .`, and the sandbox lets the workspace be written: where
+ * the repository holds work git cannot restore, that is irreversible. With nothing to
+ * lose (a clean tree) or no repository to look at, the sandbox contains it as before.
+ */
+export function judgeUnknownProgram(rule: string, what: string, p: PackApi): void {
+  for (const cwd of p.judge.cwds ?? []) {
+    const status = p.disk.status(cwd);
+    const lost = status?.entries.filter((e) => e.code !== '!!' && !isBuildOutput(e.file)) ?? [];
+    if (lost.length > 0) {
+      p.irreversible(
+        rule,
+        `${what} is known only when it runs, and could discard ${describeFiles(lost)} that git cannot restore (untracked or changed since the last commit)`,
+      );
+      return;
+    }
+  }
+}
+
 // After `cd sub && …` the command may run in either folder: each is looked at.
 packRule('git', ['git'], (inv, p) => {
   for (const folder of p.judge.cwds ?? [undefined]) judgeGit(inv, p, folder);
 });
 
+/** Verbs that can discard local work, depending on their options and operands. */
+const LOCAL_LOSS = new Set(['reset', 'checkout', 'restore', 'switch', 'clean', 'stash']);
+
 function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void {
   const { sub, rest, cwd } = gitCommand(inv, folder);
-  if (sub === undefined) return;
+  if (sub === undefined) {
+    if (!inv.args.some((a) => a.dynamic)) return;
+    // Any verb at all, `push --force` included: only the sandbox's closed network contains the remote side.
+    p.judge.unprovable(`\`${inv.label}\` runs a git verb known only when it runs`);
+    judgeUnknownProgram('git/unknown-verb', `The git verb in \`${inv.label}\``, p);
+    return;
+  }
+  if (LOCAL_LOSS.has(sub) && rest.some((a) => a.dynamic)) {
+    judgeUnknownProgram('git/unknown-argument', `An argument of \`git ${sub}\``, p);
+    return;
+  }
   const line = ['git', sub, ...rest.filter((a) => a.value?.startsWith('-')).map((a) => a.value)].join(' ');
   const dryRun = flag(rest, /^(--dry-run|-n)$/);
   switch (sub) {
