@@ -202,10 +202,41 @@ function protectGit(gitPath: string, isDir: boolean, root: string, layout: Layou
     return;
   }
   pin(gitPath, root, layout);
-  for (const name of GIT_EXECUTABLE) {
-    const inner = path.join(gitPath, name);
-    if (existsLink(inner)) layout.readOnly.push(inner);
+  for (const gitDir of [gitPath, ...submoduleGitDirs(gitPath)]) {
+    if (gitDir !== gitPath) pin(gitDir, root, layout);
+    for (const name of GIT_EXECUTABLE) {
+      const inner = path.join(gitDir, name);
+      if (existsLink(inner)) layout.readOnly.push(inner);
+    }
   }
+}
+
+/**
+ * Submodules' git folders (`.git/modules/<name>`, nested for submodules of submodules):
+ * git runs their hooks and config (core.fsmonitor on `git status`) as it runs the main one's.
+ */
+function submoduleGitDirs(gitPath: string): string[] {
+  const found: string[] = [];
+  const queue = [path.join(gitPath, 'modules')];
+  while (queue.length > 0 && found.length < 1000) {
+    const dir = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const sub = path.join(dir, entry.name);
+      // A git folder has a HEAD or a config; anything else is a folder of a submodule's nested name (a/b).
+      if (existsLink(path.join(sub, 'config')) || existsLink(path.join(sub, 'HEAD'))) {
+        found.push(sub);
+        queue.push(path.join(sub, 'modules'));
+      } else queue.push(sub);
+    }
+  }
+  return found;
 }
 
 function protect(target: string, root: string, layout: Layout): void {
