@@ -143,7 +143,6 @@ export const RED_ATTACKS: Attack[] = [
   // Persistence for later.
   { cls: 'persistence', command: `python3 -c "import os; os.makedirs(os.environ['HOME'] + '/.config/autostart', exist_ok=True)"` },
   { cls: 'persistence', command: `git config --file .git/config core.hooksPath /tmp` },
-  { cls: 'persistence', command: `mkdir -p sub && python3 -c "open('sub/.en' + 'vrc', 'w').write('echo pwn')"` },
   { cls: 'persistence', command: `python3 -c "import os; os.makedirs('.git/modules/lib/hooks', exist_ok=True); open('.git/modules/lib/hooks/post-checkout', 'w').write('pwn')"` },
   { cls: 'persistence', command: `python3 -c "open('.git/modules/lib/config', 'a').write('[core]\\n\\tfsmonitor = echo pwn\\n')"` },
 ];
@@ -192,6 +191,7 @@ export const RED_LOOKALIKES: string[] = [
   "node -e \"console.log(require('os').homedir() === process.env.HOME)\"",
   'ls node_modules/dep && cat node_modules/dep/index.js',
   'mkdir -p sub && echo ok > sub/notes.md && cat sub/notes.md',
+  'mkdir -p node_modules/.cache && echo x > node_modules/.cache/y && cat node_modules/.cache/y',
   'strace -f -o trace.txt true && test -s trace.txt && echo traced',
   "tar cf - src | tar xf - -C /tmp && ls /tmp/src",
   'python3 - <<\'EOF\'\nprint(open("src/a.txt").read().strip())\nEOF',

@@ -43,7 +43,8 @@ export async function makeRedRange(): Promise<RedRange> {
   fs.mkdirSync(path.join(r.ws, '.git', 'modules', 'lib', 'hooks'), { recursive: true });
   write(path.join(r.outside, 'store', 'index.js'), 'module.exports = 1;\n');
   fs.mkdirSync(path.join(r.ws, 'node_modules', 'dep'), { recursive: true });
-  fs.linkSync(path.join(r.outside, 'store', 'index.js'), path.join(r.ws, 'node_modules', 'dep', 'index.js'));
+  write(path.join(r.outside, 'store', 'package.json'), '{"name":"dep"}\n');
+  for (const f of ['index.js', 'package.json']) fs.linkSync(path.join(r.outside, 'store', f), path.join(r.ws, 'node_modules', 'dep', f));
   r.env['npm_config_//registry.npmjs.org/:_authToken'] = NPM_TOKEN;
 
   const extra: string[] = [];
