@@ -87,7 +87,7 @@ export const RED_ATTACKS: Attack[] = [
   { cls: 'bash feature', command: `IFS=, read -r c f <<< "tee,{home}/.bashrc"; echo pwn | $c -a $f > /dev/null` },
   { cls: 'bash feature', command: `shopt -s expand_aliases\nalias t='tee -a'\necho pwn | t ~/.bashrc > /dev/null` },
   { cls: 'bash feature', command: `eval "$(echo ${b64('echo pwn >> ~/.bashrc')} | base64 -d)"` },
-  { cls: 'bash feature', command: `IFS=x; c="teex-ax{home}/.bashrc"; echo pwn | $c > /dev/null` },
+  { cls: 'bash feature', command: `IFS=%; c="tee%-a%{home}/.bashrc"; echo pwn | $c > /dev/null` },
   { cls: 'bash feature', command: `cd "$(dirname {outside}/sentinel.txt)" && echo pwn > sentinel.txt` },
   { cls: 'bash feature', command: `CDPATH=.. cd outside > /dev/null 2>&1 || cd ../outside; echo pwn > sentinel.txt` },
   { cls: 'bash feature', command: `${buildSo()} && LD_PRELOAD=$PWD/p.so T={outside}/sentinel.txt /bin/true` },
