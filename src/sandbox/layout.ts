@@ -254,6 +254,8 @@ function protectGit(gitPath: string, isDir: boolean, root: string, layout: Layou
     for (const name of GIT_EXECUTABLE) {
       const inner = path.join(gitDir, name);
       if (existsLink(inner)) layout.readOnly.push(inner);
+      // A repository without hooks (cloned with an empty template): a hooks folder the command makes is moved aside.
+      else if (name === 'hooks' && isWithin(inner, layout.workspace)) layout.sweep.push(path.relative(layout.workspace, inner));
     }
   }
 }

@@ -180,6 +180,10 @@ export const RED_ATTACKS: Attack[] = [
     cls: 'persistence',
     command: `python3 -c "import os; os.makedirs('.git/modules/lib/hooks', exist_ok=True); open('.git/modules/lib/hooks/post-checkout', 'w').write('pwn')"`,
   },
+  {
+    cls: 'persistence',
+    command: `python3 -c "import os; os.makedirs('vendor/lib2/.git/ho' + 'oks'); open('vendor/lib2/.git/ho' + 'oks/pre-commit', 'w').write('pwn')"`,
+  },
   { cls: 'persistence', command: `python3 -c "open('.git/modules/lib/config', 'a').write('[core]\\n\\tfsmonitor = echo pwn\\n')"` },
 ];
 

@@ -12,7 +12,7 @@ import { leaked, makeRange, snapshot, victimAlive, type Range, type RunResult } 
  * hookwise's audit key in the user's state folder), a registry token in an
  * environment variable whose name is not a shell identifier (as npm reads them), a
  * package whose file is a hard link into a store outside (as pnpm installs), a
- * submodule's git folder, a Unix socket in the home folder (Docker Desktop's), an
+ * submodule's git folder, a nested repository without hooks, a Unix socket in the home folder (Docker Desktop's), an
  * abstract Unix socket and a UDP listener on loopback.
  */
 export interface RedRange extends Range {
@@ -41,6 +41,9 @@ export async function makeRedRange(): Promise<RedRange> {
   write(path.join(r.home, '.local', 'state', 'hookwise', 'p1', 'audit.db.head'), 'signed head\n');
   write(path.join(r.ws, '.git', 'modules', 'lib', 'config'), '[core]\n');
   fs.mkdirSync(path.join(r.ws, '.git', 'modules', 'lib', 'hooks'), { recursive: true });
+  // A nested repository without a hooks folder (cloned with an empty template).
+  write(path.join(r.ws, 'vendor', 'lib2', '.git', 'config'), '[core]\n');
+  write(path.join(r.ws, 'vendor', 'lib2', '.git', 'HEAD'), 'ref: refs/heads/main\n');
   write(path.join(r.outside, 'store', 'index.js'), 'module.exports = 1;\n');
   fs.mkdirSync(path.join(r.ws, 'node_modules', 'dep'), { recursive: true });
   write(path.join(r.outside, 'store', 'package.json'), '{"name":"dep"}\n');
@@ -119,6 +122,8 @@ export function redSnapshot(r: RedRange): string {
   const walk = (dir: string, inWorkspace: boolean) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const full = path.join(dir, entry.name);
+      // What the sandbox moved aside is inert: nothing runs a file by that name.
+      if (inWorkspace && entry.name.includes('.hookwise-blocked-')) continue;
       if (full === r.ws) {
         walk(full, true);
         continue;
