@@ -89,10 +89,14 @@ export class Sandbox {
    * Variables whose names are not shell names (`npm_config_//registry.npmjs.org/:_authToken`,
    * how npm takes a registry token from the environment): bash can neither judge nor unset
    * them, yet passes them on to every program, so the sandbox starts without them.
+   * Exported bash functions (`BASH_FUNC_module%%`, as Lmod's `module`) are code, and stay.
    */
   private unnamedVariables(env: Env): string[] {
     return Object.keys(env)
-      .filter((name) => env[name] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !this.settings.passEnv.includes(name))
+      .filter(
+        (name) =>
+          env[name] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$|^BASH_FUNC_.+%%$/.test(name) && !this.settings.passEnv.includes(name),
+      )
       .sort();
   }
 

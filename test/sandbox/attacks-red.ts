@@ -231,6 +231,7 @@ export const RED_LOOKALIKES: string[] = [
   'node -e "console.log(require(\'os\').homedir() === process.env.HOME)"',
   'ls node_modules/dep && cat node_modules/dep/index.js',
   'mkdir -p sub && echo ok > sub/notes.md && cat sub/notes.md',
+  'greet',
   'mkdir -p node_modules/.cache && echo x > node_modules/.cache/y && cat node_modules/.cache/y',
   'strace -f -o trace.txt true && test -s trace.txt && echo traced',
   'tar cf - src | tar xf - -C /tmp && ls /tmp/src',

@@ -49,6 +49,8 @@ export async function makeRedRange(): Promise<RedRange> {
   write(path.join(r.outside, 'store', 'package.json'), '{"name":"dep"}\n');
   for (const f of ['index.js', 'package.json']) fs.linkSync(path.join(r.outside, 'store', f), path.join(r.ws, 'node_modules', 'dep', f));
   r.env['npm_config_//registry.npmjs.org/:_authToken'] = NPM_TOKEN;
+  // An exported bash function (as Lmod's `module`): its name is not a shell name either, and it must keep working.
+  r.env['BASH_FUNC_greet%%'] = '() {  echo greeted\n}';
 
   const extra: string[] = [];
   const probes: Array<() => void> = [];
