@@ -65,13 +65,20 @@ function inner(passEnv: string[], unsetNames: string[], prelude = ''): string {
   return `${scrub}${prelude ? ` ${prelude}` : ''} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
 }
 
+/**
+ * Outside, after the command: protected names it created are moved aside. The new name
+ * is one nothing holds (the command may have made `<name>.hookwise-blocked-<pid>` for
+ * every pid, as a link to a folder outside, and mv moves into a folder it is given);
+ * nothing in the sandbox runs any more, so the name stays free until mv.
+ */
 function sweep(layout: Layout): string {
   if (layout.sweep.length === 0) return '';
   const names = layout.sweep.map(shq).join(' ');
   return (
     `for __hw_p in ${names}; do __hw_p=${shq(layout.workspace)}/$__hw_p; ` +
-    `if [ -e "$__hw_p" ] || [ -L "$__hw_p" ]; then mv -f -- "$__hw_p" "$__hw_p.hookwise-blocked-$$" && ` +
-    `echo "hookwise sandbox: moved $__hw_p aside to $__hw_p.hookwise-blocked-$$ (a protected file the command created)" >&2; fi; done; `
+    `if [ -e "$__hw_p" ] || [ -L "$__hw_p" ]; then __hw_t="$__hw_p.hookwise-blocked-$$"; ` +
+    `while [ -e "$__hw_t" ] || [ -L "$__hw_t" ]; do __hw_t="$__hw_t-"; done; mv -f -- "$__hw_p" "$__hw_t" && ` +
+    `echo "hookwise sandbox: moved $__hw_p aside to $__hw_t (a protected file the command created)" >&2; fi; done; `
   );
 }
 

@@ -125,6 +125,8 @@ interface FolderFacts {
   protected: string[];
   gitDirs: string[];
   gitFiles: string[];
+  /** Installed packages' folders (not walked): their hard-linked packages are looked for on their own. */
+  nodeModules: string[];
 }
 
 /**
@@ -153,6 +155,7 @@ function walk(policy: PathPolicy, root: string, layout: Layout): void {
     for (const p of facts.protected) protect(p, root, layout);
     for (const g of facts.gitDirs) protectGit(g, true, root, layout);
     for (const g of facts.gitFiles) protectGit(g, false, root, layout);
+    for (const nm of facts.nodeModules) for (const p of hardLinkedPackages(nm)) protect(p, root, layout);
     if (depth < MAX_DEPTH) for (const sub of facts.subfolders) queue.push({ dir: sub, depth: depth + 1 });
   }
   for (const dir of folders.keys()) if (!seen.has(dir)) folders.delete(dir);
@@ -177,6 +180,7 @@ function factsOf(policy: PathPolicy, root: string, dir: string, folders: Map<str
     protected: [],
     gitDirs: [],
     gitFiles: [],
+    nodeModules: [],
   };
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
@@ -185,7 +189,8 @@ function factsOf(policy: PathPolicy, root: string, dir: string, folders: Map<str
     else if (entry.name === '.git') (entry.isDirectory() ? facts.gitDirs : facts.gitFiles).push(full);
     else if (entry.isDirectory() && CONFIG_DIRS.includes(entry.name)) facts.protected.push(full);
     else if (entry.isDirectory()) {
-      if (!NOT_WALKED.has(entry.name)) facts.subfolders.push(full);
+      if (entry.name === 'node_modules') facts.nodeModules.push(full);
+      else if (!NOT_WALKED.has(entry.name)) facts.subfolders.push(full);
     } else if (entry.isFile() && (policy.protectedRuleOf(full, root) || linkCount(full) > 1)) {
       // A file with other names may be the same file outside the workspace: read-only, whatever its name here.
       facts.protected.push(full);
@@ -195,6 +200,48 @@ function factsOf(policy: PathPolicy, root: string, dir: string, folders: Map<str
   return facts;
 }
 
+const linkedPackages = new Map<string, { mtimeMs: number; packages: string[] }>();
+const MAX_PACKAGES = 5_000;
+
+/**
+ * Packages installed as hard links to a store outside the workspace (pnpm's
+ * `.pnpm`, bun's default on Linux): writing their files would write the store, so
+ * every other project using them. Each package is judged by its package.json; pnpm's
+ * `.pnpm` is read-only as a whole when its first package is linked. Remembered with
+ * the folder's mtime (an install changes it).
+ */
+function hardLinkedPackages(nodeModules: string): string[] {
+  const stat = fs.statSync(nodeModules, { throwIfNoEntry: false });
+  if (stat === undefined || !stat.isDirectory()) return [];
+  const known = linkedPackages.get(nodeModules);
+  if (known !== undefined && known.mtimeMs === stat.mtimeMs) return known.packages;
+  const packages: string[] = [];
+  const linked = (dir: string) => linkCount(path.join(dir, 'package.json')) > 1;
+  const dirsIn = (dir: string) => {
+    try {
+      return fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
+    }
+  };
+  let budget = MAX_PACKAGES;
+  for (const dir of dirsIn(nodeModules)) {
+    if (budget-- <= 0) break;
+    const name = path.basename(dir);
+    if (name === '.pnpm') {
+      const first = dirsIn(dir).flatMap((id) => dirsIn(path.join(id, 'node_modules')))[0];
+      if (first !== undefined && (linked(first) || dirsIn(first).some(linked))) packages.push(dir);
+    } else if (name.startsWith('@')) {
+      for (const scoped of dirsIn(dir)) if (budget-- > 0 && linked(scoped)) packages.push(scoped);
+    } else if (linked(dir)) packages.push(dir);
+  }
+  linkedPackages.set(nodeModules, { mtimeMs: stat.mtimeMs, packages });
+  return packages;
+}
+
 /** `.git` stays writable (commits), but what git would run outside the sandbox is read-only. */
 function protectGit(gitPath: string, isDir: boolean, root: string, layout: Layout): void {
   if (!isDir) {
@@ -202,10 +249,43 @@ function protectGit(gitPath: string, isDir: boolean, root: string, layout: Layou
     return;
   }
   pin(gitPath, root, layout);
-  for (const name of GIT_EXECUTABLE) {
-    const inner = path.join(gitPath, name);
-    if (existsLink(inner)) layout.readOnly.push(inner);
+  for (const gitDir of [gitPath, ...submoduleGitDirs(gitPath)]) {
+    if (gitDir !== gitPath) pin(gitDir, root, layout);
+    for (const name of GIT_EXECUTABLE) {
+      const inner = path.join(gitDir, name);
+      if (existsLink(inner)) layout.readOnly.push(inner);
+      // A repository without hooks (cloned with an empty template): a hooks folder the command makes is moved aside.
+      else if (name === 'hooks' && isWithin(inner, layout.workspace)) layout.sweep.push(path.relative(layout.workspace, inner));
+    }
   }
+}
+
+/**
+ * Submodules' git folders (`.git/modules/<name>`, nested for submodules of submodules):
+ * git runs their hooks and config (core.fsmonitor on `git status`) as it runs the main one's.
+ */
+function submoduleGitDirs(gitPath: string): string[] {
+  const found: string[] = [];
+  const queue = [path.join(gitPath, 'modules')];
+  while (queue.length > 0 && found.length < 1000) {
+    const dir = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const sub = path.join(dir, entry.name);
+      // A git folder has a HEAD or a config; anything else is a folder of a submodule's nested name (a/b).
+      if (existsLink(path.join(sub, 'config')) || existsLink(path.join(sub, 'HEAD'))) {
+        found.push(sub);
+        queue.push(path.join(sub, 'modules'));
+      } else queue.push(sub);
+    }
+  }
+  return found;
 }
 
 function protect(target: string, root: string, layout: Layout): void {

@@ -56,10 +56,24 @@ export class Sandbox {
     const allow = this.allowlist;
     const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
     const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
+    const unnamed = this.unnamedVariables(env);
     const launcher =
       this.platform === 'darwin'
-        ? [found.program, '-p', seatbeltProfile(layout, this.settings)]
-        : [found.program, ...bwrapArgs(layout, this.settings), ...(bridge?.bwrapArgs ?? []), '--chdir', RUNTIME_CWD, '--'];
+        ? [
+            found.program,
+            '-p',
+            seatbeltProfile(layout, this.settings),
+            ...(unnamed.length > 0 ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])] : []),
+          ]
+        : [
+            found.program,
+            ...bwrapArgs(layout, this.settings),
+            ...(bridge?.bwrapArgs ?? []),
+            ...unnamed.flatMap((n) => ['--unsetenv', n]),
+            '--chdir',
+            RUNTIME_CWD,
+            '--',
+          ];
     const line = wrapCommand({
       launcher,
       layout,
@@ -69,6 +83,21 @@ export class Sandbox {
       prelude: bridge?.prelude,
     });
     return { line, digest: digestOf(layout, this.settings), layout };
+  }
+
+  /**
+   * Variables whose names are not shell names (`npm_config_//registry.npmjs.org/:_authToken`,
+   * how npm takes a registry token from the environment): bash can neither judge nor unset
+   * them, yet passes them on to every program, so the sandbox starts without them.
+   * Exported bash functions (`BASH_FUNC_module%%`, as Lmod's `module`) are code, and stay.
+   */
+  private unnamedVariables(env: Env): string[] {
+    return Object.keys(env)
+      .filter(
+        (name) =>
+          env[name] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$|^BASH_FUNC_.+%%$/.test(name) && !this.settings.passEnv.includes(name),
+      )
+      .sort();
   }
 
   /** Variables whose value looks like a credential, whatever their name. */
