@@ -59,6 +59,9 @@ const CONFIG_DIRS = [
   '.hookwise',
 ];
 
+/** Folders below the workspace root that agents run hooks from (Copilot's): read-only as a whole, like CONFIG_DIRS. */
+const NESTED_CONFIG_DIRS = ['.github/hooks'];
+
 /** Files at the workspace root that launch programs or hold hookwise's policy: moved aside if a command creates them. */
 const ROOT_FILES = [
   '.mcp.json',
@@ -109,7 +112,7 @@ export function layoutFor({ policy, pathDirs }: LayoutInputs): Layout {
   layout.readable = unique(shown.filter((p) => layout.hidden.some((top) => isWithin(p, top)) && !layout.writable.includes(p)));
   for (const root of layout.writable) walk(policy, root, layout);
   maskOutsideSecrets(policy, layout);
-  for (const name of [...CONFIG_DIRS, ...ROOT_FILES]) {
+  for (const name of [...CONFIG_DIRS, ...NESTED_CONFIG_DIRS, ...ROOT_FILES]) {
     if (!existsLink(path.join(roots.workspace, name))) layout.sweep.push(name);
   }
   layout.pinned = unique(layout.pinned).filter((p) => !layout.readOnly.includes(p));
@@ -187,7 +190,8 @@ function factsOf(policy: PathPolicy, root: string, dir: string, folders: Map<str
     if (entry.isSymbolicLink()) continue; // a link is judged where it leads, which is walked or masked itself
     if (policy.secretRuleOf(full)) (entry.isDirectory() ? facts.maskedDirs : facts.masked).push(full);
     else if (entry.name === '.git') (entry.isDirectory() ? facts.gitDirs : facts.gitFiles).push(full);
-    else if (entry.isDirectory() && CONFIG_DIRS.includes(entry.name)) facts.protected.push(full);
+    else if (entry.isDirectory() && (CONFIG_DIRS.includes(entry.name) || NESTED_CONFIG_DIRS.includes(path.relative(root, full))))
+      facts.protected.push(full);
     else if (entry.isDirectory()) {
       if (entry.name === 'node_modules') facts.nodeModules.push(full);
       else if (!NOT_WALKED.has(entry.name)) facts.subfolders.push(full);

@@ -101,6 +101,33 @@ describe('what the sandbox hides follows the disk between calls', () => {
   });
 });
 
+describe("agents' hook folders below the root", () => {
+  it('.github/hooks (Copilot runs hookwise from it) is read-only as a whole, and one a command creates is moved aside', async () => {
+    const hooks = path.join(r.ws, '.github', 'hooks');
+    const write = 'd=.github; mkdir -p "$d/hooks"; echo "{}" > "$d/hooks/evil.json"';
+    // Without the sandbox the line does write there: the test below cannot pass vacuously.
+    await runBash(r, write);
+    expect(fs.existsSync(path.join(hooks, 'evil.json'))).toBe(true);
+    fs.rmSync(path.join(r.ws, '.github'), { recursive: true });
+
+    const engine = guardEngine(r);
+    // A folder that does not exist yet: made by the command, moved aside after it.
+    const created = (await hostLine(engine, r, write)).line;
+    expect(created, 'the parser alone would have refused: the test would prove nothing').toBeDefined();
+    await runBash(r, created!);
+    expect(fs.existsSync(path.join(hooks, 'evil.json'))).toBe(false);
+
+    // A folder that exists: read-only, no new file in it.
+    fs.rmSync(path.join(r.ws, '.github'), { recursive: true, force: true });
+    fs.mkdirSync(hooks, { recursive: true });
+    fs.writeFileSync(path.join(hooks, 'hookwise.json'), '{"hooks":{}}');
+    const existing = (await hostLine(engine, r, write)).line;
+    expect(existing).toBeDefined();
+    await runBash(r, existing!);
+    expect(fs.readdirSync(hooks)).toEqual(['hookwise.json']);
+  });
+});
+
 describe('the wrap is the last word', () => {
   it('user hooks see the command as the model wrote it; their rewrite is what runs, sandboxed', async () => {
     const seen: string[] = [];
