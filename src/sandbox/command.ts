@@ -17,8 +17,8 @@ import type { Layout } from './layout.js';
  * Only the folder crosses back; nothing the command wrote is ever run outside.
  */
 export interface WrapInputs {
-  /** The sandbox program and its arguments, up to and including its `--`. */
-  launcher: string[];
+  /** The sandbox program and its arguments, up to and including its `--`, each quoted with shq (made once per layout). */
+  launcher: string;
   layout: Layout;
   command: string;
   /** Variables to unset by name (their values looked secret when the call was judged). */
@@ -53,17 +53,27 @@ export function shq(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Every variable by the letter it starts with (\${!A*}): the same list as compgen, without forking a subshell for it. */
+const ALL_VARIABLES = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => `\${!${c}*}`).join(' ');
+
 /** Inside the sandbox: drop secret-looking variables, run the command as `bash -c` would, report the folder it ends in. */
 function inner(passEnv: string[], unsetNames: string[]): string {
   const keep = passEnv.length > 0 ? `${passEnv.join('|')}) ;; ` : '';
   const names = unsetNames.length > 0 ? ` unset ${unsetNames.join(' ')};` : '';
-  // Every variable by the letter it starts with (\${!A*}): the same list as compgen, without forking a subshell for it.
-  const all = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => `\${!${c}*}`).join(' ');
-  const scrub = `shopt -s nocasematch; for __hw_v in ${all}; do case $__hw_v in ${keep}${SECRET_NAME_GLOBS.join('|')}) unset "$__hw_v" 2>/dev/null;; esac; done; shopt -u nocasematch;${names}`;
+  const scrub = `shopt -s nocasematch; for __hw_v in ${ALL_VARIABLES}; do case $__hw_v in ${keep}${SECRET_NAME_GLOBS.join('|')}) unset "$__hw_v" 2>/dev/null;; esac; done; shopt -u nocasematch;${names}`;
   return `${scrub} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
 }
 
+/** The sweep's text for each layout (a layout is kept, unchanged, while the disk is). */
+const sweeps = new WeakMap<Layout, string>();
+
 function sweep(layout: Layout): string {
+  let text = sweeps.get(layout);
+  if (text === undefined) sweeps.set(layout, (text = sweepText(layout)));
+  return text;
+}
+
+function sweepText(layout: Layout): string {
   if (layout.sweep.length === 0) return '';
   const names = layout.sweep.map(shq).join(' ');
   return (
@@ -74,10 +84,11 @@ function sweep(layout: Layout): string {
 }
 
 export function wrapCommand({ launcher, layout, command, unsetNames, passEnv }: WrapInputs): string {
-  const sandbox = [...launcher, '/bin/bash', '-c', inner(passEnv, unsetNames), 'bash', command];
+  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames))} bash ${shq(command)}`;
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
+  // \`exec\`: the substitution's subshell becomes the sandbox (shells fork again for a command with redirections).
   return (
-    `{ __hw_d=$(${sandbox.map(shq).join(' ')} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}` +
+    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}` +
     // A function returns the status without forking a subshell for \`(exit N)\`.
     `[ -n "$__hw_d" ] && cd -- "$__hw_d"; __hw_status() { return $1; }; __hw_status $__hw_s`
   );

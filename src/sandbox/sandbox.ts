@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PathPolicy } from '../guards/paths/judge.js';
 import { createScanner } from '../guards/secrets/scan.js';
 import { bwrapArgs } from './bwrap.js';
-import { RUNTIME_CWD, wrapCommand } from './command.js';
+import { RUNTIME_CWD, shq, wrapCommand } from './command.js';
 import { detectSandbox, type Availability } from './detect.js';
 import { layoutFor, type Layout } from './layout.js';
 import { seatbeltProfile } from './seatbelt.js';
@@ -23,7 +23,14 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 let scanner: ReturnType<typeof createScanner> | undefined;
 
+interface Prepared {
+  launcher: string;
+  digest: string;
+}
+
 export class Sandbox {
+  private readonly prepared = new WeakMap<Layout, Prepared>();
+
   constructor(
     readonly settings: ResolvedSandbox,
     private readonly platform: NodeJS.Platform = process.platform,
@@ -38,12 +45,23 @@ export class Sandbox {
     const found = this.available();
     if (!found.ok) throw new Error(found.why);
     const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
-    const launcher =
-      this.platform === 'darwin'
-        ? [found.program, '-p', seatbeltProfile(layout, this.settings)]
-        : [found.program, ...bwrapArgs(layout, this.settings), '--chdir', RUNTIME_CWD, '--'];
+    const { launcher, digest } = this.prepare(layout, found.program);
     const line = wrapCommand({ launcher, layout, command, unsetNames: this.secretValued(env), passEnv: this.settings.passEnv });
-    return { line, digest: digestOf(layout, this.settings), layout };
+    return { line, digest, layout };
+  }
+
+  /** The quoted launcher and the digest of a layout: made once, as the layout is kept while the disk does not change. */
+  private prepare(layout: Layout, program: string): Prepared {
+    let ready = this.prepared.get(layout);
+    if (ready === undefined) {
+      const launcher =
+        this.platform === 'darwin'
+          ? [program, '-p', seatbeltProfile(layout, this.settings)]
+          : [program, ...bwrapArgs(layout, this.settings), '--chdir', RUNTIME_CWD, '--'];
+      ready = { launcher: launcher.map(shq).join(' '), digest: digestOf(layout, this.settings) };
+      this.prepared.set(layout, ready);
+    }
+    return ready;
   }
 
   /** Variables whose value looks like a credential, whatever their name. */
