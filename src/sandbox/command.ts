@@ -25,6 +25,12 @@ export interface WrapInputs {
   unsetNames: string[];
   /** Variables kept although their names look secret. */
   passEnv: string[];
+  /**
+   * A folder only this sandbox sees, where its bash may write (bubblewrap's private
+   * /dev/shm): the scrub lists the variables there in one pass. Without one (macOS),
+   * it looks the variables up letter by letter, which costs bash about 0.8 ms.
+   */
+  scratch?: string;
 }
 
 /** Names that look like they hold credentials (matched ignoring case). */
@@ -57,11 +63,30 @@ export function shq(word: string): string {
 const ALL_VARIABLES = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => `\${!${c}*}`).join(' ');
 
 /** Inside the sandbox: drop secret-looking variables, run the command as `bash -c` would, report the folder it ends in. */
-function inner(passEnv: string[], unsetNames: string[]): string {
-  const keep = passEnv.length > 0 ? `${passEnv.join('|')}) ;; ` : '';
+function inner(passEnv: string[], unsetNames: string[], scratch: string | undefined): string {
   const names = unsetNames.length > 0 ? ` unset ${unsetNames.join(' ')};` : '';
-  const scrub = `shopt -s nocasematch; for __hw_v in ${ALL_VARIABLES}; do case $__hw_v in ${keep}${SECRET_NAME_GLOBS.join('|')}) unset "$__hw_v" 2>/dev/null;; esac; done; shopt -u nocasematch;${names}`;
-  return `${scrub} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
+  return `${scrub(passEnv, scratch)}${names} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
+}
+
+function scrub(passEnv: string[], scratch: string | undefined): string {
+  const secret = SECRET_NAME_GLOBS.join('|');
+  if (scratch === undefined) {
+    const keep = passEnv.length > 0 ? `${passEnv.join('|')}) ;; ` : '';
+    return `shopt -s nocasematch; for __hw_v in ${ALL_VARIABLES}; do case $__hw_v in ${keep}${secret}) unset "$__hw_v" 2>/dev/null;; esac; done; shopt -u nocasematch;`;
+  }
+  // compgen lists the exported variables (all a child inherits) and keeps those that look secret, in one pass; its
+  // filter honours nocasematch (a negated extglob filter would cost bash a millisecond). The sentinel word keeps its
+  // status 0 when nothing matches, so a bash without compgen stops here instead of running the command unscrubbed.
+  const list = `${scratch}/.hookwise-variables`;
+  const unset =
+    passEnv.length > 0
+      ? `for __hw_v in "\${__hw_l[@]}"; do case $__hw_v in ${passEnv.join('|')}) ;; *) unset -v "$__hw_v" 2>/dev/null;; esac; done;`
+      : 'unset -v "${__hw_l[@]}" 2>/dev/null;';
+  return (
+    `shopt -s nocasematch extglob; compgen -e -W __hw_TOKEN -X '!@(${secret})' > ${list} || ` +
+    `{ echo 'hookwise sandbox: this bash cannot list its variables (compgen): nothing runs' >&2; exit 126; }; ` +
+    `mapfile -t __hw_l < ${list}; : > ${list}; ${unset} shopt -u nocasematch extglob; unset -v __hw_l;`
+  );
 }
 
 /** The sweep's text for each layout (a layout is kept, unchanged, while the disk is). */
@@ -83,8 +108,8 @@ function sweepText(layout: Layout): string {
   );
 }
 
-export function wrapCommand({ launcher, layout, command, unsetNames, passEnv }: WrapInputs): string {
-  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames))} bash ${shq(command)}`;
+export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, scratch }: WrapInputs): string {
+  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames, scratch))} bash ${shq(command)}`;
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   // \`exec\`: the substitution's subshell becomes the sandbox (shells fork again for a command with redirections).
   return (

@@ -46,7 +46,15 @@ export class Sandbox {
     if (!found.ok) throw new Error(found.why);
     const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
     const { launcher, digest } = this.prepare(layout, found.program);
-    const line = wrapCommand({ launcher, layout, command, unsetNames: this.secretValued(env), passEnv: this.settings.passEnv });
+    const line = wrapCommand({
+      launcher,
+      layout,
+      command,
+      unsetNames: this.secretValued(env),
+      passEnv: this.settings.passEnv,
+      // bubblewrap's --dev makes /dev a private tmpfs (bwrap.ts): a place the scrub may write that nothing else sees.
+      scratch: this.platform === 'darwin' ? undefined : '/dev/shm',
+    });
     return { line, digest, layout };
   }
 

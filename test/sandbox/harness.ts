@@ -115,11 +115,17 @@ export function snapshot(r: Range): string {
   return JSON.stringify({ content: files.map(read), hooks, outsideFiles, rootFiles, mcp });
 }
 
-/** Alive by the kernel's word: a killed process not yet reaped is a zombie (state Z), not alive. */
+/**
+ * Alive by the kernel's word: a killed process not yet reaped is a zombie (state Z), not
+ * alive, and neither is one with SIGKILL pending (on a busy machine it may not have run
+ * since the kill, so its state is still S or R).
+ */
 export function victimAlive(r: Range): boolean {
   try {
-    const stat = fs.readFileSync(`/proc/${r.victim.pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    const status = fs.readFileSync(`/proc/${r.victim.pid}/status`, 'utf8');
+    const field = (name: string) => status.match(new RegExp(`^${name}:\\s*(\\S+)`, 'm'))?.[1] ?? '';
+    const killPending = ['SigPnd', 'ShdPnd'].some((name) => (BigInt(`0x${field(name) || '0'}`) & 0x100n) !== 0n);
+    return field('State') !== 'Z' && !killPending;
   } catch {
     return false;
   }
