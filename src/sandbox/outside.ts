@@ -24,14 +24,23 @@ export interface OutsideInputs {
 }
 
 /**
- * How the part is kept between calls: the paths it was derived from, and their stat
- * (device, inode, mtime, ctime). A link retargeted, a folder renamed, an entry created or
- * removed changes one of them; when none changed, the part is what it was. Stamps less
- * than RACY_MS old are not trusted (a second change may share the stamp).
+ * How the part is kept between calls: the paths it was derived from, and their stat. The
+ * secrets' folders and files are keyed by device, inode, mtime and ctime (a link retargeted,
+ * a file renamed, an entry made or removed changes one of them); the home and tool folders,
+ * which are only resolved to be shown, by device and inode (the home folder's mtime changes
+ * all day). When none changed, the part is what it was. Stamps less than RACY_MS old are
+ * not trusted (a second change may share the stamp).
  */
+interface Watched {
+  /** Paths whose real path is used: device and inode. */
+  resolved: string[];
+  /** Paths whose entries or target matter: device, inode, mtime, ctime. */
+  listed: string[];
+}
+
 interface Kept {
   inputs: string;
-  watched: string[];
+  watched: Watched;
   key: string | undefined;
   value: Outside;
 }
@@ -46,22 +55,22 @@ export function outsideOf({ policy, read, writable, pathDirs }: OutsideInputs): 
     return known.value;
   }
   const started = Date.now();
-  const watched = ['/'];
+  const watched: Watched = { resolved: [], listed: ['/'] };
   const value = computeOutside(policy, read, writable, pathDirs, watched);
   const { key, newest } = fingerprint(watched);
   kept.set(policy, { inputs, watched, key: newest < started - RACY_MS ? key : undefined, value });
   return value;
 }
 
-function computeOutside(policy: PathPolicy, read: string[], writable: string[], pathDirs: string[], watched: string[]): Outside {
+function computeOutside(policy: PathPolicy, read: string[], writable: string[], pathDirs: string[], watched: Watched): Outside {
   const hidden = HIDDEN_TOPS.filter((top) => fs.existsSync(top));
-  watched.push(policy.home);
+  watched.resolved.push(policy.home);
   const home = realOf(policy.home);
   // A PATH folder's parent too: version managers keep their programs beside their shims (~/.pyenv/{shims,versions}).
   // Only PATH folders inside a hidden folder need showing again; the rest are resolved for nothing. Each is
   // resolved once, though PATH often names one twice.
   const toolDirs = unique(pathDirs.flatMap((d) => [d, path.dirname(d)])).filter((d) => hidden.some((top) => isWithin(d, top)));
-  watched.push(...toolDirs);
+  watched.resolved.push(...toolDirs);
   const tools = toolDirs.map(realOf);
   const shown = [home, ...read, ...tools].filter(
     (p): p is string => p !== undefined && !HIDDEN_TOPS.includes(p) && hidden.some((top) => isWithin(p, top)),
@@ -75,10 +84,10 @@ function computeOutside(policy: PathPolicy, read: string[], writable: string[], 
  * Secrets named by absolute or home-relative rules (`~/.ssh`, `/etc/shadow`,
  * `/etc/ssh/ssh_host_*_key`): each rule's fixed folder is listed, and what matches is masked.
  */
-function maskOutsideSecrets(policy: PathPolicy, writable: string[], value: Outside, watched: string[]): void {
+function maskOutsideSecrets(policy: PathPolicy, writable: string[], value: Outside, watched: Watched): void {
   const candidates = new Set<string>();
   for (const base of secretBases(policy)) {
-    watched.push(base);
+    watched.listed.push(base);
     const stat = fs.statSync(base, { throwIfNoEntry: false });
     if (stat === undefined) continue;
     candidates.add(base);
@@ -86,7 +95,7 @@ function maskOutsideSecrets(policy: PathPolicy, writable: string[], value: Outsi
     if (stat.isDirectory() && !policy.secretRuleOf(base)) for (const name of fs.readdirSync(base)) candidates.add(path.join(base, name));
   }
   for (const candidate of candidates) {
-    watched.push(candidate);
+    watched.listed.push(candidate);
     const real = realOf(candidate);
     if (real === undefined || value.maskedFiles.includes(real) || value.maskedDirs.includes(real)) continue;
     if (writable.some((w) => isWithin(real, w))) continue; // walked already
@@ -110,17 +119,16 @@ function secretBases(policy: PathPolicy): string[] {
   return [...bases];
 }
 
-/** The stat of each path (following links), and the newest time stamp among them. */
-function fingerprint(paths: string[]): { key: string; newest: number } {
+/** The stat of each watched path (following links), and the newest time stamp among the listed ones. */
+function fingerprint({ resolved, listed }: Watched): { key: string; newest: number } {
   let key = '';
   let newest = 0;
-  for (const p of paths) {
-    let stat: fs.Stats | undefined;
-    try {
-      stat = fs.statSync(p, { throwIfNoEntry: false });
-    } catch {
-      stat = undefined; // ENOTDIR, EACCES, a loop: as good as missing, and it changes if the path does
-    }
+  for (const p of resolved) {
+    const stat = statOf(p);
+    key += stat === undefined ? '-\n' : `${stat.dev}:${stat.ino}\n`;
+  }
+  for (const p of listed) {
+    const stat = statOf(p);
     if (stat === undefined) {
       key += '-\n';
       continue;
@@ -129,6 +137,14 @@ function fingerprint(paths: string[]): { key: string; newest: number } {
     newest = Math.max(newest, stat.mtimeMs, stat.ctimeMs);
   }
   return { key, newest };
+}
+
+function statOf(p: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // ENOTDIR, EACCES, a loop: as good as missing, and it changes if the path does
+  }
 }
 
 function realOf(p: string): string | undefined {
