@@ -71,6 +71,12 @@ function project(configName) {
       `import { defineConfig } from 'hookwise';\nimport { shellGuard, pathGuard } from 'hookwise/guards';\nexport default defineConfig({ hooks: [shellGuard(), pathGuard()] });\n`,
     );
   }
+  if (configName === 'guards, sandbox off') {
+    writeFileSync(
+      path.join(dir, 'hookwise.config.mjs'),
+      `import { defineConfig } from 'hookwise';\nimport { shellGuard, pathGuard } from 'hookwise/guards';\nexport default defineConfig({ hooks: [shellGuard({ sandbox: 'off' }), pathGuard()] });\n`,
+    );
+  }
   if (configName === 'hookwise.config.mjs') {
     writeFileSync(
       path.join(dir, configName),
@@ -133,7 +139,9 @@ export async function benchClaudeCode() {
     // The TypeScript config is transpiled once here, so the cached case measures a cache hit.
     spawnSync(NODE, [bin, 'claude-code'], { ...hook(ts), env: { ...process.env, CLAUDE_PROJECT_DIR: ts } });
     const guards = project('guards');
-    dirs.push(guards);
+    // The same guards answering without the sandboxed line: what the wrap itself costs a drop-in.
+    const unwrapped = project('guards, sandbox off');
+    dirs.push(guards, unwrapped);
     const rows = timeAll([
       { name: "node -e 0 (the floor: Node's own start-up)", args: ['-e', '0'] },
       {
@@ -176,6 +184,12 @@ export async function benchClaudeCode() {
         args: [bin, 'claude-code'],
         ...hook(ts, { HOOKWISE_NO_CACHE: '1', HOOKWISE_RESIDENT: '0' }),
       },
+      {
+        name: "codex, shellGuard({ sandbox: 'off' }) + pathGuard(), PreToolUse `git status` (no wrap)",
+        args: [bin, 'codex'],
+        cwd: unwrapped,
+        input: AGENT_INPUTS.codex(unwrapped),
+      },
       // The other agents' drop-ins (docs/agents.md): the same resident path, the project found from the input's cwd.
       ...AGENTS.map((agent) => ({
         name: `${agent}, shellGuard() + pathGuard(), PreToolUse \`git status\``,
@@ -186,10 +200,13 @@ export async function benchClaudeCode() {
     ]);
     const [floor, guarded] = rows;
     const agents = rows.slice(-AGENTS.length);
+    const noWrap = rows[rows.length - AGENTS.length - 1];
     return [
       ...rows.map((r) => ({ ...r, text: `${r.medianMs.toFixed(1)} ms median (best ${r.msPerRun.toFixed(1)} ms)` })),
       ratioRow('guard config vs node -e 0 (target: 1.25x)', guarded, floor),
       ...agents.map((r, i) => ratioRow(`${AGENTS[i]} guard config vs node -e 0 (target: 1.25x)`, r, floor)),
+      ratioRow('codex, sandbox off, vs node -e 0 (what the drop-in costs without the wrap)', noWrap, floor),
+      ratioRow('codex with the sandbox wrap vs without (same rounds)', agents[0], noWrap),
     ];
   } finally {
     spawnSync(NODE, [bin, 'residents', '--stop', '--all'], { env: process.env });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { PathPolicy } from '../guards/paths/judge.js';
 import { createScanner } from '../guards/secrets/scan.js';
 import { bwrapArgs } from './bwrap.js';
-import { RUNTIME_CWD, wrapCommand } from './command.js';
+import { RUNTIME_CWD, shq, wrapCommand } from './command.js';
 import { detectSandbox, type Availability } from './detect.js';
 import { layoutFor, type Layout } from './layout.js';
 import { bridgeFor, prepareBridge } from './proxy/bridge.js';
@@ -24,7 +24,15 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 let scanner: ReturnType<typeof createScanner> | undefined;
 
+interface Prepared {
+  /** The program and the layout's own arguments, quoted. */
+  launcher: string;
+  digest: string;
+}
+
 export class Sandbox {
+  private readonly prepared = new WeakMap<Layout, Prepared>();
+
   constructor(
     readonly settings: ResolvedSandbox,
     private readonly platform: NodeJS.Platform = process.platform,
@@ -56,33 +64,40 @@ export class Sandbox {
     const allow = this.allowlist;
     const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
     const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
+    const { launcher, digest } = this.launcherFor(layout, found.program);
+    // What depends on this call (the environment, the proxy), after the layout's own arguments.
     const unnamed = this.unnamedVariables(env);
-    const launcher =
+    const extra =
       this.platform === 'darwin'
-        ? [
-            found.program,
-            '-p',
-            seatbeltProfile(layout, this.settings),
-            ...(unnamed.length > 0 ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])] : []),
-          ]
-        : [
-            found.program,
-            ...bwrapArgs(layout, this.settings),
-            ...(bridge?.bwrapArgs ?? []),
-            ...unnamed.flatMap((n) => ['--unsetenv', n]),
-            '--chdir',
-            RUNTIME_CWD,
-            '--',
-          ];
+        ? unnamed.length > 0
+          ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])]
+          : []
+        : [...(bridge?.bwrapArgs ?? []), ...unnamed.flatMap((n) => ['--unsetenv', n]), '--chdir', RUNTIME_CWD, '--'];
     const line = wrapCommand({
-      launcher,
+      launcher: [launcher, ...extra.map(shq)].join(' '),
       layout,
       command,
       unsetNames: this.secretValued(env),
       passEnv: this.settings.passEnv,
+      // bubblewrap's --dev makes /dev a private tmpfs (bwrap.ts): a place the scrub may write that nothing else sees.
+      scratch: this.platform === 'darwin' ? undefined : '/dev/shm',
       prelude: bridge?.prelude,
     });
-    return { line, digest: digestOf(layout, this.settings), layout };
+    return { line, digest, layout };
+  }
+
+  /** The quoted program and layout arguments, and the digest: made once, as the layout is kept while the disk does not change. */
+  private launcherFor(layout: Layout, program: string): Prepared {
+    let ready = this.prepared.get(layout);
+    if (ready === undefined) {
+      const launcher =
+        this.platform === 'darwin'
+          ? [program, '-p', seatbeltProfile(layout, this.settings)]
+          : [program, ...bwrapArgs(layout, this.settings)];
+      ready = { launcher: launcher.map(shq).join(' '), digest: digestOf(layout, this.settings) };
+      this.prepared.set(layout, ready);
+    }
+    return ready;
   }
 
   /**

@@ -86,6 +86,28 @@ describe("the host's shell keeps working", () => {
   });
 });
 
+describe('the environment inside', () => {
+  it('has no variable whose name looks secret, whatever its case, except those passed on purpose', async () => {
+    Object.assign(r.env, { my_api_key: 'v1', Session_Cookie: 'v2', DEPLOY_TOKEN: 'v3', BUILD_MODE: 'v4' });
+    const engine = guardEngine(r, { sandbox: { passEnv: ['DEPLOY_TOKEN'] } });
+    const { line } = await hostLine(engine, r, 'env | sort');
+    const result = await runBash(r, line!);
+    const names = result.stdout.split('\n').map((l) => l.split('=')[0]);
+    expect(names).toEqual(expect.arrayContaining(['DEPLOY_TOKEN', 'BUILD_MODE', 'HOME']));
+    expect(names.filter((n) => /key|cookie|token|setting/i.test(n!))).toEqual(['DEPLOY_TOKEN']);
+  });
+
+  it('runs nothing when its bash cannot list the variables to clear', async () => {
+    // BASH_ENV is read by the sandbox's bash before the scrub: here it takes compgen away.
+    fs.writeFileSync(path.join(r.ws, 'no-compgen.sh'), 'enable -n compgen\n');
+    const { line } = await hostLine(guardEngine(r), r, 'echo ran > ran.txt');
+    const result = await runBash(r, `BASH_ENV=${path.join(r.ws, 'no-compgen.sh')}; export BASH_ENV; ${line}`);
+    expect(result.status).toBe(126);
+    expect(result.stderr).toMatch(/cannot list its variables/);
+    expect(fs.existsSync(path.join(r.ws, 'ran.txt'))).toBe(false);
+  });
+});
+
 describe('what the sandbox hides follows the disk between calls', () => {
   it('a secret or protected file made after an earlier call is hidden or read-only in the next one', async () => {
     const engine = guardEngine(r);
