@@ -208,15 +208,8 @@ export class EventNames {
 /** hookwise's own names only: what an engine knows when it is given no others. */
 export const CANONICAL_NAMES = new EventNames();
 
-/** The canonical name of an event (hookwise's names only; an engine's own names: EventNames). */
-export const canonicalEvent = (name: string): string => CANONICAL_NAMES.canonical(name);
-/** Whether the name is one of hookwise's events. */
-export const isKnownEvent = (name: string): boolean => CANONICAL_NAMES.isKnown(name);
-/** What hookwise knows of an event. Custom events are blockable and have no filter field. */
+/**
+ * What hookwise knows of an event by its own name. Custom events are blockable and have no
+ * filter field. Names by alias, and the other lookups, are the compat layer's (src/compat/event-aliases.ts).
+ */
 export const eventInfo = (name: string): EventInfo => CANONICAL_NAMES.info(name);
-/** Every canonical event name. */
-export const knownEventNames = (): string[] => CANONICAL_NAMES.known();
-/** The known event a custom name is mistaken for, if any. */
-export const nearMissOf = (name: string): string | undefined => CANONICAL_NAMES.nearMiss(name);
-/** The canonical name of an event, or an EventNameError (EventNames.check). */
-export const checkEvent = (name: unknown): string => CANONICAL_NAMES.check(name);

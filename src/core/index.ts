@@ -37,7 +37,8 @@ export {
   type AnyOf,
   type NotOf,
 } from './matchers.js';
-export { EVENTS, CORE_EVENTS, canonicalEvent, isKnownEvent, eventInfo, knownEventNames, EventNameError, type EventInfo } from './events.js';
+// canonicalEvent, isKnownEvent and knownEventNames, which know the aliases too, come from the compat layer (src/index.ts).
+export { EVENTS, CORE_EVENTS, eventInfo, EventNameError, type EventInfo } from './events.js';
 export type { Outcome, HookRecord, HookStatus } from './outcome.js';
 export {
   DEFAULT_TIMEOUT_MS,

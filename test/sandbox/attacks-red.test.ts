@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RED_ATTACKS, RED_LOOKALIKES } from './attacks-red.js';
-import { guardEngine, hostLine, runBash } from './harness.js';
+import { fillCommand, guardEngine, hostLine, runBash } from './harness.js';
 import { makeRedRange, redReached, redSnapshot, type RedRange } from './red-range.js';
 
 /**
@@ -15,15 +15,7 @@ afterEach(async () => {
   await r.cleanup();
 });
 
-const fill = (command: string) =>
-  command
-    .replaceAll('{outside}', r.outside)
-    .replaceAll('{home}', r.home)
-    .replaceAll('{uport}', String(r.uport))
-    .replaceAll('{port}', String(r.port))
-    .replaceAll('{abstract}', r.abstract)
-    .replaceAll('{pid}', String(r.victim.pid))
-    .replaceAll('{victim}', r.victimSeconds);
+const fill = (command: string) => fillCommand(r, command, { uport: String(r.uport), abstract: r.abstract });
 
 async function run(line: string) {
   const before = redSnapshot(r);

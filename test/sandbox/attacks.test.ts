@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ATTACKS } from './attacks.js';
 import {
   ENV_SECRET,
+  fillCommand,
   guardEngine,
   hostLine,
   leaked,
@@ -21,13 +22,7 @@ afterEach(async () => {
   await r.cleanup();
 });
 
-const fill = (command: string) =>
-  command
-    .replaceAll('{outside}', r.outside)
-    .replaceAll('{home}', r.home)
-    .replaceAll('{port}', String(r.port))
-    .replaceAll('{pid}', String(r.victim.pid))
-    .replaceAll('{victim}', r.victimSeconds);
+const fill = (command: string) => fillCommand(r, command);
 
 /** Whether running a line reached anything outside: a changed sentinel, a leak, a request, a killed process. */
 function reached(before: string, result: RunResult): string[] {

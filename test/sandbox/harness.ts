@@ -104,6 +104,19 @@ export async function makeRange(): Promise<Range> {
   };
 }
 
+/** An attack's command with the range's places in it: {outside}, {home}, {port}, {pid}, {victim}, and any `more`. */
+export function fillCommand(r: Range, command: string, more: Record<string, string> = {}): string {
+  const places: Record<string, string> = {
+    outside: r.outside,
+    home: r.home,
+    port: String(r.port),
+    pid: String(r.victim.pid),
+    victim: r.victimSeconds,
+    ...more,
+  };
+  return command.replace(/\{(\w+)\}/g, (whole, name: string) => places[name] ?? whole);
+}
+
 /** Everything an attack must not reach, as it is now. */
 export function snapshot(r: Range): string {
   const files = [

@@ -26,6 +26,7 @@ import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-dea
 import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
 import { keyFileOf, nextKeyFileOf, proofOf, readKey, sealOf } from './proof.cjs';
 import { LoadedFiles } from './track.js';
+import { listenOnSocket } from '../../sandbox/unix-socket.js';
 
 /**
  * The resident hookwise (docs/claude-code.md#the-resident): one process per identity
@@ -155,27 +156,15 @@ class Resident {
 
   /** Listen on the socket; false when another resident already serves it. */
   private async listen(): Promise<boolean> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await new Promise<void>((resolve, reject) => {
-          this.server.once('error', reject);
-          this.server.listen(this.socket, () => {
-            this.server.off('error', reject);
-            resolve();
-          });
-        });
-        fs.chmodSync(this.socket, 0o600);
-        this.socketIno = fs.statSync(this.socket).ino;
-        return true;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt > 0 || (await answers(this.socket))) {
-          log(`not serving: ${(error as Error).message}`);
-          return false;
-        }
-        // A socket file nobody listens on: a resident that was killed left it.
-        fs.rmSync(this.socket, { force: true });
-      }
+    try {
+      await listenOnSocket(this.server, this.socket);
+    } catch (error) {
+      log(`not serving: ${(error as Error).message}`);
+      return false;
     }
+    fs.chmodSync(this.socket, 0o600);
+    this.socketIno = fs.statSync(this.socket).ino;
+    return true;
   }
 
   /** Claude Code names the project: load its config now, so that the first call finds it ready. */
@@ -419,16 +408,4 @@ function helloOf(line: string): { nonce: string; every: number } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Does someone listen on this socket? */
-function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createConnection(socket);
-    probe.on('connect', () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.on('error', () => resolve(false));
-  });
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { netProxyDir, netProxySocket, untrustedDir } from './place.js';
-import { answers, startNetProxy, type NetProxy } from './server.js';
+import { answers } from '../unix-socket.js';
+import { startNetProxy, type NetProxy } from './server.js';
 
 /**
  * Who runs the network proxy. A host (Claude Code, Codex, …) runs the sandboxed line

@@ -3,6 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { isAllowed, isIpLiteral, normalizeHost } from './allowlist.js';
 import { systemResolver, type Resolver } from './resolve.js';
+import { listenOnSocket } from '../unix-socket.js';
 
 /**
  * hookwise's network proxy (docs/security.md#the-os-sandbox): an HTTP proxy on a Unix
@@ -193,7 +194,7 @@ export async function startNetProxy(options: NetProxyOptions): Promise<NetProxy>
     req.pipe(upstream);
   }
 
-  await listen(server, options.socket);
+  await listenOnSocket(server, options.socket);
   fs.chmodSync(options.socket, 0o600);
   return {
     socket: options.socket,
@@ -247,35 +248,4 @@ async function connectAny(addresses: string[], port: number): Promise<net.Socket
     last = socket;
   }
   return last;
-}
-
-/** Listen on the socket; a socket file nobody answers on (a proxy that was killed) is replaced. */
-async function listen(server: http.Server, socket: string): Promise<void> {
-  const attempt = () =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socket, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  try {
-    await attempt();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || (await answers(socket))) throw error;
-    fs.rmSync(socket, { force: true });
-    await attempt();
-  }
-}
-
-/** Whether something accepts connections on the Unix socket now. */
-export function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(socket);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
 }
