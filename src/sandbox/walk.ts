@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { PathPolicy } from '../guards/paths/judge.js';
 import { isWithin } from '../guards/paths/resolve.js';
+import { hardLinkedPackages, linkCount } from './linked-packages.js';
+import { submoduleGitDirs } from './submodules.js';
 
 /** Folders whose files editors, agents and git run on their own: read-only as a whole, so no new file appears in them. */
 export const CONFIG_DIRS = [
@@ -225,77 +227,6 @@ function gitFacts(dir: string, all: Map<string, FolderFacts | GitFacts>): GitFac
   return facts;
 }
 
-/**
- * Submodules' git folders (`.git/modules/<name>`, nested for submodules of submodules):
- * git runs their hooks and config (core.fsmonitor on `git status`) as it runs the main one's.
- */
-function submoduleGitDirs(gitPath: string): string[] {
-  const found: string[] = [];
-  const queue = [path.join(gitPath, 'modules')];
-  while (queue.length > 0 && found.length < 1000) {
-    const dir = queue.shift()!;
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      if (!entry.isDirectory()) continue;
-      const sub = path.join(dir, entry.name);
-      // A git folder has a HEAD or a config; anything else is a folder of a submodule's nested name (a/b).
-      const exists = (name: string) => fs.lstatSync(path.join(sub, name), { throwIfNoEntry: false }) !== undefined;
-      if (exists('config') || exists('HEAD')) {
-        found.push(sub);
-        queue.push(path.join(sub, 'modules'));
-      } else queue.push(sub);
-    }
-  }
-  return found;
-}
-
-const linkedPackages = new Map<string, { mtimeMs: number; packages: string[] }>();
-const MAX_PACKAGES = 5_000;
-
-/**
- * Packages installed as hard links to a store outside the workspace (pnpm's
- * `.pnpm`, bun's default on Linux): writing their files would write the store, so
- * every other project using them. Each package is judged by its package.json; pnpm's
- * `.pnpm` is read-only as a whole when its first package is linked. Remembered with
- * the folder's mtime (an install changes it).
- */
-function hardLinkedPackages(nodeModules: string): string[] {
-  const stat = fs.statSync(nodeModules, { throwIfNoEntry: false });
-  if (stat === undefined || !stat.isDirectory()) return [];
-  const known = linkedPackages.get(nodeModules);
-  if (known !== undefined && known.mtimeMs === stat.mtimeMs) return known.packages;
-  const packages: string[] = [];
-  const linked = (dir: string) => linkCount(path.join(dir, 'package.json')) > 1;
-  const dirsIn = (dir: string) => {
-    try {
-      return fs
-        .readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.isDirectory())
-        .map((e) => path.join(dir, e.name));
-    } catch {
-      return [];
-    }
-  };
-  let budget = MAX_PACKAGES;
-  for (const dir of dirsIn(nodeModules)) {
-    if (budget-- <= 0) break;
-    const name = path.basename(dir);
-    if (name === '.pnpm') {
-      const first = dirsIn(dir).flatMap((id) => dirsIn(path.join(id, 'node_modules')))[0];
-      if (first !== undefined && (linked(first) || dirsIn(first).some(linked))) packages.push(dir);
-    } else if (name.startsWith('@')) {
-      for (const scoped of dirsIn(dir)) if (budget-- > 0 && linked(scoped)) packages.push(scoped);
-    } else if (linked(dir)) packages.push(dir);
-  }
-  linkedPackages.set(nodeModules, { mtimeMs: stat.mtimeMs, packages });
-  return packages;
-}
-
 /** Bind every folder from `dir` up to (not including) the root to itself: a mount point cannot be renamed. */
 function pin(dir: string, root: string, pinned: string[]): void {
   let d = dir;
@@ -303,8 +234,4 @@ function pin(dir: string, root: string, pinned: string[]): void {
     pinned.push(d);
     d = path.dirname(d);
   }
-}
-
-function linkCount(p: string): number {
-  return fs.lstatSync(p, { throwIfNoEntry: false })?.nlink ?? 1;
 }
