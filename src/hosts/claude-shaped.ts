@@ -28,7 +28,8 @@ export const answerOf = (out: Record<string, unknown> | undefined): HostAnswer =
  */
 export function jsonFailure(event: string | undefined, reason: string, failOpen: boolean): HostAnswer {
   const line = `hookwise failed closed: ${reason}`;
-  const name = event !== undefined && isKnownEvent(event) ? canonicalEvent(event) : event;
+  // An alias names its event; an unknown name stays as it is.
+  const name = event === undefined ? undefined : canonicalEvent(event);
   if (failOpen) return { stderr: `hookwise: ${reason}`, code: 0 };
   if (name === undefined || name === 'PreToolUse')
     return {

@@ -1,4 +1,4 @@
-import { canonicalEvent, isKnownEvent } from '../../compat/event-aliases.js';
+import { canonicalEvent } from '../../compat/event-aliases.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
 import { END_OF_TURN, type HostAnswer, jsonLine } from '../host.js';
@@ -62,7 +62,8 @@ export function openCodeAnswer(o: Outcome, input: HookInput): HostAnswer {
 export function openCodeFailure(event: string | undefined, reason: string, failOpen: boolean): HostAnswer {
   const said = `hookwise failed closed: ${reason}`;
   if (failOpen) return { stderr: `hookwise: ${reason}`, code: 0 };
-  const name = event !== undefined && isKnownEvent(event) ? canonicalEvent(event) : event;
+  // An alias names its event; an unknown name stays as it is.
+  const name = event === undefined ? undefined : canonicalEvent(event);
   if (name === undefined || name === 'PreToolUse' || name === 'UserPromptSubmit') return { ...line({ deny: said }), stderr: said };
   if (name === 'PostToolUse') return { ...line({ append: said }), stderr: said };
   if (name !== undefined && END_OF_TURN.has(name)) return { ...line({}), stderr: said };
