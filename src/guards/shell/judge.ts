@@ -783,6 +783,8 @@ export class ShellJudgement implements JudgeApi {
     const value = typeof arg === 'string' ? arg : arg.value;
     if (typeof arg !== 'string' && (arg.dynamic || value === undefined)) {
       this.unprovable(`\`${inv.label}\` runs ${what} ${arg.text}, which is only known when it runs`);
+      // Code known only when it runs may be `git reset --hard` or `rm -rf src`, like a program known only then.
+      if (this.options.packs.has('files')) judgeUnknownProgram('files/unknown-program', `The code \`${inv.label}\` runs`, this.packApi);
       return;
     }
     this.nested(() => this.script(value!));
@@ -875,5 +877,6 @@ export class ShellJudgement implements JudgeApi {
     }
     const names = described.map((d) => d.name).join(', ');
     this.unprovable(`\`${inv.label}\` runs what ${names || 'an earlier command'} prints, which is only known when it runs`);
+    if (this.options.packs.has('files')) judgeUnknownProgram('files/unknown-program', `The code \`${inv.label}\` runs`, this.packApi);
   }
 }

@@ -39,6 +39,17 @@ packRule('files', ['mv'], (inv, p) => {
 });
 
 /** `-exec rm {} +`, `-execdir rm -rf {} \;`: find deleting what it finds, as -delete does. */
+/** find's own words: what an `-exec … ;` runs is its command's (`-exec echo -delete ;` deletes nothing). */
+function findActions(args: Arg[]): Arg[] {
+  const own: Arg[] = [];
+  for (let k = 0; k < args.length; k++) {
+    own.push(args[k]!);
+    if (/^-(exec|execdir|ok|okdir)$/.test(args[k]!.value ?? ''))
+      while (k + 1 < args.length && !/^(;|\+)$/.test(args[k + 1]!.value ?? '')) k++;
+  }
+  return own;
+}
+
 function execRemoves(args: Arg[]): 'files' | 'recursive' | undefined {
   const i = args.findIndex(
     (a, k) =>
@@ -90,7 +101,7 @@ packRule('files', ['rsync'], (inv, p) => {
 packRule('files', ['find'], (inv, p) => {
   const args = inv.args;
   const exec = execRemoves(args);
-  if (!args.some((a) => a.value === '-delete') && !exec) return;
+  if (!findActions(args).some((a) => a.value === '-delete') && !exec) return;
   let i = 0;
   const roots: Arg[] = [];
   while (i < args.length && !(args[i]!.value !== undefined && /^[-(!),]/.test(args[i]!.value!))) roots.push(args[i++]!);
