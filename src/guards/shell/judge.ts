@@ -586,7 +586,11 @@ export class ShellJudgement implements JudgeApi {
       this.globWrite(arg, subject, opts);
       return;
     }
-    this.pathVerdicts(arg.value!, (cwd) => this.policy.check(arg.value!, 'write', { cwd, recursive: opts.recursive }), subject);
+    this.pathVerdicts(
+      arg.value!,
+      (cwd) => this.policy.check(arg.value!, 'write', { cwd, recursive: opts.recursive, ...(opts.into && { into: true }) }),
+      subject,
+    );
   }
 
   /** A write through a glob: judge the folder it expands in and what it could match there. */

@@ -198,15 +198,16 @@ function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
   }
   // `{}` (and `{.}`, `{/}`, ...) is the whole input, `{2}` its value from the second source.
   const REPLACEMENT = /\{(\d+)?[./#%]*\}/g;
+  const hasReplacement = (v: string | undefined) => v !== undefined && /\{(\d+)?[./#%]*\}/.test(v);
   for (const input of inputs.slice(0, 16)) {
     const fill = (m: string, n?: string) => (n ? input[Number(n) - 1] : input.length === 1 ? input[0] : undefined) ?? runtimeArg(m);
     const filled = command.map((w) => {
-      if (w.value === undefined || !REPLACEMENT.test(w.value)) return w;
+      if (w.value === undefined || !hasReplacement(w.value)) return w;
       const parts = [...w.value.matchAll(REPLACEMENT)].map((m) => fill(m[0], m[1]));
       if (parts.some((a) => a.dynamic)) return runtimeArg(w.text);
       return { ...w, value: w.value.replace(REPLACEMENT, (m, n?: string) => fill(m, n).value!), text: w.text };
     });
-    const placed = command.some((w) => w.value !== undefined && REPLACEMENT.test(w.value));
+    const placed = command.some((w) => hasReplacement(w.value));
     const line = placed ? filled : [...filled, ...input];
     // One word with spaces is a shell command line (`parallel 'rm -rf {}' ::: x`).
     if (line.length === 1 || (line[0]?.value?.includes(' ') ?? false)) {

@@ -189,8 +189,7 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       return;
     }
     case 'switch':
-      if (flag(rest, /^(-f|--force|--discard-changes)$/) || short(rest, 'f', 'cC'))
-        discards(p, 'git/switch-discard', line, cwd, undefined);
+      if (flag(rest, /^(-f|--force|--discard-changes)$/) || short(rest, 'f', 'cC')) discards(p, 'git/switch-discard', line, cwd, undefined);
       return;
     case 'clean': {
       const force = flag(rest, /^--force$/) || short(rest, 'f', 'e');

@@ -26,7 +26,24 @@ packRule('publishing', ['cargo'], (inv, p) => {
 
 packRule(
   'publishing',
-  ['twine', 'poetry', 'uv', 'flit', 'hatch', 'pdm', 'gem', 'dotnet', 'mvn', 'mvnw', 'gradle', 'gradlew', 'lerna', 'changeset', 'vsce', 'ovsx'],
+  [
+    'twine',
+    'poetry',
+    'uv',
+    'flit',
+    'hatch',
+    'pdm',
+    'gem',
+    'dotnet',
+    'mvn',
+    'mvnw',
+    'gradle',
+    'gradlew',
+    'lerna',
+    'changeset',
+    'vsce',
+    'ovsx',
+  ],
   (inv, p) => {
     const w = words(inv.args);
     if (dryRun(inv.args)) return;
