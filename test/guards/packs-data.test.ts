@@ -164,6 +164,61 @@ describe('files: shred, mv out of the workspace, deletes of run-time paths, and 
   });
 });
 
+describe('files: one file deleted or overwritten (rm, unlink, > f, cp/mv onto, truncate, tee)', () => {
+  it('loses an untracked file and an uncommitted change for real, and is refused; tracked unchanged files and new files are fine', async () => {
+    const scratch = repo();
+    scratch.write('notes.md', 'a day of notes\n');
+    scratch.write('src/a.ts', 'uncommitted work\n');
+    runBash(scratch.dir, 'rm notes.md && echo x > src/a.ts');
+    expect(scratch.exists('notes.md')).toBe(false);
+    expect(scratch.read('src/a.ts')).toBe('x\n');
+
+    const r = repo();
+    r.write('notes.md', 'a day of notes\n');
+    r.write('src/a.ts', 'uncommitted work\n');
+    const d = await judge(r, 'rm notes.md');
+    expect(d.decision).toBe('deny');
+    expect(d.reason).toMatch(/\[files\/overwrite\] `rm notes\.md` deletes notes\.md, which holds work git cannot restore \(untracked\)/);
+    for (const bad of [
+      'unlink notes.md',
+      'echo x > src/a.ts',
+      ': > notes.md',
+      'cp README.md src/a.ts',
+      'mv src/b.ts notes.md',
+      'truncate -s 0 src/a.ts',
+      'date | tee notes.md',
+    ])
+      expect((await judge(r, bad)).decision, bad).toBe('deny');
+    expect((await judge(r, 'echo x > src/a.ts')).reason).toMatch(/changed since the last commit/);
+    for (const good of [
+      'rm src/b.ts',
+      'rm missing.txt',
+      'echo x >> notes.md',
+      'echo x > new.md',
+      'cp README.md new.md',
+      'mv notes.md docs.md',
+      'cp -n README.md notes.md',
+      'date | tee -a notes.md',
+      'rm -f node_modules/x.js',
+    ])
+      expect((await judge(r, good)).decision, good).toBe('allow');
+    // Staged, the content is in the index: git restores it.
+    r.git('add', 'src/a.ts');
+    expect((await judge(r, 'echo x > src/a.ts')).decision).toBe('allow');
+  });
+});
+
+describe('a recursive delete of a temporary folder that holds the workspace', () => {
+  it("reaches the workspace even in the sandbox, so it is refused; a sibling in /tmp is the sandbox's own", async () => {
+    const r = repo(); // in os.tmpdir()
+    const d = await judge(r, 'rm -rf ..');
+    expect(d.decision).toBe('deny');
+    expect(d.reason).toMatch(/which contains the workspace/);
+    expect((await judge(r, 'rm -rf ../../')).decision).toBe('deny');
+    expect((await judge(r, 'rm -rf ../other-build')).decision).toBe('allow');
+  });
+});
+
 describe('databases', () => {
   it('DROP TABLE through sqlite3 loses the table for real, and is refused; a SELECT is allowed', async () => {
     const r = repo();
@@ -230,6 +285,15 @@ describe('containers, clouds, publishing: refused beside their harmless neighbou
     ['python3 manage.py flush --noinput', 'python3 manage.py migrate', 'databases/reset'],
     ['php artisan migrate:fresh', 'php artisan migrate', 'databases/reset'],
     ['podman system reset -f', 'podman system df', 'containers/system-prune'],
+    [
+      'aws ecr batch-delete-image --repository-name app --image-ids imageTag=v1',
+      'aws ecr describe-images --repository-name app',
+      'clouds/delete',
+    ],
+    ['az storage blob delete-batch -s uploads', 'az storage blob list -c uploads', 'clouds/delete'],
+    ['gsutil -m rsync -r -d ./site gs://site', 'gsutil -m rsync -r ./site gs://site', 'clouds/s3-sync-delete'],
+    ['./gradlew :lib:publish', './gradlew publishToMavenLocal', 'publishing/publish'],
+    ['./mvnw -B release:perform', './mvnw -B verify', 'publishing/publish'],
   ])('%s is refused; %s is allowed', async (bad, good, rule) => {
     const r = repo();
     const d = await judge(r, bad);

@@ -251,6 +251,77 @@ describe('git push --force', () => {
   });
 });
 
+describe('option forms: clusters, attached values, --, and a lease beside --force', () => {
+  it('reads -qf as -f and -bfeature as -b feature; after -- a word is a name, not an option', async () => {
+    const scratch = repo();
+    scratch.write('src/a.ts', 'work\n');
+    runBash(scratch.dir, 'git switch -qf main');
+    expect(scratch.read('src/a.ts')).toBe('export const a = 1;\n');
+
+    const r = repo();
+    r.write('src/a.ts', 'work\n');
+    const d = await judge(r, 'git switch -qf main');
+    expect(d.decision).toBe('deny');
+    expect(d.reason).toContain('[git/switch-discard]');
+    expect((await judge(r, 'git checkout -fq main')).decision).toBe('deny');
+    expect((await judge(r, 'git checkout HEAD --pathspec-from-file=list.txt')).decision).toBe('deny');
+    for (const good of [
+      'git checkout -bfeature',
+      'git checkout -qbfix-1',
+      'git switch -- -f',
+      'git worktree remove -- -f',
+      'git clean -nf',
+    ])
+      expect((await judge(r, good)).decision, good).toBe('allow');
+  });
+
+  it('git branch -f moves an existing branch (its own commits are left behind) and is refused; creating one is not', async () => {
+    const r = repo();
+    r.git('branch', 'feature');
+    const d = await judge(r, 'git branch -f feature HEAD~0');
+    expect(d.decision).toBe('deny');
+    expect(d.reason).toContain('[git/branch-force-move]');
+    expect((await judge(r, 'git branch --force feature')).decision).toBe('deny');
+    expect((await judge(r, 'git branch -f brand-new')).decision).toBe('allow');
+  });
+
+  it('--force disables the lease (git-push(1)), so a lease beside --force is still a force push', async () => {
+    const r = repo();
+    for (const bad of [
+      'git push --force-with-lease=main --force',
+      'git push -f --force-with-lease',
+      'git push --force-with-lease --no-force-with-lease -f',
+    ])
+      expect((await judge(r, bad)).reason, bad).toContain('[git/push-force]');
+    expect((await judge(r, 'git push --force-with-lease=main:abc123 origin main')).decision).toBe('allow');
+  });
+});
+
+describe('wrappers that fill in a command: env -P, env -, xargs -i/--replace/-J, parallel {2}', () => {
+  it('judges the command each of them runs', async () => {
+    const r = repo();
+    r.write('src/a.ts', 'work\n');
+    r.write('notes.md', 'notes\n');
+    for (const bad of [
+      'env -P /usr/bin git reset --hard',
+      'env - git reset --hard',
+      "printf 'src\\n' | xargs --replace bash -c 'rm -rf {}'",
+      'printf "src\\n" | xargs -J {} rm -rf {}',
+      'parallel git clean -f {2} ::: x ::: -ffdx',
+      "parallel sh -c 'git clean -f {2}' ::: x ::: -ffdx",
+      "echo 'git reset --hard' | parallel bash -c {}",
+    ])
+      expect((await judge(r, bad)).decision, bad).toBe('deny');
+    // `xargs -i` takes its value only attached: `rm -rf` is given nothing.
+    for (const good of [
+      'echo src | xargs -i rm -rf',
+      'parallel echo {1} {2} ::: a b ::: c d',
+      'find . -name "*.ts" -exec echo -delete \\;',
+    ])
+      expect((await judge(r, good)).decision, good).toBe('allow');
+  });
+});
+
 describe('a program, git verb or git option known only when it runs', () => {
   const hidden = [
     'g$(printf it) reset --hard',

@@ -52,6 +52,8 @@ export interface CheckOptions {
   cwd: string;
   /** A recursive operation (rm -r, chmod -R): the folder's contents count too. */
   recursive?: boolean;
+  /** A destination things are put into (`mv x /tmp/`), not itself replaced or deleted. */
+  into?: boolean;
   /** Skip the Windows-form and hidden-character refusals (for words that may not be paths at all). */
   lenient?: boolean;
 }
@@ -244,7 +246,10 @@ export class PathPolicy {
     if (allowedRoots !== undefined && root === undefined) {
       // Unprovable, not allowed: only the sandbox makes it harmless, so without one it is refused.
       if (access === 'write' && this.inScratch(folded, roots) && !isWithin(folded, roots.state))
-        return verdict('unprovable', 'in a temporary folder, which the OS sandbox gives each command empty');
+        // A recursive write to a temporary folder that holds the workspace (`rm -rf ..` of a workspace in /tmp) reaches it even in the sandbox.
+        return opts.recursive && !opts.into && isWithin(roots.folded, folded)
+          ? verdict('deny', `which contains the workspace ${roots.workspace}`)
+          : verdict('unprovable', 'in a temporary folder, which the OS sandbox gives each command empty');
       return verdict('deny', `outside the workspace ${roots.workspace}`);
     }
     if (access === 'read') return verdict('allow');

@@ -17,7 +17,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
-import { DiskLook, judgeDeletion, judgeUnknownProgram, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
+import { DiskLook, judgeDeletion, judgeOverwrite, judgeUnknownProgram, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -427,6 +427,8 @@ export class ShellJudgement implements JudgeApi {
     const key = path.normalize(value);
     const before = this.written.has(key);
     this.checkWrite(target, `${argv.length > 0 ? who : 'a redirection'} writes`, { verb: 'writes' });
+    if (/^(>|>\||&>|&>\|)$/.test(op) && this.options.packs.has('files'))
+      judgeOverwrite(target, this.packApi, `${argv.length > 0 ? `${who} ${op}` : `\`${op}\``} replaces`);
     // `date > stamp.txt`: what the file will hold is known now, so sending it later sends nothing secret.
     if (!before && (op === '>' || op === '>|') && printsKnownText(argv)) {
       this.written.delete(key);
@@ -584,7 +586,11 @@ export class ShellJudgement implements JudgeApi {
       this.globWrite(arg, subject, opts);
       return;
     }
-    this.pathVerdicts(arg.value!, (cwd) => this.policy.check(arg.value!, 'write', { cwd, recursive: opts.recursive }), subject);
+    this.pathVerdicts(
+      arg.value!,
+      (cwd) => this.policy.check(arg.value!, 'write', { cwd, recursive: opts.recursive, ...(opts.into && { into: true }) }),
+      subject,
+    );
   }
 
   /** A write through a glob: judge the folder it expands in and what it could match there. */
@@ -783,6 +789,8 @@ export class ShellJudgement implements JudgeApi {
     const value = typeof arg === 'string' ? arg : arg.value;
     if (typeof arg !== 'string' && (arg.dynamic || value === undefined)) {
       this.unprovable(`\`${inv.label}\` runs ${what} ${arg.text}, which is only known when it runs`);
+      // Code known only when it runs may be `git reset --hard` or `rm -rf src`, like a program known only then.
+      if (this.options.packs.has('files')) judgeUnknownProgram('files/unknown-program', `The code \`${inv.label}\` runs`, this.packApi);
       return;
     }
     this.nested(() => this.script(value!));
@@ -875,5 +883,6 @@ export class ShellJudgement implements JudgeApi {
     }
     const names = described.map((d) => d.name).join(', ');
     this.unprovable(`\`${inv.label}\` runs what ${names || 'an earlier command'} prints, which is only known when it runs`);
+    if (this.options.packs.has('files')) judgeUnknownProgram('files/unknown-program', `The code \`${inv.label}\` runs`, this.packApi);
   }
 }

@@ -28,6 +28,8 @@ export type StdinText = { kind: 'none' } | { kind: 'text'; text: string } | { ki
 
 export interface WriteOptions {
   recursive?: boolean;
+  /** A destination things are put into (`mv x /tmp/`), not itself replaced or deleted. */
+  into?: boolean;
   /** "targets", "writes", "deletes", ... Default "writes". */
   verb?: string;
 }

@@ -189,24 +189,26 @@ function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
   const words = parsed.operands;
   const sep = words.findIndex((w) => w.value !== undefined && /^:::+\+?$/.test(w.value));
   const command = sep < 0 ? words : words.slice(0, sep);
-  const inputs: Arg[] =
-    sep < 0 ? [runtimeArg('<lines read by parallel>')] : words.slice(sep + 1).filter((w) => !/^:::+\+?$/.test(w.value ?? ''));
+  const inputs = sep < 0 ? [[runtimeArg('<lines read by parallel>')]] : parallelInputs(words.slice(sep));
   const inv = { name: 'parallel', argv0, args: rest, label: 'parallel', stdin: { kind: 'none' } as Stdin };
   if (command.length === 0) {
     // The inputs themselves are commands.
-    for (const i of inputs) judge.code(i, inv, 'the command');
+    for (const i of inputs.flat()) judge.code(i, inv, 'the command');
     return [];
   }
+  // `{}` (and `{.}`, `{/}`, ...) is the whole input, `{2}` its value from the second source.
+  const REPLACEMENT = /\{(\d+)?[./#%]*\}/g;
+  const hasReplacement = (v: string | undefined) => v !== undefined && /\{(\d+)?[./#%]*\}/.test(v);
   for (const input of inputs.slice(0, 16)) {
-    const filled = command.map((w) =>
-      w.value?.includes('{}')
-        ? input.dynamic
-          ? runtimeArg(w.text)
-          : { ...w, value: w.value.split('{}').join(input.value!), text: w.text }
-        : w,
-    );
-    const placed = command.some((w) => w.value?.includes('{}'));
-    const line = placed ? filled : [...filled, input];
+    const fill = (m: string, n?: string) => (n ? input[Number(n) - 1] : input.length === 1 ? input[0] : undefined) ?? runtimeArg(m);
+    const filled = command.map((w) => {
+      if (w.value === undefined || !hasReplacement(w.value)) return w;
+      const parts = [...w.value.matchAll(REPLACEMENT)].map((m) => fill(m[0], m[1]));
+      if (parts.some((a) => a.dynamic)) return runtimeArg(w.text);
+      return { ...w, value: w.value.replace(REPLACEMENT, (m, n?: string) => fill(m, n).value!), text: w.text };
+    });
+    const placed = command.some((w) => hasReplacement(w.value));
+    const line = placed ? filled : [...filled, ...input];
     // One word with spaces is a shell command line (`parallel 'rm -rf {}' ::: x`).
     if (line.length === 1 || (line[0]?.value?.includes(' ') ?? false)) {
       if (line.some((w) => w.dynamic)) judge.unprovable('`parallel` runs a command built from values only known when it runs');
@@ -214,6 +216,18 @@ function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
     } else judge.argv(line, { kind: 'runtime', what: 'parallel' });
   }
   return [];
+}
+
+/** `::: a b ::: x y`: every combination of one word from each source, as parallel runs them. */
+function parallelInputs(words: Arg[]): Arg[][] {
+  const sources: Arg[][] = [];
+  for (const w of words) {
+    if (w.value !== undefined && /^:::+\+?$/.test(w.value)) sources.push([]);
+    else sources.at(-1)?.push(w);
+  }
+  let combos: Arg[][] = [[]];
+  for (const source of sources) combos = combos.flatMap((c) => source.map((w) => [...c, w])).slice(0, 64);
+  return combos;
 }
 
 /**
@@ -315,9 +329,11 @@ function judgeJoined(args: Arg[], judge: JudgeApi, who: string): void {
 }
 
 function peelEnv(rest: Arg[], judge: JudgeApi): Arg[] {
-  const parsed = parseOptions(rest, { short: 'uCS', long: ['unset', 'chdir', 'split-string'], stopAtOperand: true });
+  // `-P` (BSD) is the folders searched for the program; a lone `-` empties the environment like `-i`.
+  const parsed = parseOptions(rest, { short: 'uCSP', long: ['unset', 'chdir', 'split-string'], stopAtOperand: true });
   const split = parsed.options.find((o) => o.name === '-S' || o.name === '--split-string');
   let operands = parsed.operands;
+  while (operands[0]?.value === '-' && !operands[0].dynamic) operands = operands.slice(1);
   const assignments: Arg[] = [];
   while (operands[0] && !operands[0].dynamic && /^[A-Za-z_]\w*=/.test(operands[0].value ?? '')) assignments.push(operands.shift()!);
   for (const a of assignments) {
@@ -339,18 +355,66 @@ function peelEnv(rest: Arg[], judge: JudgeApi): Arg[] {
 }
 
 function peelXargs(rest: Arg[], judge: JudgeApi): Arg[] {
-  const parsed = parseOptions(rest, {
-    short: 'IiLlnPdEesa',
-    long: ['replace', 'max-lines', 'max-args', 'max-procs', 'delimiter', 'eof', 'max-chars', 'arg-file', 'process-slot-var'],
+  const { args, replace: attached } = xargsOptionalValues(rest);
+  const parsed = parseOptions(args, {
+    short: 'ILnPdEsaJRS',
+    long: ['max-args', 'max-procs', 'delimiter', 'max-chars', 'arg-file', 'process-slot-var'],
     stopAtOperand: true,
   });
   let inner = parsed.operands.length > 0 ? parsed.operands : [{ text: 'echo', value: 'echo', glob: false, dynamic: false } as Arg];
-  const replace = parsed.options.find((o) => ['-I', '-i', '--replace'].includes(o.name));
-  const token = replace ? (replace.value?.value ?? '{}') : undefined;
+  // `-I x` (and BSD's `-J x`) put each item where x is; GNU's `-i` and `--replace` where `{}` is.
+  const replace = parsed.options.find((o) => o.name === '-I' || o.name === '-J');
+  const token = replace ? replace.value?.value || '{}' : attached;
   if (token) inner = inner.map((a) => (a.value?.includes(token) ? runtimeArg(a.text) : a));
   else inner = [...inner, runtimeArg('<items read by xargs>')];
   judge.argv(inner, { kind: 'runtime', what: 'xargs input' });
   return [];
+}
+
+/**
+ * GNU xargs' `-i`, `-e`, `-l`, `--replace`, `--eof`, `--max-lines` take a value only when it is attached
+ * (`-i{}`, `--replace=X`): `xargs -i rm -rf` runs `rm -rf`, not `-rf`. They are taken out here; the replace string is kept.
+ */
+function xargsOptionalValues(rest: Arg[]): { args: Arg[]; replace?: string } {
+  const args: Arg[] = [];
+  let replace: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    const v = a.value;
+    if (a.dynamic || v === undefined || !v.startsWith('-') || v === '-' || v === '--') {
+      args.push(...rest.slice(i));
+      break;
+    }
+    const long = /^--(replace|eof|max-lines)(=(.*))?$/s.exec(v);
+    if (long) {
+      if (long[1] === 'replace') replace = long[3] || '{}';
+      continue;
+    }
+    if (v.startsWith('--')) {
+      args.push(a);
+      if (!v.includes('=') && /^--(max-args|max-procs|delimiter|max-chars|arg-file|process-slot-var)$/.test(v) && i + 1 < rest.length)
+        args.push(rest[++i]!);
+      continue;
+    }
+    let kept = '-';
+    let valueNext = false;
+    for (let k = 1; k < v.length; k++) {
+      const c = v[k]!;
+      if ('iel'.includes(c)) {
+        if (c === 'i') replace = v.slice(k + 1) || '{}';
+        break;
+      }
+      kept += c;
+      if ('ILnPdEsaJRS'.includes(c)) {
+        kept += v.slice(k + 1);
+        valueNext = k === v.length - 1;
+        break;
+      }
+    }
+    if (kept !== '-') args.push({ ...a, value: kept, text: kept });
+    if (valueNext && i + 1 < rest.length) args.push(rest[++i]!);
+  }
+  return replace === undefined ? { args } : { args, replace };
 }
 
 export type StdinProducer =

@@ -43,7 +43,10 @@ def(['chown', 'chgrp', 'chattr', 'setfacl', 'chcon'], (inv, j) => {
 
 def(['mv'], (inv, j) => {
   const p = operandsOf(inv, 'tS', ['target-directory', 'suffix']);
-  for (const op of [...p.operands, ...valuesOf(p, '-t', '--target-directory')]) j.write(op, inv, { recursive: true, verb: 'moves' });
+  const target = valuesOf(p, '-t', '--target-directory');
+  const into = target.length > 0 ? target : p.operands.slice(-1);
+  for (const op of [...p.operands, ...target])
+    j.write(op, inv, { recursive: true, verb: 'moves', ...(into.includes(op) && { into: true }) });
 });
 
 def(['cp', 'install', 'ln', 'link'], (inv, j) => {

@@ -43,7 +43,7 @@ packRule('clouds', ['aws'], (inv, p) => {
     p.deny('clouds/s3-rb', '`aws s3 rb --force` deletes the bucket and every object in it');
   else if (service === 's3' && op === 'sync' && flag(inv.args, /^--delete$/))
     p.deny('clouds/s3-sync-delete', '`aws s3 sync --delete` deletes objects missing from the source');
-  else if (op !== undefined && /^(delete|terminate|remove|deregister|purge|destroy)-/.test(op))
+  else if (op !== undefined && /^(batch-)?(delete|terminate|remove|deregister|purge|destroy)-/.test(op))
     p.deny('clouds/delete', `\`aws ${service} ${op}\` deletes cloud resources`);
   else if (service === 's3api' && op !== undefined && /^delete-/.test(op))
     p.deny('clouds/delete', `\`aws s3api ${op}\` deletes cloud resources`);
@@ -51,7 +51,7 @@ packRule('clouds', ['aws'], (inv, p) => {
 
 packRule('clouds', ['gcloud', 'az', 'doctl', 'linode-cli', 'hcloud', 'scw', 'oci', 'ibmcloud'], (inv, p) => {
   const w = words(inv.args);
-  const verb = w.find((x) => /^(delete|remove|destroy|purge|rm|terminate)$/.test(x));
+  const verb = w.find((x) => /^(delete|remove|destroy|purge|rm|terminate)(-batch)?$/.test(x));
   if (verb && !flag(inv.args, /^--(dry-run|help)$/))
     p.deny('clouds/delete', `\`${inv.name} ${w.slice(0, w.indexOf(verb) + 1).join(' ')}\` deletes cloud resources`);
 });
@@ -60,6 +60,9 @@ packRule('clouds', ['gsutil', 'gcloud'], (inv, p) => {
   const w = words(inv.args);
   if (inv.name === 'gsutil' && (w[0] === 'rb' || (w[0] === 'rm' && flag(inv.args, /^-[a-zA-Z]*r/))))
     p.deny('clouds/bucket-delete', `\`gsutil ${w[0]}\` deletes a bucket or every object under a prefix`);
+  // `gsutil rsync -d`: objects the source lacks are deleted at the destination.
+  if (inv.name === 'gsutil' && w[0] === 'rsync' && flag(inv.args, /^(-[a-zA-Z]*d[a-zA-Z]*|--delete-unmatched-destination-objects)$/))
+    p.deny('clouds/s3-sync-delete', '`gsutil rsync -d` deletes objects at the destination that the source lacks');
   if (inv.name === 'gcloud' && w[0] === 'storage' && w[1] === 'rm' && flag(inv.args, /^(-r|--recursive)$/))
     p.deny('clouds/bucket-delete', '`gcloud storage rm -r` deletes every object under a prefix');
 });

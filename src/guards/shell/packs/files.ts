@@ -18,12 +18,58 @@ const IN_TEMP = /^"?(\$\{?TMPDIR\b|\$\(mktemp\b)/;
 /** How many entries a folder outside any repository may hold before hookwise stops counting. */
 const WALK_LIMIT = 2000;
 
-packRule('files', ['rm', 'srm', 'shred'], (inv, p) => {
+packRule('files', ['rm', 'srm', 'shred', 'unlink'], (inv, p) => {
   const o = operandsOf(inv, inv.name === 'shred' ? 'ns' : '', ['iterations', 'size', 'random-source']);
-  // shred destroys each file it names (nothing restores an overwritten file); rm only what -r reaches.
-  if (inv.name !== 'shred' && !has(o, '-r', '-R', '--recursive')) return;
-  for (const op of o.operands) deletes(op, inv, p, `\`${inv.label} ${op.text}\``, undefined);
+  // shred destroys each file it names (nothing restores an overwritten file); rm what -r reaches, else the files it names.
+  const recursive = inv.name === 'shred' || has(o, '-r', '-R', '--recursive');
+  for (const op of o.operands)
+    if (recursive) deletes(op, inv, p, `\`${inv.label} ${op.text}\``, undefined);
+    else judgeOverwrite(op, p, `\`${inv.label} ${op.text}\` deletes`);
 });
+
+// `cp x f`, `mv x f`, `truncate -s 0 f`, `tee f`: the content of an existing f is replaced.
+packRule('files', ['cp', 'mv', 'truncate', 'tee'], (inv, p) => {
+  if (inv.name === 'truncate' || inv.name === 'tee') {
+    const o = operandsOf(inv, 'sr', ['size', 'reference', 'output-error']);
+    if (inv.name === 'tee' && has(o, '-a', '--append')) return;
+    for (const op of o.operands) judgeOverwrite(op, p, `\`${inv.label} ${op.text}\` replaces`);
+    return;
+  }
+  const o = operandsOf(inv, 'tSb', ['target-directory', 'suffix', 'backup']);
+  // `-n`/`--no-clobber`, `--backup`: an existing file is kept.
+  if (has(o, '-n', '--no-clobber', '-b', '--backup', '--update=none') || valuesOf(o, '-t', '--target-directory').length > 0) return;
+  const to = o.operands.at(-1);
+  if (o.operands.length === 2 && to) judgeOverwrite(to, p, `\`${inv.label} ${o.operands[0]!.text} ${to.text}\` replaces`);
+});
+
+/**
+ * Replacing or deleting one file (`> f`, `cp x f`, `rm f`): refused when f holds work git cannot
+ * restore (untracked and not ignored, or changed since the last commit and not staged). Outside
+ * a repository, or where git cannot be read, a single file is not judged (docs/guards.md).
+ */
+export function judgeOverwrite(op: Arg, p: PackApi, what: string): void {
+  if (op.dynamic || op.glob || op.value === undefined) return;
+  for (const cwd of p.judge.cwds ?? []) {
+    if (!p.judge.isInside(op.value, cwd)) continue;
+    let real: string;
+    try {
+      real = fs.realpathSync(path.resolve(cwd, op.value));
+      if (!fs.statSync(real).isFile()) continue;
+    } catch {
+      continue; // nothing there, nothing lost
+    }
+    const root = p.disk.repoRoot(path.dirname(real));
+    const file = root === undefined ? '' : path.relative(root, real).split(path.sep).join('/');
+    if (root === undefined || isBuildOutput(file)) continue;
+    const entry = p.disk.status(path.dirname(real))?.entries.find((e) => e.file === file);
+    // `??` untracked; a second letter other than a space: the work tree differs from what the index keeps.
+    if (entry && entry.code !== '!!' && (entry.code === '??' || entry.code[1] !== ' '))
+      p.deny(
+        'files/overwrite',
+        `${what} ${op.text}, which holds work git cannot restore (${entry.code === '??' ? 'untracked' : 'changed since the last commit'})`,
+      );
+  }
+}
 
 // `mv` out of the workspace takes the sources away: judged as deleting them. (Into the
 // sandbox's own /tmp they are gone when the command ends.) A move within it is a rename.
@@ -39,6 +85,17 @@ packRule('files', ['mv'], (inv, p) => {
 });
 
 /** `-exec rm {} +`, `-execdir rm -rf {} \;`: find deleting what it finds, as -delete does. */
+/** find's own words: what an `-exec … ;` runs is its command's (`-exec echo -delete ;` deletes nothing). */
+function findActions(args: Arg[]): Arg[] {
+  const own: Arg[] = [];
+  for (let k = 0; k < args.length; k++) {
+    own.push(args[k]!);
+    if (/^-(exec|execdir|ok|okdir)$/.test(args[k]!.value ?? ''))
+      while (k + 1 < args.length && !/^(;|\+)$/.test(args[k + 1]!.value ?? '')) k++;
+  }
+  return own;
+}
+
 function execRemoves(args: Arg[]): 'files' | 'recursive' | undefined {
   const i = args.findIndex(
     (a, k) =>
@@ -90,7 +147,7 @@ packRule('files', ['rsync'], (inv, p) => {
 packRule('files', ['find'], (inv, p) => {
   const args = inv.args;
   const exec = execRemoves(args);
-  if (!args.some((a) => a.value === '-delete') && !exec) return;
+  if (!findActions(args).some((a) => a.value === '-delete') && !exec) return;
   let i = 0;
   const roots: Arg[] = [];
   while (i < args.length && !(args[i]!.value !== undefined && /^[-(!),]/.test(args[i]!.value!))) roots.push(args[i++]!);

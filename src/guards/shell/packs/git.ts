@@ -1,4 +1,5 @@
 /** The git pack: verbs that discard uncommitted work, history or someone else's commits. */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Arg } from '../args.js';
@@ -27,10 +28,25 @@ export function gitCommand(inv: Invocation, cwd: string | undefined): { sub?: st
   return { sub: args[i]?.value, rest: args.slice(i + 1), cwd: where };
 }
 
-const flag = (rest: Arg[], re: RegExp) => rest.some((a) => a.value !== undefined && re.test(a.value));
-/** `-fd`, `-xdf`: a short-option cluster holding the letter. */
-const short = (rest: Arg[], letter: string) =>
-  rest.some((a) => a.value !== undefined && /^-[a-zA-Z]+$/.test(a.value) && a.value.includes(letter));
+/** The options of a verb: what comes before `--` (after it, `-f` is a file or branch name). */
+const options = (rest: Arg[]) => {
+  const dashes = rest.findIndex((a) => a.value === '--');
+  return dashes < 0 ? rest : rest.slice(0, dashes);
+};
+const flag = (rest: Arg[], re: RegExp) => options(rest).some((a) => a.value !== undefined && re.test(a.value));
+/**
+ * `-fd`, `-xdf`: a short-option cluster holding the letter. A letter in `valued` takes the rest of
+ * the cluster as its value (`checkout -bfeature` is `-b feature`), so nothing after it is an option.
+ */
+const short = (rest: Arg[], letter: string, valued = '') =>
+  options(rest).some((a) => {
+    if (a.value === undefined || !/^-[a-zA-Z]/.test(a.value) || a.value.startsWith('--')) return false;
+    for (const c of a.value.slice(1)) {
+      if (c === letter) return true;
+      if (valued.includes(c) || !/[a-zA-Z]/.test(c)) return false;
+    }
+    return false;
+  });
 
 /** Paths after `--`, or operands that exist on disk; undefined = the whole repository (or unknowable). */
 function pathspecs(rest: Arg[], cwd: string, onlyAfterDashes: boolean): string[] | undefined | 'none' {
@@ -141,11 +157,16 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       if (flag(rest, /^--(hard|merge)$/)) discards(p, 'git/reset-hard', line, cwd, undefined);
       return;
     case 'checkout': {
-      if (flag(rest, /^(-f|--force)$/) || short(rest, 'f')) {
+      if (flag(rest, /^(-f|--force)$/) || short(rest, 'f', 'bBU')) {
         discards(p, 'git/checkout-discard', line, cwd, undefined);
         return;
       }
-      if (flag(rest, /^(-b|-B|--orphan|--detach|-t|--track)$/)) return;
+      if (flag(rest, /^(-b|-B|--orphan|--detach|-t|--track)$/) || short(rest, 'b', 'BU') || short(rest, 'B', 'bU')) return;
+      // `--pathspec-from-file`: the files are named only in a file, so any changed file may be among them.
+      if (flag(rest, /^--pathspec-from-file(=|$)/)) {
+        discards(p, 'git/checkout-discard', line, cwd, undefined);
+        return;
+      }
       // `git checkout -- x`, `git checkout .`, `git checkout HEAD file`: files are overwritten from the index or a commit.
       const dashes = rest.some((a) => a.value === '--');
       const operands = rest.filter((a) => !a.value?.startsWith('-'));
@@ -158,22 +179,23 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       return;
     }
     case 'restore': {
-      const staged = flag(rest, /^(-S|--staged)$/);
-      const worktree = flag(rest, /^(-W|--worktree)$/);
+      const staged = flag(rest, /^(-S|--staged)$/) || short(rest, 'S', 's');
+      const worktree = flag(rest, /^(-W|--worktree)$/) || short(rest, 'W', 's');
       if (staged && !worktree) return;
-      const under = cwd === undefined ? undefined : pathspecs(rest, cwd, false);
+      const fromFile = flag(rest, /^--pathspec-from-file(=|$)/);
+      const under = cwd === undefined || fromFile ? undefined : pathspecs(rest, cwd, false);
       if (under === 'none') return;
       discards(p, 'git/restore-discard', `git restore ${rest.map((a) => a.text).join(' ')}`, cwd, under);
       return;
     }
     case 'switch':
-      if (flag(rest, /^(-f|--force|--discard-changes)$/)) discards(p, 'git/switch-discard', line, cwd, undefined);
+      if (flag(rest, /^(-f|--force|--discard-changes)$/) || short(rest, 'f', 'cC')) discards(p, 'git/switch-discard', line, cwd, undefined);
       return;
     case 'clean': {
-      const force = flag(rest, /^--force$/) || short(rest, 'f');
-      if (!force || dryRun || short(rest, 'n')) return;
+      const force = flag(rest, /^--force$/) || short(rest, 'f', 'e');
+      if (!force || dryRun || short(rest, 'n', 'e')) return;
       // -x: untracked and ignored files; -X: only ignored ones.
-      const scope = short(rest, 'X') ? 'ignored' : short(rest, 'x') ? 'both' : 'untracked';
+      const scope = short(rest, 'X', 'e') ? 'ignored' : short(rest, 'x', 'e') ? 'both' : 'untracked';
       const under = cwd === undefined ? undefined : pathspecs(rest, cwd, false);
       untrackedLoss(p, 'git/clean-force', line, cwd, under === 'none' ? undefined : under, scope);
       return;
@@ -199,6 +221,8 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
         p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
       else if (flag(rest, /^(-M|-C)$/) || (flag(rest, /^(-m|--move|-c|--copy)$/) && flag(rest, /^(-f|--force)$/)))
         p.deny('git/branch-force-move', `\`${line}\` overwrites an existing branch`);
+      else if ((flag(rest, /^(-f|--force)$/) || short(rest, 'f', 'u')) && branchExists(rest, cwd))
+        p.deny('git/branch-force-move', `\`${line}\` moves an existing branch, leaving the commits only it held behind`);
       return;
     case 'push':
       pushRules(rest, p, line);
@@ -227,7 +251,7 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
         p.deny('git/tag-delete', `\`${line}\` deletes a tag; a tag that was pushed then differs from everyone else's`);
       return;
     case 'worktree':
-      if (rest[0]?.value === 'remove' && flag(rest, /^(-f|--force)$/))
+      if (rest[0]?.value === 'remove' && (flag(rest, /^(-f|--force)$/) || short(rest, 'f')))
         p.deny('git/worktree-force-remove', `\`${line}\` removes a work tree with its uncommitted changes`);
       return;
     case 'submodule':
@@ -239,8 +263,10 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
 
 function pushRules(rest: Arg[], p: PackApi, line: string): void {
   if (flag(rest, /^--dry-run$/) || short(rest, 'n')) return;
-  const lease = flag(rest, /^--force-with-lease/);
-  const force = flag(rest, /^--force(=|$)/) || short(rest, 'f');
+  // `--force` disables the lease's check (git-push(1)), so a lease protects only without it; the last of --[no-]force-with-lease counts.
+  const leases = options(rest).filter((a) => /^--(no-)?force-with-lease/.test(a.value ?? ''));
+  const force = flag(rest, /^--force(=|$)/) || short(rest, 'f', 'o');
+  const lease = !force && leases.length > 0 && !leases.at(-1)!.value!.startsWith('--no-');
   const operands = rest.filter((a) => !a.value?.startsWith('-'));
   const refspecs = operands.slice(1);
   if (force && !lease) {
@@ -255,6 +281,19 @@ function pushRules(rest: Arg[], p: PackApi, line: string): void {
     p.deny('git/push-force', `\`git push ${operands.map((a) => a.text).join(' ')}\` force-pushes a +refspec; use --force-with-lease`);
   if (flag(rest, /^(-d|--delete|--mirror|--prune)$/) || refspecs.some((a) => a.value?.startsWith(':')))
     p.deny('git/push-delete', `\`${line}\` deletes branches or tags on the remote`);
+}
+
+/** `git branch -f name [start]`: moving a branch that exists; creating a new one loses nothing. */
+function branchExists(rest: Arg[], cwd: string | undefined): boolean {
+  const name = options(rest).find((a) => !a.value?.startsWith('-'));
+  if (name === undefined) return false;
+  if (name.value === undefined || name.dynamic || cwd === undefined) return true;
+  try {
+    execFileSync('git', ['-C', cwd, 'rev-parse', '--verify', '--quiet', `refs/heads/${name.value}`], { stdio: 'ignore', timeout: 3000 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isPathOnDisk(a: Arg, cwd: string | undefined): boolean {

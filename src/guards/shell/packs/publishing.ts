@@ -26,7 +26,24 @@ packRule('publishing', ['cargo'], (inv, p) => {
 
 packRule(
   'publishing',
-  ['twine', 'poetry', 'uv', 'flit', 'hatch', 'pdm', 'gem', 'dotnet', 'mvn', 'gradle', 'lerna', 'changeset', 'vsce', 'ovsx'],
+  [
+    'twine',
+    'poetry',
+    'uv',
+    'flit',
+    'hatch',
+    'pdm',
+    'gem',
+    'dotnet',
+    'mvn',
+    'mvnw',
+    'gradle',
+    'gradlew',
+    'lerna',
+    'changeset',
+    'vsce',
+    'ovsx',
+  ],
   (inv, p) => {
     const w = words(inv.args);
     if (dryRun(inv.args)) return;
@@ -35,8 +52,9 @@ packRule(
       (['poetry', 'uv', 'flit', 'hatch', 'pdm', 'lerna', 'vsce', 'ovsx'].includes(inv.name) && w[0] === 'publish') ||
       (inv.name === 'gem' && (w[0] === 'push' || w[0] === 'yank')) ||
       (inv.name === 'dotnet' && w[0] === 'nuget' && w[1] === 'push') ||
-      (inv.name === 'mvn' && w.includes('deploy')) ||
-      (inv.name === 'gradle' && w.some((x) => /^publish/.test(x))) ||
+      // The wrappers (`./mvnw`, `./gradlew`) run the same build tool.
+      (/^mvnw?$/.test(inv.name) && w.some((x) => /^(deploy|release:perform|deploy:deploy(-file)?)$/.test(x))) ||
+      (/^gradlew?$/.test(inv.name) && w.some((x) => /^(:?[\w-]+:)*publish/.test(x) && !/MavenLocal$/.test(x))) ||
       (inv.name === 'changeset' && w[0] === 'publish');
     if (hit) p.deny('publishing/publish', `\`${inv.name} ${w.slice(0, 2).join(' ')}\` publishes to a registry, which cannot be undone`);
   },
