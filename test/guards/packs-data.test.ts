@@ -164,32 +164,28 @@ describe('files: shred, mv out of the workspace, deletes of run-time paths, and 
   });
 });
 
-describe('files: one file deleted or overwritten (rm, unlink, > f, cp/mv onto, truncate, tee)', () => {
-  it('loses an untracked file and an uncommitted change for real, and is refused; tracked unchanged files and new files are fine', async () => {
+describe('files: one file deleted or emptied (rm, unlink, truncate); writing over one is an edit', () => {
+  it('loses an untracked file and an uncommitted change for real, and is refused; tracked unchanged files, new files and edits are fine', async () => {
     const scratch = repo();
     scratch.write('notes.md', 'a day of notes\n');
     scratch.write('src/a.ts', 'uncommitted work\n');
-    runBash(scratch.dir, 'rm notes.md && echo x > src/a.ts');
+    runBash(scratch.dir, 'rm notes.md && truncate -s 0 src/a.ts');
     expect(scratch.exists('notes.md')).toBe(false);
-    expect(scratch.read('src/a.ts')).toBe('x\n');
+    expect(scratch.read('src/a.ts')).toBe('');
 
     const r = repo();
     r.write('notes.md', 'a day of notes\n');
     r.write('src/a.ts', 'uncommitted work\n');
     const d = await judge(r, 'rm notes.md');
     expect(d.decision).toBe('deny');
-    expect(d.reason).toMatch(/\[files\/overwrite\] `rm notes\.md` deletes notes\.md, which holds work git cannot restore \(untracked\)/);
+    expect(d.reason).toMatch(/\[files\/unrestorable\] `rm notes\.md` deletes notes\.md, which holds work git cannot restore \(untracked\)/);
     for (const bad of [
       'unlink notes.md',
-      'echo x > src/a.ts',
-      ': > notes.md',
-      'cp README.md src/a.ts',
-      'mv src/b.ts notes.md',
+      'rm -f src/a.ts',
       'truncate -s 0 src/a.ts',
-      'date | tee notes.md',
     ])
       expect((await judge(r, bad)).decision, bad).toBe('deny');
-    expect((await judge(r, 'echo x > src/a.ts')).reason).toMatch(/changed since the last commit/);
+    expect((await judge(r, 'rm src/a.ts')).reason).toMatch(/changed since the last commit/);
     for (const good of [
       'rm src/b.ts',
       'rm missing.txt',
@@ -198,13 +194,18 @@ describe('files: one file deleted or overwritten (rm, unlink, > f, cp/mv onto, t
       'cp README.md new.md',
       'mv notes.md docs.md',
       'cp -n README.md notes.md',
+      // Edits, as the agent's Write tool makes them (docs/guards.md#rule-packs).
+      'echo x > src/a.ts',
+      ': > notes.md',
+      'cp README.md src/a.ts',
+      'date | tee notes.md',
       'date | tee -a notes.md',
       'rm -f node_modules/x.js',
     ])
       expect((await judge(r, good)).decision, good).toBe('allow');
     // Staged, the content is in the index: git restores it.
     r.git('add', 'src/a.ts');
-    expect((await judge(r, 'echo x > src/a.ts')).decision).toBe('allow');
+    expect((await judge(r, 'rm src/a.ts')).decision).toBe('allow');
   });
 });
 

@@ -17,7 +17,7 @@ import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js
 import { couldMatchDotDot, globReadCandidates, protectedMatch } from './globs.js';
 import fs from 'node:fs';
 import type { Finding, Invocation, JudgeApi, Level, Stdin, StdinText, WriteOptions } from './types.js';
-import { DiskLook, judgeDeletion, judgeOverwrite, judgeUnknownProgram, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
+import { DiskLook, judgeDeletion, judgeUnknownProgram, PACK_RULES, type PackApi, type PackName } from './packs/index.js';
 
 export interface ShellJudgeOptions {
   policy: PathPolicy;
@@ -427,8 +427,6 @@ export class ShellJudgement implements JudgeApi {
     const key = path.normalize(value);
     const before = this.written.has(key);
     this.checkWrite(target, `${argv.length > 0 ? who : 'a redirection'} writes`, { verb: 'writes' });
-    if (/^(>|>\||&>|&>\|)$/.test(op) && this.options.packs.has('files'))
-      judgeOverwrite(target, this.packApi, `${argv.length > 0 ? `${who} ${op}` : `\`${op}\``} replaces`);
     // `date > stamp.txt`: what the file will hold is known now, so sending it later sends nothing secret.
     if (!before && (op === '>' || op === '>|') && printsKnownText(argv)) {
       this.written.delete(key);

@@ -24,30 +24,23 @@ packRule('files', ['rm', 'srm', 'shred', 'unlink'], (inv, p) => {
   const recursive = inv.name === 'shred' || has(o, '-r', '-R', '--recursive');
   for (const op of o.operands)
     if (recursive) deletes(op, inv, p, `\`${inv.label} ${op.text}\``, undefined);
-    else judgeOverwrite(op, p, `\`${inv.label} ${op.text}\` deletes`);
+    else judgeFileLoss(op, p, `\`${inv.label} ${op.text}\` deletes`);
 });
 
-// `cp x f`, `mv x f`, `truncate -s 0 f`, `tee f`: the content of an existing f is replaced.
-packRule('files', ['cp', 'mv', 'truncate', 'tee'], (inv, p) => {
-  if (inv.name === 'truncate' || inv.name === 'tee') {
-    const o = operandsOf(inv, 'sr', ['size', 'reference', 'output-error']);
-    if (inv.name === 'tee' && has(o, '-a', '--append')) return;
-    for (const op of o.operands) judgeOverwrite(op, p, `\`${inv.label} ${op.text}\` replaces`);
-    return;
-  }
-  const o = operandsOf(inv, 'tSb', ['target-directory', 'suffix', 'backup']);
-  // `-n`/`--no-clobber`, `--backup`: an existing file is kept.
-  if (has(o, '-n', '--no-clobber', '-b', '--backup', '--update=none') || valuesOf(o, '-t', '--target-directory').length > 0) return;
-  const to = o.operands.at(-1);
-  if (o.operands.length === 2 && to) judgeOverwrite(to, p, `\`${inv.label} ${o.operands[0]!.text} ${to.text}\` replaces`);
+// `truncate -s 0 f` empties f: a delete that keeps the name.
+packRule('files', ['truncate'], (inv, p) => {
+  const o = operandsOf(inv, 'sr', ['size', 'reference']);
+  for (const op of o.operands) judgeFileLoss(op, p, `\`${inv.label} ${op.text}\` empties`);
 });
 
 /**
- * Replacing or deleting one file (`> f`, `cp x f`, `rm f`): refused when f holds work git cannot
- * restore (untracked and not ignored, or changed since the last commit and not staged). Outside
- * a repository, or where git cannot be read, a single file is not judged (docs/guards.md).
+ * Deleting or emptying one file (`rm f`, `unlink f`, `truncate -s 0 f`): refused when f holds
+ * work git cannot restore (untracked and not ignored, or changed since the last commit and not
+ * staged). Writing over a file (`> f`, `cp x f`, `tee f`) is an edit, as the agent's file tools
+ * make, and is not judged here. Outside a repository, or where git cannot be read, a single file
+ * is not judged (docs/guards.md#rule-packs).
  */
-export function judgeOverwrite(op: Arg, p: PackApi, what: string): void {
+function judgeFileLoss(op: Arg, p: PackApi, what: string): void {
   if (op.dynamic || op.glob || op.value === undefined) return;
   for (const cwd of p.judge.cwds ?? []) {
     if (!p.judge.isInside(op.value, cwd)) continue;
@@ -65,7 +58,7 @@ export function judgeOverwrite(op: Arg, p: PackApi, what: string): void {
     // `??` untracked; a second letter other than a space: the work tree differs from what the index keeps.
     if (entry && entry.code !== '!!' && (entry.code === '??' || entry.code[1] !== ' '))
       p.deny(
-        'files/overwrite',
+        'files/unrestorable',
         `${what} ${op.text}, which holds work git cannot restore (${entry.code === '??' ? 'untracked' : 'changed since the last commit'})`,
       );
   }
@@ -84,7 +77,6 @@ packRule('files', ['mv'], (inv, p) => {
   for (const op of sources) deletes(op, inv, p, `\`${inv.label} ${op.text} ${to.text}\``, undefined);
 });
 
-/** `-exec rm {} +`, `-execdir rm -rf {} \;`: find deleting what it finds, as -delete does. */
 /** find's own words: what an `-exec … ;` runs is its command's (`-exec echo -delete ;` deletes nothing). */
 function findActions(args: Arg[]): Arg[] {
   const own: Arg[] = [];
@@ -96,6 +88,7 @@ function findActions(args: Arg[]): Arg[] {
   return own;
 }
 
+/** `-exec rm {} +`, `-execdir rm -rf {} \;`: find deleting what it finds, as -delete does. */
 function execRemoves(args: Arg[]): 'files' | 'recursive' | undefined {
   const i = args.findIndex(
     (a, k) =>
