@@ -179,11 +179,7 @@ describe('files: one file deleted or emptied (rm, unlink, truncate); writing ove
     const d = await judge(r, 'rm notes.md');
     expect(d.decision).toBe('deny');
     expect(d.reason).toMatch(/\[files\/unrestorable\] `rm notes\.md` deletes notes\.md, which holds work git cannot restore \(untracked\)/);
-    for (const bad of [
-      'unlink notes.md',
-      'rm -f src/a.ts',
-      'truncate -s 0 src/a.ts',
-    ])
+    for (const bad of ['unlink notes.md', 'rm -f src/a.ts', 'truncate -s 0 src/a.ts'])
       expect((await judge(r, bad)).decision, bad).toBe('deny');
     expect((await judge(r, 'rm src/a.ts')).reason).toMatch(/changed since the last commit/);
     for (const good of [
