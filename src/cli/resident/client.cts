@@ -7,7 +7,10 @@
  * docs/claude-code.md#the-resident.
  *
  * CommonJS (`.cts`), and nothing of hookwise's ES modules is loaded on the way to a
- * resident: ES-module loading would cost more than the rest of the call.
+ * resident: ES-module loading would cost more than the rest of the call. The build
+ * inlines the files this one requires into dist/cli/resident/launcher.cjs
+ * (scripts/bundle-launcher.mjs), which bin/hookwise.js loads: one file to read and
+ * compile instead of four.
  */
 import fs = require('node:fs');
 import net = require('node:net');
@@ -64,6 +67,7 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
   const pending = connect(where.socket, timeoutMs);
   let input: string;
   try {
+    await pending.helloSent;
     input = await readStdin();
   } catch (error) {
     pending.cancel();
@@ -163,6 +167,12 @@ export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAUL
 
 /** A connection that has sent its hello; `ask` sends the request once the resident has proven itself. */
 interface Pending {
+  /**
+   * Settles once the hello is written (or the connection failed). A socket writes only
+   * once its connection is made, in a later turn of the event loop: synchronous work
+   * done before then would hold the hello back.
+   */
+  helloSent: Promise<void>;
   ask(request: ResidentRequest): Promise<Asked>;
   /** Nothing will be asked: the connection goes. */
   cancel(): void;
@@ -191,7 +201,10 @@ function connect(socket: string, timeoutMs: number): Pending {
     closed = true;
     wake?.();
   });
+  // Registered after the write, so it runs after the socket has written the hello.
+  const helloSent = new Promise<void>((resolve) => connection.once('connect', resolve).once('close', resolve));
   return {
+    helloSent,
     cancel: () => connection.destroy(),
     ask: (request) =>
       new Promise((resolve) => {
