@@ -262,7 +262,8 @@ function connect(socket: string, timeoutMs: number): Pending {
           text = text.slice(i);
           seen = text.length;
           if (stage === 'sent' && text.length > 0) stage = 'reply';
-          if (closed) finish();
+          // The reply and its seal are whole once two lines are: no need to wait for the resident to close.
+          if (closed || (stage === 'reply' && text.indexOf('\n', text.indexOf('\n') + 1) > 0)) finish();
         };
         const finish = () => {
           if (stage !== 'reply') return end(taken ? 'lost' : 'absent');
