@@ -268,7 +268,8 @@ let discover: Promise<typeof import('../../config/discover.js')> | undefined;
 
 export async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
   if (named?.length) return named.map((f) => path.resolve(f));
-  const { findConfigModule } = await (discover ??= import('../../config/discover.js'));
+  discover ??= import('../../config/discover.js');
+  const { findConfigModule } = await discover;
   const found = findConfigModule(projectDir);
   return found ? [found] : [];
 }
