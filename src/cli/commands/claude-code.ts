@@ -260,9 +260,16 @@ export async function auditTo(engine: HookEngine, projectDir: string) {
   return store;
 }
 
+/**
+ * Imported once: a resident looks for the config on every call, and each `import()` in
+ * a resident goes to its loader hook's thread and back (../resident/track.ts).
+ */
+let discover: Promise<typeof import('../../config/discover.js')> | undefined;
+
 export async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
   if (named?.length) return named.map((f) => path.resolve(f));
-  const { findConfigModule } = await import('../../config/discover.js');
+  discover ??= import('../../config/discover.js');
+  const { findConfigModule } = await discover;
   const found = findConfigModule(projectDir);
   return found ? [found] : [];
 }

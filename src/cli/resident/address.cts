@@ -9,7 +9,7 @@
  * checks the identity itself, so a hash collision is refused, never answered.
  */
 import fs = require('node:fs');
-import os = require('node:os');
+import type * as Os from 'node:os';
 import path = require('node:path');
 
 /** Bumped when the request or reply shape changes: an older resident then never matches. */
@@ -28,9 +28,12 @@ export const RESIDENT_FLAG = '--resident-serve';
 
 /** What a resident serves: compared whole, by the resident, on every call. */
 export function identityOf(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): string {
-  const entries = Object.entries(env)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // The names sorted by the default order (UTF-16 code units, as `<` compares them): no comparator to call per pair.
+  const entries: [string, string][] = [];
+  for (const name of Object.keys(env).sort()) {
+    const value = env[name];
+    if (value !== undefined) entries.push([name, value]);
+  }
   return JSON.stringify([PROTOCOL, buildStamp(), process.execPath, process.version, cwd, args, entries]);
 }
 
@@ -47,7 +50,9 @@ function buildStamp(): string {
 export function residentDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env[RESIDENT_DIR_ENV]) return path.resolve(env[RESIDENT_DIR_ENV]);
   if (env.XDG_RUNTIME_DIR) return path.join(env.XDG_RUNTIME_DIR, 'hookwise');
-  return path.join(os.tmpdir(), `hookwise-${process.getuid?.() ?? 'user'}`);
+  // node:os only here: the launcher loads this file on every call, and most sessions have a runtime folder.
+  const { tmpdir } = require('node:os') as typeof Os;
+  return path.join(tmpdir(), `hookwise-${process.getuid?.() ?? 'user'}`);
 }
 
 /**

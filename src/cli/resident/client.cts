@@ -7,7 +7,10 @@
  * docs/claude-code.md#the-resident.
  *
  * CommonJS (`.cts`), and nothing of hookwise's ES modules is loaded on the way to a
- * resident: ES-module loading would cost more than the rest of the call.
+ * resident: ES-module loading would cost more than the rest of the call. The build
+ * inlines the files this one requires into dist/cli/resident/launcher.cjs
+ * (scripts/bundle-launcher.mjs), which bin/hookwise.js loads: one file to read and
+ * compile instead of four.
  */
 import fs = require('node:fs');
 import net = require('node:net');
@@ -53,15 +56,24 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
   // As it is now: the config and hooks that run in this process may change process.env.
   const env = { ...process.env };
   const start = () => startResident(where, args, env);
-  const input = await readStdin();
   let timeoutMs: number;
   try {
     timeoutMs = residentTimeoutOf(args);
   } catch (error) {
-    return failClosed(args, input, (error as Error).message);
+    return failClosed(args, await readStdin(), (error as Error).message);
   }
   const socketIno = inodeOf(where.socket);
-  const reply = await ask(where.socket, { op: 'hook', identity: where.identity, input }, timeoutMs);
+  // The hello goes out first: the resident computes its proof while this process reads stdin and loads node:crypto.
+  const pending = connect(where.socket, timeoutMs);
+  let input: string;
+  try {
+    await pending.helloSent;
+    input = await readStdin();
+  } catch (error) {
+    pending.cancel();
+    throw error;
+  }
+  const reply = await pending.ask({ op: 'hook', identity: where.identity, input });
   if (reply === 'absent') return inProcess(args, input, start);
   if (typeof reply === 'object' && 'unanswered' in reply) {
     // Nothing ran there, and this call's input never left this process: answer it here. The
@@ -150,74 +162,126 @@ function residentFor(args: string[]): Where | undefined {
 export type Asked = ResidentReply | 'absent' | 'lost' | { unanswered: string } | { failed: string };
 
 export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAULT_RESIDENT_TIMEOUT_MS): Promise<Asked> {
-  return new Promise((resolve) => {
-    let found = readKey(keyFileOf(socket));
-    const nonce = newNonce();
-    const line = JSON.stringify(request);
-    const connection = net.createConnection(socket);
-    let stage: 'proof' | 'sent' | 'reply' = 'proof';
-    let taken = false;
-    let text = '';
-    let settled = false;
-    const end = (result: Asked) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(silence);
-      connection.destroy();
-      resolve(result);
-    };
-    const silent = () => {
-      if (stage === 'proof') return end({ unanswered: `it did not prove itself within ${timeoutMs} ms` });
-      if (!taken) return end({ unanswered: `it did not take the call within ${timeoutMs} ms` });
-      end({ failed: `the resident hookwise gave no sign of life for ${timeoutMs} ms after it took the call` });
-    };
-    let silence = setTimeout(silent, timeoutMs);
-    connection.setEncoding('utf8');
-    // The heartbeat interval the resident is asked for: several beats fit in one silence.
-    connection.on('connect', () =>
-      connection.write(`${JSON.stringify({ hello: nonce, every: Math.max(20, Math.floor(timeoutMs / 4)) })}\n`),
-    );
-    connection.on('data', (chunk: string) => {
-      clearTimeout(silence);
-      silence = setTimeout(silent, timeoutMs);
-      text += chunk;
-      if (stage === 'proof') {
-        const newline = text.indexOf('\n');
-        if (newline < 0) return;
-        const proof = text.slice(0, newline);
-        // A resident that started after the key was read has just put its own in place: read it again once.
-        if (!('key' in found) || !matches(proofOf(found.key, nonce), proof)) found = readKey(keyFileOf(socket));
-        if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
-        if (!matches(proofOf(found.key, nonce), proof)) return end({ unanswered: 'it did not prove that it holds the resident key' });
-        text = text.slice(newline + 1);
-        stage = 'sent';
-        connection.write(`${line}\n`);
-      }
-      // Heartbeats ('.') and the acknowledgement ('+') come before the reply.
-      let i = 0;
-      while (stage === 'sent' && i < text.length && (text[i] === '.' || text[i] === '+')) {
-        if (text[i] === '+') taken = true;
-        i++;
-      }
-      text = text.slice(i);
-      if (text.length > 0) stage = 'reply';
-    });
-    connection.on('error', () => {});
-    connection.on('close', () => {
-      if (settled) return;
-      if (stage !== 'reply') return end(taken ? 'lost' : 'absent');
-      const [reply, seal] = text.split('\n');
-      if (!('key' in found) || !matches(sealOf(found.key, nonce, line, reply ?? ''), seal)) {
-        const why = "the resident's reply does not carry its seal";
-        return end(taken ? { failed: why } : { unanswered: why });
-      }
-      try {
-        end(JSON.parse(reply!) as ResidentReply);
-      } catch {
-        end({ failed: "the resident's reply is not JSON" });
-      }
-    });
+  return connect(socket, timeoutMs).ask(request);
+}
+
+/** A connection that has sent its hello; `ask` sends the request once the resident has proven itself. */
+interface Pending {
+  /**
+   * Settles once the hello is written (or the connection failed). A socket writes only
+   * once its connection is made, in a later turn of the event loop: synchronous work
+   * done before then would hold the hello back.
+   */
+  helloSent: Promise<void>;
+  ask(request: ResidentRequest): Promise<Asked>;
+  /** Nothing will be asked: the connection goes. */
+  cancel(): void;
+}
+
+/**
+ * Connects and sends the hello (a fresh nonce) at once; the request waits for ask()
+ * and for the proof, whichever comes last. The silence timeout counts from ask(): what
+ * this process does in between (reading stdin) is not the resident's silence.
+ */
+function connect(socket: string, timeoutMs: number): Pending {
+  const nonce = newNonce();
+  const connection = net.createConnection(socket);
+  // The heartbeat interval the resident is asked for: several beats fit in one silence. Sent once connected.
+  connection.write(`${JSON.stringify({ hello: nonce, every: Math.max(20, Math.floor(timeoutMs / 4)) })}\n`);
+  connection.setEncoding('utf8');
+  let text = '';
+  let closed = false;
+  let wake: (() => void) | undefined;
+  connection.on('error', () => {});
+  connection.on('data', (chunk: string) => {
+    text += chunk;
+    wake?.();
   });
+  connection.on('close', () => {
+    closed = true;
+    wake?.();
+  });
+  // Registered after the write, so it runs after the socket has written the hello.
+  const helloSent = new Promise<void>((resolve) => connection.once('connect', resolve).once('close', resolve));
+  return {
+    helloSent,
+    cancel: () => connection.destroy(),
+    ask: (request) =>
+      new Promise((resolve) => {
+        let found = readKey(keyFileOf(socket));
+        // Computed while the proof is on its way (this loads node:crypto).
+        let proof = 'key' in found ? proofOf(found.key, nonce) : undefined;
+        const line = JSON.stringify(request);
+        let stage: 'proof' | 'sent' | 'reply' = 'proof';
+        let taken = false;
+        let settled = false;
+        const end = (result: Asked) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(silence);
+          connection.destroy();
+          resolve(result);
+        };
+        const silent = () => {
+          if (stage === 'proof') return end({ unanswered: `it did not prove itself within ${timeoutMs} ms` });
+          if (!taken) return end({ unanswered: `it did not take the call within ${timeoutMs} ms` });
+          end({ failed: `the resident hookwise gave no sign of life for ${timeoutMs} ms after it took the call` });
+        };
+        let silence = setTimeout(silent, timeoutMs);
+        let seen = text.length;
+        const progress = () => {
+          if (settled) return;
+          if (text.length > seen) {
+            seen = text.length;
+            clearTimeout(silence);
+            silence = setTimeout(silent, timeoutMs);
+          }
+          if (stage === 'proof') {
+            const newline = text.indexOf('\n');
+            if (newline >= 0) {
+              const given = text.slice(0, newline);
+              // A resident that started after the key was read has just put its own in place: read it again once.
+              if (proof === undefined || !matches(proof, given)) {
+                found = readKey(keyFileOf(socket));
+                proof = 'key' in found ? proofOf(found.key, nonce) : undefined;
+              }
+              if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
+              if (!matches(proof!, given)) return end({ unanswered: 'it did not prove that it holds the resident key' });
+              text = text.slice(newline + 1);
+              seen = text.length;
+              stage = 'sent';
+              connection.write(`${line}\n`);
+            }
+          }
+          // Heartbeats ('.') and the acknowledgement ('+') come before the reply.
+          let i = 0;
+          while (stage === 'sent' && i < text.length && (text[i] === '.' || text[i] === '+')) {
+            if (text[i] === '+') taken = true;
+            i++;
+          }
+          text = text.slice(i);
+          seen = text.length;
+          if (stage === 'sent' && text.length > 0) stage = 'reply';
+          // The reply and its seal are whole once two lines are: no need to wait for the resident to close.
+          if (closed || (stage === 'reply' && text.indexOf('\n', text.indexOf('\n') + 1) > 0)) finish();
+        };
+        const finish = () => {
+          if (stage !== 'reply') return end(taken ? 'lost' : 'absent');
+          const [reply, seal] = text.split('\n');
+          if (!('key' in found) || !matches(sealOf(found.key, nonce, line, reply ?? ''), seal)) {
+            const why = "the resident's reply does not carry its seal";
+            return end(taken ? { failed: why } : { unanswered: why });
+          }
+          try {
+            end(JSON.parse(reply!) as ResidentReply);
+          } catch {
+            end({ failed: "the resident's reply is not JSON" });
+          }
+        };
+        wake = progress;
+        progress();
+      }),
+  };
 }
 
 async function inProcess(args: string[], input?: string, afterAnswer?: () => void): Promise<number> {

@@ -9,11 +9,17 @@
  * with an HMAC over the nonce, the request and the reply. A process that only listens
  * on the socket path has no key and cannot produce either.
  *
- * CommonJS (`.cts`), loaded by the launcher on every call: node:crypto is a built-in
- * already in the binary, and HMAC-SHA256 of a request costs microseconds.
+ * CommonJS (`.cts`), loaded by the launcher on every call. HMAC-SHA256 of a request
+ * costs microseconds, but loading node:crypto costs the launcher about 3 ms: it is
+ * loaded on first use, which the launcher arranges to fall while the resident computes
+ * its proof (client.cts), and the nonce, which must go out before, is read from the
+ * kernel's random source without it.
  */
-import crypto = require('node:crypto');
+import type * as Crypto from 'node:crypto';
 import fs = require('node:fs');
+
+let loaded: typeof Crypto | undefined;
+const crypto = (): typeof Crypto => (loaded ??= require('node:crypto') as typeof Crypto);
 
 const PROOF = 'hookwise-resident-proof\0';
 const SEAL = 'hookwise-resident-reply\0';
@@ -29,24 +35,47 @@ export const keyFileOf = (socket: string): string => `${socket.slice(0, -'.sock'
  */
 export const nextKeyFileOf = (socket: string): string => `${keyFileOf(socket)}.next`;
 
-export const newNonce = (): string => crypto.randomBytes(16).toString('hex');
+/**
+ * 16 random bytes in hex, from /dev/urandom (the source node:crypto's generator seeds
+ * from, read without loading node:crypto); node:crypto where it cannot be read.
+ */
+export function newNonce(): string {
+  const bytes = Buffer.alloc(16);
+  try {
+    const fd = fs.openSync('/dev/urandom', 'r');
+    try {
+      if (fs.readSync(fd, bytes, 0, 16, null) === 16) return bytes.toString('hex');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {}
+  return crypto().randomBytes(16).toString('hex');
+}
 
-export const proofOf = (key: string, nonce: string): string => crypto.createHmac('sha256', key).update(PROOF).update(nonce).digest('hex');
+export const proofOf = (key: string, nonce: string): string => crypto().createHmac('sha256', key).update(PROOF).update(nonce).digest('hex');
 
 export function sealOf(key: string, nonce: string, request: string, reply: string): string {
-  return crypto.createHmac('sha256', key).update(SEAL).update(nonce).update('\0').update(request).update('\0').update(reply).digest('hex');
+  return crypto()
+    .createHmac('sha256', key)
+    .update(SEAL)
+    .update(nonce)
+    .update('\0')
+    .update(request)
+    .update('\0')
+    .update(reply)
+    .digest('hex');
 }
 
 /** Compared in constant time; anything not a 64-character hex string is no match. */
 export function matches(expected: string, given: unknown): boolean {
   if (typeof given !== 'string' || given.length !== expected.length) return false;
-  return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+  return crypto().timingSafeEqual(Buffer.from(expected), Buffer.from(given));
 }
 
 /** A new key for a resident about to start, written whole (a reader never sees half of one) with mode 600. */
 export function writeKey(file: string): void {
   const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, crypto.randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  fs.writeFileSync(temp, crypto().randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
   fs.renameSync(temp, file);
 }
 
