@@ -10,9 +10,8 @@ const agent = AGENTS.includes(command);
 const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
 const args = agent ? ['--agent', command, ...rest] : rest;
 
-// launcher.cjs is resident/client.cjs with the few files it requires inlined (scripts/bundle-launcher.mjs).
 const run = fastPath
-  ? Promise.resolve().then(() => require('../dist/cli/resident/launcher.cjs').runClaudeCodeCommand(args))
+  ? Promise.resolve().then(() => require('../dist/cli/resident/client.cjs').runClaudeCodeCommand(args))
   : import('../dist/cli/index.js').then((m) => m.main(process.argv));
 
 run.then(

@@ -7,10 +7,7 @@
  * docs/claude-code.md#the-resident.
  *
  * CommonJS (`.cts`), and nothing of hookwise's ES modules is loaded on the way to a
- * resident: ES-module loading would cost more than the rest of the call. The build
- * inlines the files this one requires into dist/cli/resident/launcher.cjs
- * (scripts/bundle-launcher.mjs), which bin/hookwise.js loads: one file to read and
- * compile instead of four.
+ * resident: ES-module loading would cost more than the rest of the call.
  */
 import fs = require('node:fs');
 import net = require('node:net');
