@@ -1,4 +1,4 @@
-import { startRecordingServer } from './recording-server.mjs';
+import { resolveTool, startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for OpenAI's Responses API (Codex through a custom provider's
@@ -38,7 +38,7 @@ function reply(body) {
   if (!script) return { text: 'ok' };
   const made = input.filter((i) => i.type === 'function_call' || i.type === 'custom_tool_call').length;
   const call = script[made];
-  return call ? { call, n: made } : { text: 'done' };
+  return call ? { call: { ...call, ...resolveTool(call.name, body) }, n: made } : { text: 'done' };
 }
 
 function stream(res, r, model, id) {
@@ -60,6 +60,7 @@ function stream(res, r, model, id) {
           id: `fc_${id}`,
           call_id: `call_${id}_${r.n}`,
           name: r.call.name,
+          ...(r.call.namespace && { namespace: r.call.namespace }),
           arguments: JSON.stringify(r.call.args),
           status: 'completed',
         }

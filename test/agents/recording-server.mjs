@@ -30,3 +30,27 @@ export async function startRecordingServer({ answer, isTurn, describe = () => ({
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/**
+ * A script step may name an MCP tool as `@mcp:<tool>`: each agent exposes the sentinel
+ * server's tool under its own name (`mcp__sentinel__touch`, `sentinel-touch`, …), read here
+ * from the tools the agent offered in this very request (every API's shape; a Responses
+ * `namespace` of tools, as Codex groups an MCP server's, gives the call's `namespace`).
+ * Unresolved, the name stays as it is and the agent reports an unknown tool.
+ */
+export function resolveToolName(name, body) {
+  return resolveTool(name, body).name;
+}
+
+export function resolveTool(name, body) {
+  if (typeof name !== 'string' || !name.startsWith('@mcp:')) return { name };
+  const tool = name.slice('@mcp:'.length);
+  const offered = (body.tools ?? []).flatMap((t) => [
+    { name: t.name },
+    { name: t.function?.name },
+    ...(t.functionDeclarations ?? []).map((f) => ({ name: f.name })),
+    ...(t.type === 'namespace' ? (t.tools ?? []).map((f) => ({ name: f.name, namespace: t.name })) : []),
+  ]);
+  const sentinel = (o) => typeof o.name === 'string' && `${o.namespace ?? ''}${o.name}`.includes('sentinel') && o.name.endsWith(tool);
+  return offered.find(sentinel) ?? { name };
+}

@@ -1,5 +1,5 @@
 import type { HookInput } from '../../core/input.js';
-import { answerOf, claudeShapedAnswer, eventName, jsonFailure } from '../claude-shaped.js';
+import { answerOf, claudeShapedAnswer, eventName, jsonFailure, replacedOutputEndsTheRun } from '../claude-shaped.js';
 import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
 import { normaliseTool, type ToolTable } from '../tools.js';
@@ -10,7 +10,9 @@ import { codexInputs } from '../codex/tools.js';
  * `hookwise init droid`). Claude-shaped input with its own tool names (`Execute` for
  * the shell, `Create` for new files, `ApplyPatch` with patch text). Exit 1 runs the tool
  * (its stderr prepended to the output), a timeout runs it too, and exit 2 on Stop keeps
- * the agent going: every answer is JSON on exit 0, before AGENT_DEADLINE_MS.
+ * the agent going: every answer is JSON on exit 0, before AGENT_DEADLINE_MS. droid reads
+ * a tool's original output whatever a PostToolUse hook answers, but for `continue: false`,
+ * which ends the run before the model reads it.
  */
 export const DROID_TIMEOUT_S = 60;
 
@@ -38,7 +40,8 @@ export const droidHost: Host = {
     return [normaliseTool(input, DROID_TOOLS)];
   },
   answer(outcome, input) {
-    if (outcome.event !== 'PreToolUse') return answerOf(claudeShapedAnswer(outcome, input, DROID_TOOLS));
+    if (outcome.event !== 'PreToolUse')
+      return answerOf(replacedOutputEndsTheRun(outcome, input, claudeShapedAnswer(outcome, input, DROID_TOOLS), 'droid'));
     return answerOf(claudePreToolOutput(preToolAnswer(outcome, input, { askAllowed: true, agent: 'droid', table: DROID_TOOLS })));
   },
   failure: jsonFailure,
