@@ -14,7 +14,6 @@ import { startMockGemini } from './mock-gemini.mjs';
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 const HOOKWISE = path.join(repoRoot, 'bin', 'hookwise.js');
 
-
 /** A patch changing one line of a file, as Codex, droid and Cline write edits. */
 const updatePatch = (file, before, after) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-${before}\n+${after}\n*** End Patch\n`;
 
@@ -57,7 +56,10 @@ export const AGENTS = {
           .join('\n')}\n*** End Patch\nEOF\n`,
       },
     }),
-    edit: (file, before, after) => ({ name: 'exec_command', args: { cmd: `apply_patch <<'EOF'\n${updatePatch(file, before, after)}EOF\n` } }),
+    edit: (file, before, after) => ({
+      name: 'exec_command',
+      args: { cmd: `apply_patch <<'EOF'\n${updatePatch(file, before, after)}EOF\n` },
+    }),
   },
   copilot: {
     label: 'Copilot CLI',
@@ -168,7 +170,10 @@ export const AGENTS = {
     args: (prompt) => ['run', '--dangerously-skip-permissions', '--', ...prompt.split(' ')],
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
-    edit: (file, before, after, project) => ({ name: 'edit', args: { filePath: path.join(project, file), oldString: before, newString: after } }),
+    edit: (file, before, after, project) => ({
+      name: 'edit',
+      args: { filePath: path.join(project, file), oldString: before, newString: after },
+    }),
   },
   'claude-code-mod': {
     label: 'Claude Code (mod)',
@@ -296,7 +301,10 @@ export const AGENTS = {
 };
 
 /** The sentinel MCP server (./mcp-sentinel.mjs), as every agent's MCP configuration starts it. */
-export const mcpServerFor = (project) => ({ command: process.execPath, args: [path.join(import.meta.dirname, 'mcp-sentinel.mjs'), project] });
+export const mcpServerFor = (project) => ({
+  command: process.execPath,
+  args: [path.join(import.meta.dirname, 'mcp-sentinel.mjs'), project],
+});
 
 /** The agent's command, installed once into .cache/. */
 export function agentBinary(name) {
@@ -321,7 +329,11 @@ export function initAgent(name, project, env) {
 
 /** Run the agent headless on the prompt; resolves with its exit code and output. */
 export function runAgent(name, { project, prompt, env, extraArgs = [], timeoutMs = 150_000 }) {
-  const child = spawn(agentBinary(name), [...AGENTS[name].args(prompt, project), ...extraArgs], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(agentBinary(name), [...AGENTS[name].args(prompt, project), ...extraArgs], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

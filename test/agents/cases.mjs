@@ -307,13 +307,15 @@ export const cases = [
       `{ name: 'ctx', events: 'SessionStart', handler: () => context('CTX-2b7 session rules') }, { name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\\\.txt' }, handler: () => deny('REASON-2b7 not here') }`,
     ),
     steps: [{ shell: 'echo ok > first.txt' }],
-    then: [{ shell: 'echo x > denied.txt' }, { shell: 'echo ok > second.txt' }],
+    nextSession: [{ shell: 'echo x > denied.txt' }, { shell: 'echo ok > second.txt' }],
     expect: { present: ['first.txt', 'second.txt'], absent: ['denied.txt'], seenLast: ['CTX-2b7', 'REASON-2b7'] },
   },
   {
     name: 'a refused MCP tool does not run',
     mcp: true,
-    config: policy(`{ name: 'no-mcp', events: 'PreToolUse', matcher: { tool: 'mcp__sentinel__touch' }, handler: () => deny('REASON-6d2 no MCP') }`),
+    config: policy(
+      `{ name: 'no-mcp', events: 'PreToolUse', matcher: { tool: 'mcp__sentinel__touch' }, handler: () => deny('REASON-6d2 no MCP') }`,
+    ),
     steps: [{ mcp: ['touch', { name: 'mcp-ran.txt' }] }, { shell: 'echo ok > after.txt' }],
     expect: { absent: ['mcp-ran.txt'], present: ['after.txt'] },
   },

@@ -35,7 +35,8 @@ export async function startRecordingServer({ answer, isTurn, describe = () => ({
  * A script step may name an MCP tool as `@mcp:<tool>`: each agent exposes the sentinel
  * server's tool under its own name (`mcp__sentinel__touch`, `sentinel-touch`, …), read here
  * from the tools the agent offered in this very request (every API's shape; a Responses
- * `namespace` of tools, as Codex groups an MCP server's, gives the call's `namespace`).
+ * `namespace` of tools, as Codex groups an MCP server's, gives the call's `namespace`;
+ * a tool the agent defers is found by its name in the prompt).
  * Unresolved, the name stays as it is and the agent reports an unknown tool.
  */
 export function resolveToolName(name, body) {
@@ -52,5 +53,7 @@ export function resolveTool(name, body) {
     ...(t.type === 'namespace' ? (t.tools ?? []).map((f) => ({ name: f.name, namespace: t.name })) : []),
   ]);
   const sentinel = (o) => typeof o.name === 'string' && `${o.namespace ?? ''}${o.name}`.includes('sentinel') && o.name.endsWith(tool);
-  return offered.find(sentinel) ?? { name };
+  // droid defers MCP tools: named only in a "Deferred tools:" list of its prompt (`sentinel___touch`), called by that name.
+  const deferred = new RegExp(`sentinel[\\w-]*${tool}\\b`).exec(JSON.stringify(body.input ?? body.messages ?? ''));
+  return offered.find(sentinel) ?? (deferred ? { name: deferred[0] } : { name });
 }

@@ -59,7 +59,7 @@ async function runCase({ agent, c }) {
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
     if (!c.withoutHookwise) initAgent(agent, project, env);
     // Each session is a run of its own in the same project (a second session reuses what the first left: its resident).
-    const sessions = [c.steps, ...(c.then ? [c.then] : [])];
+    const sessions = [c.steps, ...(c.nextSession ? [c.nextSession] : [])];
     let run;
     let lastSessionFrom = 0;
     for (const steps of sessions) {
@@ -76,7 +76,12 @@ async function runCase({ agent, c }) {
   }
 }
 
-const GIT_IDENTITY = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 
 /** One script step as the agent's own tool call. */
 function stepFor(agent, s, project) {
@@ -101,7 +106,8 @@ function check(expect, { project, mock, env, lastSessionFrom }) {
   for (const text of expect.seen ?? []) if (!requests.some((r) => r.raw.includes(text))) failures.push(`"${text}" never reached the model`);
   for (const text of expect.unseen ?? []) if (requests.some((r) => r.raw.includes(text))) failures.push(`"${text}" reached the model`);
   for (const text of expect.seenLast ?? [])
-    if (!requests.slice(lastSessionFrom).some((r) => r.raw.includes(text))) failures.push(`"${text}" never reached the model in the last session`);
+    if (!requests.slice(lastSessionFrom).some((r) => r.raw.includes(text)))
+      failures.push(`"${text}" never reached the model in the last session`);
   if (expect.maxModelRequests !== undefined && requests.length > expect.maxModelRequests)
     failures.push(`${requests.length} model requests: the agent was kept going`);
   if (expect.audited) {
