@@ -13,6 +13,13 @@ const policy = (hooks) => `${IMPORTS}export default defineConfig({ hooks: [${hoo
 const COMMITTED = 'echo v1 > tracked.txt && git add tracked.txt && git commit -qm init';
 /** An OpenAI-shaped key, made up: the secret guard's format, no one's secret. */
 const FAKE_KEY = 'sk-proj-Q7wErT9yUiOp3AsDfGhJkL2z';
+/** An AWS access key id, made up: droid masks OpenAI-shaped keys in a tool's output itself, not this form. */
+const FAKE_AWS_KEY_ID = 'AKIAQ7WERT9YUIOP3ASD';
+/**
+ * A command whose output holds both secrets and whose text holds neither (the parts are
+ * joined by printf), so that only the secret guard's PostToolUse hook can catch them.
+ */
+const PRINTS_SECRETS = `printf '%s-%s\\n%s%s\\n' sk-proj ${FAKE_KEY.slice('sk-proj-'.length)} AKIA ${FAKE_AWS_KEY_ID.slice('AKIA'.length)}`;
 
 export const cases = [
   {
@@ -267,30 +274,48 @@ export const cases = [
     // The secret guard's PostToolUse hook: the command holds no secret, its output does.
     name: "the starter policy keeps a secret in a command's output from the model",
     config: null,
-    except: ['cline'],
-    steps: [{ shell: `printf '%s-%s\\n' sk-proj ${FAKE_KEY.slice('sk-proj-'.length)}` }, { shell: 'echo ok > after.txt' }],
-    expect: { unseen: [FAKE_KEY], present: ['after.txt'] },
+    except: ['cline', 'droid'],
+    steps: [{ shell: PRINTS_SECRETS }, { shell: 'echo ok > after.txt' }],
+    expect: { unseen: [FAKE_KEY, FAKE_AWS_KEY_ID], present: ['after.txt'] },
   },
   {
-    // Cline cannot replace an output: hookwise ends the run before the model reads it (docs/agents.md).
+    // Cline and droid cannot be given a replaced output: hookwise ends the run before the model reads it (docs/agents.md).
     name: "the starter policy keeps a secret in a command's output from the model (the run ends)",
     config: null,
-    agents: ['cline'],
-    steps: [{ shell: `printf '%s-%s\\n' sk-proj ${FAKE_KEY.slice('sk-proj-'.length)}` }],
-    expect: { unseen: [FAKE_KEY] },
+    agents: ['cline', 'droid'],
+    steps: [{ shell: PRINTS_SECRETS }, { shell: 'echo ok > after.txt' }],
+    expect: { unseen: [FAKE_KEY, FAKE_AWS_KEY_ID], absent: ['after.txt'] },
   },
   {
+    // The AWS key id reaches the model in every agent (droid masks the OpenAI key itself).
     name: 'control: without hookwise the secret in the output reaches the model',
     config: null,
     withoutHookwise: true,
-    steps: [{ shell: `printf '%s-%s\\n' sk-proj ${FAKE_KEY.slice('sk-proj-'.length)}` }],
-    expect: { seen: [FAKE_KEY] },
+    steps: [{ shell: PRINTS_SECRETS }],
+    expect: { seen: [FAKE_AWS_KEY_ID] },
   },
   {
     // The original output is only made when the command runs ($((…)) is not in the script): unseen means replaced.
     name: 'PostToolUse replacing the output: the model never reads the original',
-    except: ['cline'],
+    // Cline and droid cannot be given a replacement, and Claude Code ignores one that does not fit Bash's output: the run ends (next case).
+    except: ['cline', 'droid', 'claude-code-mod'],
     config: `import { defineConfig, replaceOutput } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'replace', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: () => replaceOutput('REPLACED-8b4') }] });\n`,
+    steps: [{ shell: 'echo ORIGINAL-$((6*7))' }],
+    expect: { unseen: ['ORIGINAL-42'], seen: ['REPLACED-8b4'] },
+  },
+  {
+    // droid reads the original whatever the answer; Claude Code ignores a string for Bash's {stdout, stderr, …}: both end the run unread.
+    name: 'PostToolUse replacing the output with what the agent cannot take: the run ends before the model reads it',
+    agents: ['droid', 'claude-code-mod'],
+    config: `import { defineConfig, replaceOutput } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'replace', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: () => replaceOutput('REPLACED-8b4') }] });\n`,
+    steps: [{ shell: 'echo ORIGINAL-$((6*7))' }, { shell: 'echo ok > after.txt' }],
+    expect: { unseen: ['ORIGINAL-42'], absent: ['after.txt'], maxModelRequests: 1 },
+  },
+  {
+    // A replacement in the shape of Bash's output is one Claude Code uses.
+    name: "PostToolUse replacing the output in the tool's own shape: the model reads the replacement",
+    agents: ['claude-code-mod'],
+    config: `import { defineConfig, replaceOutput } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'replace', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: (i) => replaceOutput({ ...i.tool_response, stdout: 'REPLACED-8b4' }) }] });\n`,
     steps: [{ shell: 'echo ORIGINAL-$((6*7))' }],
     expect: { unseen: ['ORIGINAL-42'], seen: ['REPLACED-8b4'] },
   },

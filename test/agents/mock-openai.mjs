@@ -36,9 +36,20 @@ function reply(body) {
     if (match) script = JSON.parse(match[1]);
   }
   if (!script) return { text: 'ok' };
-  const made = input.filter((i) => i.type === 'function_call' || i.type === 'custom_tool_call').length;
+  const made = input.filter((i) => (i.type === 'function_call' || i.type === 'custom_tool_call') && !retried(input).has(i.call_id)).length;
   const call = script[made];
   return call ? { call: { ...call, ...resolveTool(call.name, body) }, n: made } : { text: 'done' };
+}
+
+/**
+ * An MCP step the agent did not offer yet is made again, as a model would (at most twice):
+ * droid connects its MCP servers while the run starts, and answers a call of a tool not yet
+ * listed "Not found: …", naming the tool's exact name (`sentinel___touch`) for the retry.
+ */
+function retried(input) {
+  const outputText = (o) => (typeof o === 'string' ? o : JSON.stringify(o ?? ''));
+  const notFound = input.filter((i) => i.type === 'function_call_output' && /Not found: @mcp:/.test(outputText(i.output)));
+  return new Set(notFound.slice(0, 2).map((i) => i.call_id));
 }
 
 function stream(res, r, model, id) {

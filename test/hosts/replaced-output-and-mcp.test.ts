@@ -7,12 +7,14 @@ import { pathGuard } from '../../src/guards/index.js';
 import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import type { Host } from '../../src/hosts/host.js';
 import { copilotMcpTool } from '../../src/hosts/copilot/mcp.js';
+import { openCodeMcpTool } from '../../src/hosts/opencode/mcp.js';
 
 /**
  * What the agent suite (test/agents) found with the real CLIs: a replaced tool output
  * reaches Codex and Copilot only as a PostToolUse block's reason (`updatedToolOutput`
  * fails Codex's hook, Copilot ignores it) and droid not at all (the run must end); an MCP
- * tool arrives as Copilot's `<server>-<tool>` and Gemini's `mcp_<server>_<tool>`, and a
+ * tool arrives as Copilot's `<server>-<tool>`, Gemini's `mcp_<server>_<tool>`, droid's
+ * `<server>___<tool>` and OpenCode's `<server>_<tool>`, and a
  * policy names it `mcp__<server>__<tool>` in every agent.
  */
 const root = mkdtempSync(path.join(tmpdir(), 'hookwise-replaced-output-'));
@@ -95,6 +97,44 @@ describe('an MCP tool is mcp__<server>__<tool> to the policy in every agent', ()
     expect(copilotMcpTool({ tool_name: 'github-mcp-server-get_issue' }, { COPILOT_HOME: home }).tool_name).toBe(
       'mcp__github-mcp-server__get_issue',
     );
+  });
+
+  it("droid's sentinel___touch", async () => {
+    const json = await answer(hostNamed('droid'), refusing(), called('sentinel___touch'));
+    expect(json.hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(hostNamed('droid').inputs({ hook_event_name: 'PreToolUse', tool_name: 'my_docs___get_page', tool_input: {} })[0]).toMatchObject({
+      tool_name: 'mcp__my_docs__get_page',
+      agent_tool_name: 'my_docs___get_page',
+    });
+  });
+
+  it("droid's own tools keep their mapping", () => {
+    expect(
+      hostNamed('droid').inputs({ hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'ls' } })[0]!.tool_name,
+    ).toBe('Bash');
+  });
+
+  it("OpenCode's sentinel_touch, sent through its plugin", async () => {
+    const json = await answer(hostNamed('opencode'), refusing(), {
+      hook: 'tool.execute.before',
+      directory: root,
+      sessionID: 's',
+      tool: 'sentinel_touch',
+      args: { name: 'x.txt' },
+    });
+    expect(json.deny).toBe('no MCP');
+  });
+
+  it("OpenCode: a configured server whose name holds '_' (or a character OpenCode replaces) is split after it", () => {
+    const project = path.join(root, 'opencode-project');
+    mkdirSync(path.join(project, '.opencode'), { recursive: true });
+    writeFileSync(path.join(project, 'opencode.jsonc'), '{\n  // the docs server\n  "mcp": { "my_docs": { "type": "local" }, },\n}\n');
+    const env = { HOME: path.join(root, 'no-home'), OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { 'team.db': {} } }) };
+    const named = (tool_name: string) => openCodeMcpTool({ tool_name, cwd: project }, env);
+    expect(named('my_docs_get_page')).toMatchObject({ tool_name: 'mcp__my_docs__get_page', agent_tool_name: 'my_docs_get_page' });
+    expect(named('team_db_run_query').tool_name).toBe('mcp__team_db__run_query');
+    expect(named('other_search').tool_name).toBe('mcp__other__search');
+    for (const own of ['apply_patch', 'plan_exit', 'bash']) expect(named(own).tool_name).toBe(own);
   });
 
   it("Copilot's own tools keep their mapping", async () => {
