@@ -342,7 +342,8 @@ export const cases = [
       `{ name: 'no-mcp', events: 'PreToolUse', matcher: { tool: 'mcp__sentinel__touch' }, handler: () => deny('REASON-6d2 no MCP') }`,
     ),
     steps: [{ mcp: ['touch', { name: 'mcp-ran.txt' }] }, { shell: 'echo ok > after.txt' }],
-    expect: { absent: ['mcp-ran.txt'], present: ['after.txt'] },
+    // The reason shows hookwise refused it (not the agent, for a tool it did not know).
+    expect: { absent: ['mcp-ran.txt'], present: ['after.txt'], seen: ['REASON-6d2'] },
   },
   {
     name: 'control: without hookwise the MCP tool runs',

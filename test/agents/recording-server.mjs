@@ -53,7 +53,7 @@ export function resolveTool(name, body) {
     ...(t.type === 'namespace' ? (t.tools ?? []).map((f) => ({ name: f.name, namespace: t.name })) : []),
   ]);
   const sentinel = (o) => typeof o.name === 'string' && `${o.namespace ?? ''}${o.name}`.includes('sentinel') && o.name.endsWith(tool);
-  // droid defers MCP tools: named only in a "Deferred tools:" list of its prompt (`sentinel___touch`), called by that name.
-  const deferred = new RegExp(`sentinel[\\w-]*${tool}\\b`).exec(JSON.stringify(body.input ?? body.messages ?? ''));
+  // droid and Claude Code defer MCP tools: named only in a list of the prompt (`sentinel___touch`, `mcp__sentinel__touch`), called by that name.
+  const deferred = new RegExp(`(?:mcp__)?sentinel[\\w-]*${tool}\\b`).exec(JSON.stringify(body.input ?? body.messages ?? ''));
   return offered.find(sentinel) ?? (deferred ? { name: deferred[0] } : { name });
 }
