@@ -16,6 +16,11 @@ const FAKE_KEY = 'sk-proj-Q7wErT9yUiOp3AsDfGhJkL2z';
 /** An AWS access key id, made up: droid masks OpenAI-shaped keys in a tool's output itself, not this form. */
 const FAKE_AWS_KEY_ID = 'AKIAQ7WERT9YUIOP3ASD';
 /**
+ * A command whose output, `ORIGINAL-42`, is only made when it runs (the script holds no
+ * `ORIGINAL-42`): unseen means replaced. No `$((…))`: Gemini refuses a command with `$(`.
+ */
+const PRINTS_ORIGINAL = "printf 'ORIGINAL-%s\\n' 42";
+/**
  * A command whose output holds both secrets and whose text holds neither (the parts are
  * joined by printf), so that only the secret guard's PostToolUse hook can catch them.
  */
@@ -295,12 +300,11 @@ export const cases = [
     expect: { seen: [FAKE_AWS_KEY_ID] },
   },
   {
-    // The original output is only made when the command runs ($((…)) is not in the script): unseen means replaced.
     name: 'PostToolUse replacing the output: the model never reads the original',
     // Cline and droid cannot be given a replacement, and Claude Code ignores one that does not fit Bash's output: the run ends (next case).
     except: ['cline', 'droid', 'claude-code-mod'],
     config: `import { defineConfig, replaceOutput } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'replace', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: () => replaceOutput('REPLACED-8b4') }] });\n`,
-    steps: [{ shell: 'echo ORIGINAL-$((6*7))' }],
+    steps: [{ shell: PRINTS_ORIGINAL }],
     expect: { unseen: ['ORIGINAL-42'], seen: ['REPLACED-8b4'] },
   },
   {
@@ -308,7 +312,7 @@ export const cases = [
     name: 'PostToolUse replacing the output with what the agent cannot take: the run ends before the model reads it',
     agents: ['droid', 'claude-code-mod'],
     config: `import { defineConfig, replaceOutput } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'replace', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: () => replaceOutput('REPLACED-8b4') }] });\n`,
-    steps: [{ shell: 'echo ORIGINAL-$((6*7))' }, { shell: 'echo ok > after.txt' }],
+    steps: [{ shell: PRINTS_ORIGINAL }, { shell: 'echo ok > after.txt' }],
     expect: { unseen: ['ORIGINAL-42'], absent: ['after.txt'], maxModelRequests: 1 },
   },
   {
@@ -316,14 +320,14 @@ export const cases = [
     name: "PostToolUse replacing the output in the tool's own shape: the model reads the replacement",
     agents: ['claude-code-mod'],
     config: `import { defineConfig, replaceOutput } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'replace', events: 'PostToolUse', matcher: { tool: 'Bash' }, handler: (i) => replaceOutput({ ...i.tool_response, stdout: 'REPLACED-8b4' }) }] });\n`,
-    steps: [{ shell: 'echo ORIGINAL-$((6*7))' }],
+    steps: [{ shell: PRINTS_ORIGINAL }],
     expect: { unseen: ['ORIGINAL-42'], seen: ['REPLACED-8b4'] },
   },
   {
     name: 'control: without hookwise the original output reaches the model',
     config: null,
     withoutHookwise: true,
-    steps: [{ shell: 'echo ORIGINAL-$((6*7))' }],
+    steps: [{ shell: PRINTS_ORIGINAL }],
     expect: { seen: ['ORIGINAL-42'] },
   },
   {
