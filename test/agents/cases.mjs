@@ -348,6 +348,18 @@ export const cases = [
     steps: [{ mcp: ['touch', { name: 'mcp-ran.txt' }] }, { shell: 'echo ok > after.txt' }],
     // The reason shows hookwise refused it (not the agent, for a tool it did not know).
     expect: { absent: ['mcp-ran.txt'], present: ['after.txt'], seen: ['REASON-6d2'] },
+    except: ['cline'],
+  },
+  {
+    // Cline cannot refuse one call of a tool whose validation hookwise does not know: the run ends (docs/agents.md).
+    name: 'a refused MCP tool does not run (the run ends)',
+    agents: ['cline'],
+    mcp: true,
+    config: policy(
+      `{ name: 'no-mcp', events: 'PreToolUse', matcher: { tool: 'mcp__sentinel__touch' }, handler: () => deny('REASON-6d2 no MCP') }`,
+    ),
+    steps: [{ mcp: ['touch', { name: 'mcp-ran.txt' }] }, { shell: 'echo ok > after.txt' }],
+    expect: { absent: ['mcp-ran.txt', 'after.txt'] },
   },
   {
     name: 'control: without hookwise the MCP tool runs',

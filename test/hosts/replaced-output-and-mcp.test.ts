@@ -108,6 +108,20 @@ describe('an MCP tool is mcp__<server>__<tool> to the policy in every agent', ()
     });
   });
 
+  it("Cline's sentinel__touch: refused, and Cline can only end the run", async () => {
+    const host = hostNamed('cline');
+    const raw = {
+      hookName: 'PreToolUse',
+      taskId: 't-mcp',
+      workspaceRoots: [root],
+      preToolUse: { toolName: 'sentinel__touch', parameters: { name: 'x.txt' } },
+    };
+    const inputs = host.inputs(raw);
+    expect(inputs[0]).toMatchObject({ tool_name: 'mcp__sentinel__touch', agent_tool_name: 'sentinel__touch' });
+    const out = await answerHost(host, refusing(), 'PreToolUse', inputs);
+    expect(JSON.parse(out.stdout!)).toMatchObject({ cancel: true, errorMessage: expect.stringContaining('no MCP') });
+  });
+
   it("droid's own tools keep their mapping", () => {
     expect(
       hostNamed('droid').inputs({ hook_event_name: 'PreToolUse', tool_name: 'Execute', tool_input: { command: 'ls' } })[0]!.tool_name,
