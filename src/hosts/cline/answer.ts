@@ -3,7 +3,7 @@ import type { Outcome } from '../../core/outcome.js';
 import { type Carried, type HostAnswer, jsonLine } from '../host.js';
 import { preToolAnswer } from '../pre-tool-use.js';
 import { editorInputOf, RUN_COMMANDS, shellQuote } from './tools.js';
-import { createScanner, type SecretScanner } from '../../guards/secrets/scan.js';
+import { createScanner } from '../../guards/secrets/scan.js';
 
 /**
  * hookwise's Outcomes as the control JSON Cline CLI 3.0.65 reads from a hook's stdout:
@@ -91,8 +91,8 @@ function refusal(refused: HookInput, inputs: HookInput[], reason: string, contex
  * call's output, so a secret quoted there would reach the model (and the secret guard's
  * PostToolUse hook, finding it, would end the run: Cline cannot replace an output).
  */
-let scanner: SecretScanner | undefined;
-const withoutSecrets = (command: string): string => (scanner ??= createScanner()).redact(command);
+const SECRETS = createScanner();
+const withoutSecrets = (command: string): string => SECRETS.redact(command);
 
 /** A command that only prints the refusal (to the model, as the call's result) and fails. */
 export const reportCommand = (line: string): string => `printf '%s\\n' ${shellQuote(line)} >&2; exit 1`;
