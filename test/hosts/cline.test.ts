@@ -107,7 +107,8 @@ describe('run_commands: every command judged as its own Bash call', () => {
   });
 
   it("a refused command's secret is masked where the refusal quotes it (the refusal is the call's output)", async () => {
-    const engine = new HookEngine().register(...secretGuard());
+    const engine = new HookEngine();
+    for (const hook of secretGuard()) engine.register(hook);
     const key = ['sk-proj', 'Q7wErT9yUiOp3AsDfGhJkL2z'].join('-');
     const json = await answer(engine, toolCall('run_commands', { commands: [`echo ${key} > leaked.txt`] }));
     const r = run(json.overrideInput.commands[0]);
