@@ -56,3 +56,46 @@ export function eventName(raw: Record<string, unknown>): unknown {
   const pascal = name[0]!.toUpperCase() + name.slice(1);
   return isKnownEvent(pascal) ? pascal : name;
 }
+
+/** What the model reads in place of a tool's output: the replacement as text. */
+const outputText = (output: unknown): string => (typeof output === 'string' ? output : JSON.stringify(output));
+
+/**
+ * A replaced tool output (`replaceOutput`, the secret guard's redaction) for agents that
+ * read no `updatedToolOutput` (Codex fails the hook on it, Copilot ignores it: the
+ * original reaches the model either way) but put a PostToolUse block's reason in the
+ * output's place (both verified against the CLIs): the replacement becomes that reason.
+ */
+export function replacedOutputAsBlock(outcome: Outcome, out: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (outcome.event !== 'PostToolUse' || outcome.updatedOutput === null || outcome.updatedOutput === undefined) return out;
+  const { hookSpecificOutput, ...rest } = out ?? {};
+  const specific = { ...(hookSpecificOutput as Record<string, unknown> | undefined) };
+  delete specific.updatedToolOutput;
+  delete specific.updatedMCPToolOutput;
+  const reasons = [outputText(outcome.updatedOutput), outcome.blocked ? outcome.reason : null].filter((r) => typeof r === 'string');
+  return {
+    ...rest,
+    decision: 'block',
+    reason: reasons.join('\n'),
+    ...(Object.keys(specific).length > 1 && { hookSpecificOutput: specific }),
+  };
+}
+
+/**
+ * A replaced tool output for an agent that can neither replace an output nor put a
+ * reason in its place (droid reads the original whatever the answer): the run ends
+ * before the model reads it, as failing closed means after a tool.
+ */
+export function replacedOutputEndsTheRun(
+  outcome: Outcome,
+  input: HookInput,
+  out: Record<string, unknown> | undefined,
+  agent: string,
+): Record<string, unknown> | undefined {
+  if (outcome.event !== 'PostToolUse' || outcome.updatedOutput === null || outcome.updatedOutput === undefined) return out;
+  const tool = String(input.agent_tool_name ?? input.tool_name ?? 'a tool');
+  return {
+    continue: false,
+    stopReason: `hookwise withheld the output of ${tool}: the policy replaces it, and ${agent} cannot be given a replacement, so the run ends`,
+  };
+}

@@ -49,4 +49,14 @@ export function denormaliseInput(updated: Record<string, unknown>, original: Hoo
   return out;
 }
 
+/**
+ * An MCP server's tool under Claude Code's name for it (`mcp__<server>__<tool>`), the
+ * name a policy's matcher uses whatever the agent calls it (Gemini's `mcp_<server>_<tool>`).
+ * The agent's own name stays as `agent_tool_name`.
+ */
+export function asMcpTool(input: HookInput, server: unknown, tool: unknown): HookInput {
+  if (typeof server !== 'string' || typeof tool !== 'string' || server === '' || tool === '') return input;
+  return { ...input, tool_name: `mcp__${server}__${tool}`, agent_tool_name: input.tool_name };
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
 import { startMockChatCompletions } from './mock-chat-completions.mjs';
@@ -13,6 +13,9 @@ import { startMockGemini } from './mock-gemini.mjs';
  */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 const HOOKWISE = path.join(repoRoot, 'bin', 'hookwise.js');
+
+/** A patch changing one line of a file, as Codex, droid and Cline write edits. */
+const updatePatch = (file, before, after) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-${before}\n+${after}\n*** End Patch\n`;
 
 export const AGENTS = {
   codex: {
@@ -29,6 +32,11 @@ export const AGENTS = {
         `model = "gpt-5.1-codex"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "mock"\nbase_url = "${mockUrl}/v1"\nwire_api = "responses"\nenv_key = "MOCK_KEY"\n`,
       );
       return { CODEX_HOME: codexHome, MOCK_KEY: 'x' };
+    },
+    mcp({ home, server }) {
+      const args = server.args.map((a) => JSON.stringify(a)).join(', ');
+      const toml = `\n[mcp_servers.sentinel]\ncommand = ${JSON.stringify(server.command)}\nargs = [${args}]\n`;
+      appendFileSync(path.join(home, '.codex', 'config.toml'), toml);
     },
     args: (prompt) => [
       'exec',
@@ -47,6 +55,10 @@ export const AGENTS = {
           .map((l) => `+${l}`)
           .join('\n')}\n*** End Patch\nEOF\n`,
       },
+    }),
+    edit: (file, before, after) => ({
+      name: 'exec_command',
+      args: { cmd: `apply_patch <<'EOF'\n${updatePatch(file, before, after)}EOF\n` },
     }),
   },
   copilot: {
@@ -67,9 +79,15 @@ export const AGENTS = {
         COPILOT_AUTO_UPDATE: 'false',
       };
     },
+    mcp({ home, server }) {
+      mkdirSync(path.join(home, '.copilot'), { recursive: true });
+      const config = { mcpServers: { sentinel: { type: 'local', ...server, tools: ['*'] } } };
+      writeFileSync(path.join(home, '.copilot', 'mcp-config.json'), JSON.stringify(config));
+    },
     args: (prompt) => ['-p', prompt, '--allow-all-tools'],
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'create', args: { path: path.join(project, file), file_text: content } }),
+    edit: (file, before, after, project) => ({ name: 'edit', args: { path: path.join(project, file), old_str: before, new_str: after } }),
   },
   droid: {
     label: 'droid',
@@ -90,6 +108,9 @@ export const AGENTS = {
       writeFileSync(path.join(home, '.factory', 'settings.json'), JSON.stringify({ customModels: [model] }));
       return {};
     },
+    mcp({ home, server }) {
+      writeFileSync(path.join(home, '.factory', 'mcp.json'), JSON.stringify({ mcpServers: { sentinel: { type: 'stdio', ...server } } }));
+    },
     args: (prompt) => ['exec', '--skip-permissions-unsafe', '-m', 'custom:Mock-0', prompt],
     shell: (command) => ({ name: 'Execute', args: { command, summary: 'step' } }),
     /** With an OpenAI model droid edits files through ApplyPatch, a free-text tool taking the patch. */
@@ -101,6 +122,7 @@ export const AGENTS = {
         .map((l) => `+${l}`)
         .join('\n')}\n*** End Patch\n`,
     }),
+    edit: (file, before, after) => ({ custom: true, name: 'ApplyPatch', input: updatePatch(file, before, after) }),
   },
   opencode: {
     label: 'OpenCode',
@@ -115,7 +137,7 @@ export const AGENTS = {
      * opencode` creates): one npm cache for every case keeps that off the network after the
      * first. Nothing is fetched from models.dev.
      */
-    setup({ home, mockUrl }) {
+    setup({ home, mockUrl, mcpServer }) {
       const config = {
         model: 'mock/mock-model',
         autoupdate: false,
@@ -129,6 +151,7 @@ export const AGENTS = {
           },
         },
       };
+      if (mcpServer) config.mcp = { sentinel: { type: 'local', command: [mcpServer.command, ...mcpServer.args], enabled: true } };
       return {
         OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
         XDG_CACHE_HOME: path.join(home, '.cache'),
@@ -147,6 +170,10 @@ export const AGENTS = {
     args: (prompt) => ['run', '--dangerously-skip-permissions', '--', ...prompt.split(' ')],
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
+    edit: (file, before, after, project) => ({
+      name: 'edit',
+      args: { filePath: path.join(project, file), oldString: before, newString: after },
+    }),
   },
   'claude-code-mod': {
     label: 'Claude Code (mod)',
@@ -166,6 +193,12 @@ export const AGENTS = {
         DISABLE_AUTOUPDATER: '1',
       };
     },
+    mcp({ home, server }) {
+      const file = path.join(home, 'mcp.json');
+      writeFileSync(file, JSON.stringify({ mcpServers: { sentinel: { type: 'stdio', ...server } } }));
+      return { args: ['--mcp-config', file] };
+    },
+    mcpStep: (tool, args) => ({ name: `@mcp:${tool}`, input: args }),
     /** Anthropic's Messages API, recorded as the other mocks record theirs. */
     startMock: startMockAnthropic,
     args: (prompt, project) => [
@@ -183,6 +216,10 @@ export const AGENTS = {
     ],
     shell: (command) => ({ name: 'Bash', input: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'Write', input: { file_path: path.join(project, file), content } }),
+    edit: (file, before, after, project) => ({
+      name: 'Edit',
+      input: { file_path: path.join(project, file), old_string: before, new_string: after },
+    }),
   },
   cline: {
     label: 'Cline CLI',
@@ -210,6 +247,11 @@ export const AGENTS = {
       );
       return { CLINE_SESSION_BACKEND_MODE: 'local', CLINE_NO_AUTO_UPDATE: '1' };
     },
+    mcp({ home, server }) {
+      const settings = path.join(home, '.cline', 'data', 'settings');
+      const config = { mcpServers: { sentinel: { ...server, disabled: false, autoApprove: ['touch'] } } };
+      writeFileSync(path.join(settings, 'cline_mcp_settings.json'), JSON.stringify(config));
+    },
     args: (prompt) => ['--json', '-P', 'openai-compatible', '-m', 'gpt-4o', prompt],
     shell: (command) => ({ name: 'run_commands', args: { commands: [command] } }),
     /** Several commands in one call: Cline runs each (concurrently); hookwise judges each. */
@@ -224,6 +266,7 @@ export const AGENTS = {
           .join('\n')}\n*** End Patch\n`,
       },
     }),
+    edit: (file, before, after) => ({ name: 'apply_patch', args: { input: updatePatch(file, before, after) } }),
   },
   gemini: {
     label: 'Gemini CLI',
@@ -236,9 +279,10 @@ export const AGENTS = {
      * An API key against the mock: without `selectedType` and an explicit `-m` its model
      * router retries classifier calls for minutes. The folder is trusted, so its project hooks run.
      */
-    setup({ home, mockUrl }) {
+    setup({ home, mockUrl, mcpServer }) {
       mkdirSync(path.join(home, '.gemini'), { recursive: true });
       const settings = {
+        ...(mcpServer && { mcpServers: { sentinel: { ...mcpServer, trust: true } } }),
         security: { auth: { selectedType: 'gemini-api-key' } },
         general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
         privacy: { usageStatisticsEnabled: false },
@@ -249,8 +293,18 @@ export const AGENTS = {
     args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '-p', prompt],
     shell: (command) => ({ name: 'run_shell_command', args: { command } }),
     write: (file, content, project) => ({ name: 'write_file', args: { file_path: path.join(project, file), content } }),
+    edit: (file, before, after, project) => ({
+      name: 'replace',
+      args: { file_path: path.join(project, file), old_string: before, new_string: after, instruction: 'step' },
+    }),
   },
 };
+
+/** The sentinel MCP server (./mcp-sentinel.mjs), as every agent's MCP configuration starts it. */
+export const mcpServerFor = (project) => ({
+  command: process.execPath,
+  args: [path.join(import.meta.dirname, 'mcp-sentinel.mjs'), project],
+});
 
 /** The agent's command, installed once into .cache/. */
 export function agentBinary(name) {
@@ -274,8 +328,12 @@ export function initAgent(name, project, env) {
 }
 
 /** Run the agent headless on the prompt; resolves with its exit code and output. */
-export function runAgent(name, { project, prompt, env, timeoutMs = 150_000 }) {
-  const child = spawn(agentBinary(name), AGENTS[name].args(prompt, project), { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runAgent(name, { project, prompt, env, extraArgs = [], timeoutMs = 150_000 }) {
+  const child = spawn(agentBinary(name), [...AGENTS[name].args(prompt, project), ...extraArgs], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));

@@ -1,4 +1,4 @@
-import { startRecordingServer } from './recording-server.mjs';
+import { resolveToolName, startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for an OpenAI-compatible Chat Completions API (`/chat/completions`,
@@ -45,7 +45,7 @@ function reply(body) {
   if (!script) return { text: 'ok' };
   const made = messages.filter((m) => m.role === 'assistant').reduce((n, m) => n + (m.tool_calls?.length ?? 0), 0);
   const call = script[made];
-  return call ? { call, n: made } : { text: 'done' };
+  return call ? { call: { ...call, name: resolveToolName(call.name, body) }, n: made } : { text: 'done' };
 }
 
 const toolCall = (r, id) => ({

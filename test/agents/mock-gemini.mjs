@@ -1,4 +1,4 @@
-import { startRecordingServer } from './recording-server.mjs';
+import { resolveToolName, startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for the Gemini API (`models/<model>:streamGenerateContent` and
@@ -47,7 +47,7 @@ function reply(body) {
   if (!script) return { text: 'ok' };
   const made = contents.filter((c) => c.role === 'model').reduce((n, c) => n + (c.parts ?? []).filter((p) => p.functionCall).length, 0);
   const call = script[made];
-  return call ? { call, n: made } : { text: 'done' };
+  return call ? { call: { ...call, name: resolveToolName(call.name, body) }, n: made } : { text: 'done' };
 }
 
 function responseOf(r, body) {

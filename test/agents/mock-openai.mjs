@@ -1,4 +1,4 @@
-import { startRecordingServer } from './recording-server.mjs';
+import { resolveTool, startRecordingServer } from './recording-server.mjs';
 
 /**
  * A local stand-in for OpenAI's Responses API (Codex through a custom provider's
@@ -36,9 +36,20 @@ function reply(body) {
     if (match) script = JSON.parse(match[1]);
   }
   if (!script) return { text: 'ok' };
-  const made = input.filter((i) => i.type === 'function_call' || i.type === 'custom_tool_call').length;
+  const made = input.filter((i) => (i.type === 'function_call' || i.type === 'custom_tool_call') && !retried(input).has(i.call_id)).length;
   const call = script[made];
-  return call ? { call, n: made } : { text: 'done' };
+  return call ? { call: { ...call, ...resolveTool(call.name, body) }, n: made } : { text: 'done' };
+}
+
+/**
+ * An MCP step the agent did not offer yet is made again, as a model would (at most twice):
+ * droid connects its MCP servers while the run starts, and answers a call of a tool not yet
+ * listed "Not found: …", naming the tool's exact name (`sentinel___touch`) for the retry.
+ */
+function retried(input) {
+  const outputText = (o) => (typeof o === 'string' ? o : JSON.stringify(o ?? ''));
+  const notFound = input.filter((i) => i.type === 'function_call_output' && /Not found: @mcp:/.test(outputText(i.output)));
+  return new Set(notFound.slice(0, 2).map((i) => i.call_id));
 }
 
 function stream(res, r, model, id) {
@@ -60,6 +71,7 @@ function stream(res, r, model, id) {
           id: `fc_${id}`,
           call_id: `call_${id}_${r.n}`,
           name: r.call.name,
+          ...(r.call.namespace && { namespace: r.call.namespace }),
           arguments: JSON.stringify(r.call.args),
           status: 'completed',
         }

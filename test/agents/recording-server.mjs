@@ -30,3 +30,30 @@ export async function startRecordingServer({ answer, isTurn, describe = () => ({
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
+
+/**
+ * A script step may name an MCP tool as `@mcp:<tool>`: each agent exposes the sentinel
+ * server's tool under its own name (`mcp__sentinel__touch`, `sentinel-touch`, …), read here
+ * from the tools the agent offered in this very request (every API's shape; a Responses
+ * `namespace` of tools, as Codex groups an MCP server's, gives the call's `namespace`;
+ * a tool the agent defers is found by its name in the prompt).
+ * Unresolved, the name stays as it is and the agent reports an unknown tool.
+ */
+export function resolveToolName(name, body) {
+  return resolveTool(name, body).name;
+}
+
+export function resolveTool(name, body) {
+  if (typeof name !== 'string' || !name.startsWith('@mcp:')) return { name };
+  const tool = name.slice('@mcp:'.length);
+  const offered = (body.tools ?? []).flatMap((t) => [
+    { name: t.name },
+    { name: t.function?.name },
+    ...(t.functionDeclarations ?? []).map((f) => ({ name: f.name })),
+    ...(t.type === 'namespace' ? (t.tools ?? []).map((f) => ({ name: f.name, namespace: t.name })) : []),
+  ]);
+  const sentinel = (o) => typeof o.name === 'string' && `${o.namespace ?? ''}${o.name}`.includes('sentinel') && o.name.endsWith(tool);
+  // droid and Claude Code defer MCP tools: named only in a list of the prompt (`sentinel___touch`, `mcp__sentinel__touch`), called by that name.
+  const deferred = new RegExp(`(?:mcp__)?sentinel[\\w-]*${tool}\\b`).exec(JSON.stringify(body.input ?? body.messages ?? ''));
+  return offered.find(sentinel) ?? (deferred ? { name: deferred[0] } : { name });
+}

@@ -7,10 +7,10 @@
  *   node test/agents/run.mjs [--agent codex] [--filter text] [--jobs 2] [--verbose]
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AGENTS, agentBinary, initAgent, repoRoot, runAgent, stopResidents } from './agents.mjs';
+import { AGENTS, agentBinary, initAgent, mcpServerFor, repoRoot, runAgent, stopResidents } from './agents.mjs';
 import { cases } from './cases.mjs';
 import { startMockOpenAI } from './mock-openai.mjs';
 
@@ -41,26 +41,33 @@ async function runCase({ agent, c }) {
   mkdirSync(project, { recursive: true });
   mkdirSync(home, { recursive: true });
   spawnSync('git', ['init', '-q'], { cwd: project });
+  const mcpServer = c.mcp ? mcpServerFor(project) : undefined;
   const env = {
     PATH: process.env.PATH,
     HOME: home,
     HOOKWISE_RESIDENT_DIR: path.join(dir, 'residents'),
-    ...AGENTS[agent].setup({ home, mockUrl: mock.url, project }),
+    ...AGENTS[agent].setup({ home, mockUrl: mock.url, project, mcpServer }),
     ...c.env,
   };
   try {
+    const extraArgs = (mcpServer && AGENTS[agent].mcp?.({ home, project, server: mcpServer })?.args) || [];
+    // The project's state before the agent runs (a commit, uncommitted work): each command must succeed.
+    for (const command of c.setup ?? []) {
+      const r = spawnSync('bash', ['-c', command], { cwd: project, env: { ...env, ...GIT_IDENTITY }, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`setup \`${command}\` exited ${r.status}: ${r.stderr}`);
+    }
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
     if (!c.withoutHookwise) initAgent(agent, project, env);
-    const steps = c.steps.map((s) =>
-      s.shell
-        ? AGENTS[agent].shell(s.shell)
-        : s.shells
-          ? AGENTS[agent].shells(s.shells)
-          : AGENTS[agent].write(s.write[0], s.write[1], project),
-    );
-    const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps)}`;
-    const run = await runAgent(agent, { project, prompt, env });
-    const failures = check(c.expect, { project, mock, env });
+    // Each session is a run of its own in the same project (a second session reuses what the first left: its resident).
+    const sessions = [c.steps, ...(c.nextSession ? [c.nextSession] : [])];
+    let run;
+    let lastSessionFrom = 0;
+    for (const steps of sessions) {
+      lastSessionFrom = mock.modelRequests().length;
+      const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps.map((s) => stepFor(agent, s, project)))}`;
+      run = await runAgent(agent, { project, prompt, env, extraArgs });
+    }
+    const failures = check(c.expect, { project, mock, env, lastSessionFrom });
     return { failures, run, requests: mock.modelRequests().length };
   } finally {
     await mock.close();
@@ -69,13 +76,38 @@ async function runCase({ agent, c }) {
   }
 }
 
-function check(expect, { project, mock, env }) {
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
+
+/** One script step as the agent's own tool call. */
+function stepFor(agent, s, project) {
+  const a = AGENTS[agent];
+  if (s.shell) return a.shell(s.shell);
+  if (s.shells) return a.shells(s.shells);
+  if (s.edit) return a.edit(s.edit[0], s.edit[1], s.edit[2], project);
+  if (s.mcp) return a.mcpStep?.(s.mcp[0], s.mcp[1]) ?? { name: `@mcp:${s.mcp[0]}`, args: s.mcp[1] };
+  return a.write(s.write[0], s.write[1], project);
+}
+
+function check(expect, { project, mock, env, lastSessionFrom }) {
   const failures = [];
+  for (const [f, text] of Object.entries(expect.contains ?? {})) {
+    const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '(missing)';
+    if (!body.includes(text)) failures.push(`${f} holds ${JSON.stringify(body.slice(0, 80))}, not ${JSON.stringify(text)}: work was lost`);
+  }
   for (const f of expect.absent ?? []) if (existsSync(path.join(project, f))) failures.push(`${f} exists: the refused call ran`);
   for (const f of expect.present ?? [])
     if (!existsSync(path.join(project, f))) failures.push(`${f} is missing: the allowed call did not run`);
   const requests = mock.modelRequests();
   for (const text of expect.seen ?? []) if (!requests.some((r) => r.raw.includes(text))) failures.push(`"${text}" never reached the model`);
+  for (const text of expect.unseen ?? []) if (requests.some((r) => r.raw.includes(text))) failures.push(`"${text}" reached the model`);
+  for (const text of expect.seenLast ?? [])
+    if (!requests.slice(lastSessionFrom).some((r) => r.raw.includes(text)))
+      failures.push(`"${text}" never reached the model in the last session`);
   if (expect.maxModelRequests !== undefined && requests.length > expect.maxModelRequests)
     failures.push(`${requests.length} model requests: the agent was kept going`);
   if (expect.audited) {

@@ -1,4 +1,4 @@
-import { startRecordingServer } from '../agents/recording-server.mjs';
+import { resolveToolName, startRecordingServer } from '../agents/recording-server.mjs';
 
 /**
  * A local stand-in for Anthropic's Messages API that Claude Code talks to
@@ -73,7 +73,7 @@ function nextReply(body) {
     (m) => m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => b.type === 'tool_use'),
   ).length;
   const call = script[made];
-  return call ? { tool: call, n: made } : { text: 'done' };
+  return call ? { tool: { ...call, name: resolveToolName(call.name, body) }, n: made } : { text: 'done' };
 }
 
 function message(reply, model, id) {

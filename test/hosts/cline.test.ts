@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ask, context, deny, HookEngine, modify, replaceOutput } from '../../src/index.js';
-import { pathGuard, shellGuard } from '../../src/guards/index.js';
+import { pathGuard, secretGuard, shellGuard } from '../../src/guards/index.js';
 import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import { clineHookScript, isHookFileFor } from '../../src/hosts/cline/hook-files.js';
 import { runCli } from '../cli/run-cli.js';
@@ -104,6 +104,17 @@ describe('run_commands: every command judged as its own Bash call', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('hookwise refused the command `echo x > denied.txt`: REASON not here');
     expect(r.stderr).toContain('the 1 other command of this call did not run either');
+  });
+
+  it("a refused command's secret is masked where the refusal quotes it (the refusal is the call's output)", async () => {
+    const engine = new HookEngine();
+    for (const hook of secretGuard()) engine.register(hook);
+    const key = ['sk-proj', 'Q7wErT9yUiOp3AsDfGhJkL2z'].join('-');
+    const json = await answer(engine, toolCall('run_commands', { commands: [`echo ${key} > leaked.txt`] }));
+    const r = run(json.overrideInput.commands[0]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/hookwise refused the command `echo \[REDACTED:openai-api-key\] > leaked.txt`/);
+    expect(JSON.stringify(json)).not.toContain(key);
   });
 
   it('the reason is printed as written, never run: a reason holding shell syntax stays text', async () => {

@@ -244,6 +244,11 @@ function classicResult(event, answer) {
   const specific = out.hookSpecificOutput ?? {}
   if (specific.additionalContext && CONTEXT.includes(event)) result.additionalContext = [specific.additionalContext]
   if (event === 'PermissionRequest' && specific.decision) result.decision = specific.decision
+  // A replaced output (replaceOutput, the secret guard's redaction): classic.PostToolUse's result carries it as a settings hook's does.
+  if (event === 'PostToolUse') {
+    if (specific.updatedToolOutput !== undefined) result.updatedToolOutput = specific.updatedToolOutput
+    if (specific.updatedMCPToolOutput !== undefined) result.updatedMCPToolOutput = specific.updatedMCPToolOutput
+  }
   return result
 }
 

@@ -50,6 +50,8 @@ const LAUNCH_CONFIGS = [
   '**/.idea/workspace.xml',
   '**/.idea/runConfigurations/**',
   '**/.claude/hooks/**',
+  // The mod `hookwise init claude-code --mod` writes: rewritten, the next session would load it without hookwise.
+  '**/.claude/hookwise-mod/**',
   // OpenCode runs every plugin and tool there at start (hookwise's own plugin among them), and its config names more.
   // The hook files and hooks config an agent runs hookwise from: rewritten, they would run without it.
   '**/.clinerules/hooks/**',

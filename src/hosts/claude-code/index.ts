@@ -3,19 +3,21 @@ import { EXIT_2_BLOCKS, toClaudeCodeOutput } from '../../compat/claude-code.js';
 import type { HookInput } from '../../core/input.js';
 import { END_OF_TURN, type Host, jsonLine } from '../host.js';
 import { answerOf } from '../claude-shaped.js';
+import { unfitReplacementEndsTheRun } from './replaced-output.js';
 
 /**
  * Claude Code (`hookwise claude-code`, docs/claude-code.md): its input is hookwise's
  * own, its answer Claude Code's JSON. hookwise's own failure answers exit 2 where exit 2
  * blocks (exit 1 elsewhere), except on end-of-turn events: there exit 2 would keep the
- * agent going, so the failure ends the run (`continue: false`).
+ * agent going, so the failure ends the run (`continue: false`). A replaced output Claude
+ * Code would ignore ends the run too (./replaced-output.ts).
  */
 export const claudeCodeHost: Host = {
   name: 'claude-code',
   label: 'Claude Code 2.1.197',
   deadlineMs: undefined,
   inputs: (raw) => [raw as HookInput],
-  answer: (outcome, input) => answerOf(toClaudeCodeOutput(outcome, input.tool_name)),
+  answer: (outcome, input) => answerOf(unfitReplacementEndsTheRun(outcome, input, toClaudeCodeOutput(outcome, input.tool_name))),
   failure(event, reason, failOpen) {
     const known = event !== undefined && isKnownEvent(event);
     if (!failOpen && known && END_OF_TURN.has(canonicalEvent(event))) {

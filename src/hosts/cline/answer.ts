@@ -3,6 +3,7 @@ import type { Outcome } from '../../core/outcome.js';
 import { type Carried, type HostAnswer, jsonLine } from '../host.js';
 import { preToolAnswer } from '../pre-tool-use.js';
 import { editorInputOf, RUN_COMMANDS, shellQuote } from './tools.js';
+import { createScanner } from '../../guards/secrets/scan.js';
 
 /**
  * hookwise's Outcomes as the control JSON Cline CLI 3.0.65 reads from a hook's stdout:
@@ -75,7 +76,7 @@ function refusal(refused: HookInput, inputs: HookInput[], reason: string, contex
   const tool = String(refused.agent_tool_name ?? refused.tool_name);
   if (tool === RUN_COMMANDS) {
     const others = inputs.length - 1;
-    const line = `hookwise refused the command \`${String(refused.tool_input?.command)}\`: ${reason}${
+    const line = `hookwise refused the command \`${withoutSecrets(String(refused.tool_input?.command))}\`: ${reason}${
       others > 0 ? ` (the ${others} other command${others > 1 ? 's' : ''} of this call did not run either)` : ''
     }`;
     return { overrideInput: { commands: [reportCommand(line)] }, ...(contexts.length > 0 && { context: contexts.join('\n') }) };
@@ -84,6 +85,14 @@ function refusal(refused: HookInput, inputs: HookInput[], reason: string, contex
   if (REJECTED_BY_VALIDATION.has(tool)) return { overrideInput: { hookwise_refused: line }, context: [line, ...contexts].join('\n') };
   return cancel(`${line} (Cline cannot refuse one ${tool} call, so the run ends)`);
 }
+
+/**
+ * The refused command as the refusal quotes it, its secrets masked: the refusal is the
+ * call's output, so a secret quoted there would reach the model (and the secret guard's
+ * PostToolUse hook, finding it, would end the run: Cline cannot replace an output).
+ */
+const SECRETS = createScanner();
+const withoutSecrets = (command: string): string => SECRETS.redact(command);
 
 /** A command that only prints the refusal (to the model, as the call's result) and fails. */
 export const reportCommand = (line: string): string => `printf '%s\\n' ${shellQuote(line)} >&2; exit 1`;

@@ -1,16 +1,20 @@
 import type { HookInput } from '../../core/input.js';
-import { answerOf, claudeShapedAnswer, eventName, jsonFailure } from '../claude-shaped.js';
+import { answerOf, claudeShapedAnswer, eventName, jsonFailure, replacedOutputEndsTheRun } from '../claude-shaped.js';
 import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
 import { normaliseTool, type ToolTable } from '../tools.js';
 import { codexInputs } from '../codex/tools.js';
+import { droidMcpTool } from './mcp.js';
 
 /**
  * Factory droid 0.215.0 (`hookwise droid`, written to `~/.factory/hooks.json` by
  * `hookwise init droid`). Claude-shaped input with its own tool names (`Execute` for
- * the shell, `Create` for new files, `ApplyPatch` with patch text). Exit 1 runs the tool
+ * the shell, `Create` for new files, `ApplyPatch` with patch text, `<server>___<tool>` for
+ * an MCP tool: ./mcp.ts). Exit 1 runs the tool
  * (its stderr prepended to the output), a timeout runs it too, and exit 2 on Stop keeps
- * the agent going: every answer is JSON on exit 0, before AGENT_DEADLINE_MS.
+ * the agent going: every answer is JSON on exit 0, before AGENT_DEADLINE_MS. droid reads
+ * a tool's original output whatever a PostToolUse hook answers, but for `continue: false`,
+ * which ends the run before the model reads it.
  */
 export const DROID_TIMEOUT_S = 60;
 
@@ -35,10 +39,12 @@ export const droidHost: Host = {
       const patch = input.tool_input?.patch ?? input.tool_input?.input ?? input.tool_input?.command;
       return codexInputs({ ...input, tool_name: 'apply_patch', tool_input: { ...input.tool_input, command: patch } });
     }
-    return [normaliseTool(input, DROID_TOOLS)];
+    const name = input.tool_name;
+    return [typeof name === 'string' && DROID_TOOLS[name] ? normaliseTool(input, DROID_TOOLS) : droidMcpTool(input)];
   },
   answer(outcome, input) {
-    if (outcome.event !== 'PreToolUse') return answerOf(claudeShapedAnswer(outcome, input, DROID_TOOLS));
+    if (outcome.event !== 'PreToolUse')
+      return answerOf(replacedOutputEndsTheRun(outcome, input, claudeShapedAnswer(outcome, input, DROID_TOOLS), 'droid'));
     return answerOf(claudePreToolOutput(preToolAnswer(outcome, input, { askAllowed: true, agent: 'droid', table: DROID_TOOLS })));
   },
   failure: jsonFailure,

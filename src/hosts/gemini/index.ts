@@ -1,6 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import { AGENT_DEADLINE_MS, type Host } from '../host.js';
-import { normaliseTool } from '../tools.js';
+import { asMcpTool, normaliseTool } from '../tools.js';
 import { geminiAnswer, geminiFailure } from './answer.js';
 import { GEMINI_EVENTS } from './events.js';
 import { GEMINI_TOOLS } from './tools.js';
@@ -29,6 +29,9 @@ export const geminiHost: Host = {
     // Claude Code names the last reply of a turn `last_assistant_message`; Gemini calls it `prompt_response`.
     if (event === 'Stop' && input.last_assistant_message === undefined && typeof raw.prompt_response === 'string')
       input.last_assistant_message = raw.prompt_response;
+    // An MCP tool comes as `mcp_<server>_<tool>` (ambiguous when a name holds `_`), with its server and tool named apart.
+    const mcp = raw.mcp_context as { server_name?: unknown; tool_name?: unknown } | undefined;
+    if (mcp && typeof mcp === 'object') return [asMcpTool(input, mcp.server_name, mcp.tool_name)];
     return [normaliseTool(input, GEMINI_TOOLS)];
   },
   answer: geminiAnswer,
