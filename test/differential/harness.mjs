@@ -163,7 +163,7 @@ export async function runHookwise(c) {
   const mock = await startMockAnthropic();
   const { dir, project } = makeProject(c, mock.url);
   const { loadConfig, engineFor } = await import(path.join(repoRoot, 'dist', 'config', 'load.js'));
-  const { outputFitsTool } = await import(path.join(repoRoot, 'dist', 'core', 'claude-code.js'));
+  const { outputFitsTool } = await import(path.join(repoRoot, 'dist', 'compat', 'claude-code.js'));
   const previous = {
     CLAUDE_PROJECT_DIR: process.env.CLAUDE_PROJECT_DIR,
     ANTHROPIC_BASE_URL: process.env.ANTHROPIC_BASE_URL,
