@@ -107,11 +107,43 @@ function walk(node: SyntaxNode, lookup: Lookup, acc: Acc, inDoubleQuotes: boolea
       else addQuoted(acc, known);
       return;
     }
+    case 'command_substitution': {
+      // `$(echo git)`, `\`printf rm\``: what a lone echo or printf of fixed words prints is known
+      // now. Unquoted, only a single plain word is taken (bash would split or expand anything else).
+      const printed = printedBy(node, lookup);
+      if (printed === undefined || (!inDoubleQuotes && !/^[\w@%+=:./-]+$/.test(printed))) acc.dynamic = true;
+      else addQuoted(acc, printed);
+      return;
+    }
     default:
-      // command_substitution, process_substitution, arithmetic_expansion, brace_expression, unknown:
+      // process_substitution, arithmetic_expansion, brace_expression, unknown:
       // a value only the running shell knows.
       acc.dynamic = true;
   }
+}
+
+/**
+ * The output of a command substitution that holds one `echo` (no options) or `printf` (one
+ * format without `%` or `\\`) of words known now, trailing newlines removed as bash removes
+ * them; undefined for anything else.
+ */
+function printedBy(node: SyntaxNode, lookup: Lookup): string | undefined {
+  const inner = node.namedChildren.filter((c) => c !== null);
+  const command = inner[0];
+  if (inner.length !== 1 || command?.type !== 'command') return undefined;
+  const words: string[] = [];
+  for (const child of command.namedChildren) {
+    if (!child) continue;
+    const target = child.type === 'command_name' ? child.namedChildren[0] : child;
+    if (!target || !['word', 'string', 'raw_string', 'concatenation'].includes(target.type)) return undefined;
+    const word = evalWord(target, lookup);
+    if (word.value === undefined || word.hazard) return undefined;
+    words.push(word.value);
+  }
+  const [name, ...args] = words;
+  if (name === 'echo' && args.every((a) => !a.startsWith('-'))) return args.join(' ');
+  if (name === 'printf' && args.length === 1 && !/[%\\]/.test(args[0]!)) return args[0]!.replace(/\n+$/, '');
+  return undefined;
 }
 
 /** Outside quotes a backslash quotes the next character; backslash-newline vanishes. */

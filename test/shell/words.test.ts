@@ -33,6 +33,27 @@ describe('evalWord: quote removal as bash does it', () => {
     expect(words(`${source} x`)[0]!.value).toBe(value);
   });
 
+  it('knows what a lone echo or printf of fixed words prints; anything else is dynamic', () => {
+    const value = (source: string) => words(`${source} x`)[0]!.value;
+    expect(value('$(echo git)')).toBe('git');
+    expect(value('`printf rm`')).toBe('rm');
+    expect(value('g$(printf it)')).toBe('git');
+    expect(value('"$(echo two words)"')).toBe('two words');
+    // Unquoted, bash would split these or expand them: not one known word.
+    for (const source of [
+      '$(echo two words)',
+      '$(echo "*")',
+      '$(echo -e git)',
+      '$(printf %s git)',
+      '$(printf "a\\n")',
+      '$(echo $X)',
+      '$(echo git; id)',
+      '$(echo git > f)',
+      '$(id)',
+    ])
+      expect(value(source), source).toBeUndefined();
+  });
+
   it('marks runtime values as dynamic and fills in the known ones', () => {
     const [, a, b, c] = words('echo $X "$HOME/x" "$(id)"', (n) => (n === 'HOME' ? '/home/me' : undefined));
     expect(a!.dynamic).toBe(true);
