@@ -173,13 +173,15 @@ export class PostgresAuditStore implements AuditSink {
       // Made by a store without a key, or vouched for by a person re-anchoring: signed now.
       await client.query('UPDATE audit_trail SET mac = $1 WHERE id = 1', [trailMac(this.key.key, trail.id)]);
     }
-    const total = await trailTotal(client);
     const stateDir = options.stateDir ?? userStateDir();
-    if (stateDir === false) return { trail: trail.id, chainEnd: total };
+    if (stateDir === false) return { trail: trail.id, chainEnd: await trailTotal(client) };
     const file = postgresCopyPath(stateDir, target.connectionString, target.schema);
+    // The copy first, then the trail: another writer updates its copy only after its rows are
+    // committed, so read in this order the trail is never behind the copy unless rows are gone.
+    const copy = options.reanchor ? undefined : readAnchor(file);
+    const total = await trailTotal(client);
     const said = { headCopy: anchorSaid(file), trail: trail.id, chainEnd: total };
     if (!options.reanchor) {
-      const copy = readAnchor(file);
       if (copy !== undefined && 'error' in copy) throw new AuditRollbackError(this.path, copy.error);
       const problem = copy && postgresCopyProblem(copy, file, trail.id, total);
       if (problem) throw new AuditRollbackError(this.path, problem);

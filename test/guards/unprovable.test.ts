@@ -10,6 +10,7 @@ import { HookEngine } from '../../src/core/engine.js';
 import type { HandlerReturn, HookContext } from '../../src/core/spec.js';
 import type { HookInput } from '../../src/core/input.js';
 import { PathPolicy, pathGuard, secretGuard, shellGuard } from '../../src/guards/index.js';
+import { outsideDir } from '../support/outside-dir.js';
 import { makeFixture, type Fixture } from './fixture.js';
 
 let f: Fixture;
@@ -41,13 +42,19 @@ describe('the workspace is the host project folder, never the process cwd', () =
     const engine = new HookEngine().register(shellGuard({ home: f.home }));
     const inside = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: `rm -rf ${f.ws}/build` }, cwd: f.ws });
     expect(inside.decision).toBeNull();
-    const outside = await engine.fire('PreToolUse', {
-      tool_name: 'Bash',
-      tool_input: { command: `rm -rf ${process.cwd()}/node_modules/x` },
-      cwd: f.ws,
-    });
-    expect(outside.decision).toBe('deny');
-    expect(outside.reason).toContain(`outside the workspace ${f.ws}`);
+    // Under the checkout when it is not in /tmp (inside the process cwd, outside the workspace).
+    const elsewhere = outsideDir('hookwise-unprovable-');
+    try {
+      const outside = await engine.fire('PreToolUse', {
+        tool_name: 'Bash',
+        tool_input: { command: `rm -rf ${elsewhere}/x` },
+        cwd: f.ws,
+      });
+      expect(outside.decision).toBe('deny');
+      expect(outside.reason).toContain(`outside the workspace ${f.ws}`);
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('ctx.projectDir wins over the input cwd (a session that cd-ed into a subfolder keeps its project)', async () => {
