@@ -57,6 +57,16 @@ export function eventName(raw: Record<string, unknown>): unknown {
   return isKnownEvent(pascal) ? pascal : name;
 }
 
+/** The output a PostToolUse Outcome puts in the tool's place, if any. */
+export const replacementOf = (outcome: Outcome): unknown =>
+  outcome.event === 'PostToolUse' && outcome.updatedOutput !== null ? outcome.updatedOutput : undefined;
+
+/** The answer that ends the run before the model reads a tool's output hookwise cannot replace. */
+export const withheldOutput = (tool: unknown, why: string): Record<string, unknown> => ({
+  continue: false,
+  stopReason: `hookwise withheld the output of ${String(tool ?? 'a tool')}: ${why}, so the run ends`,
+});
+
 /** What the model reads in place of a tool's output: the replacement as text. */
 const outputText = (output: unknown): string => (typeof output === 'string' ? output : JSON.stringify(output));
 
@@ -67,12 +77,13 @@ const outputText = (output: unknown): string => (typeof output === 'string' ? ou
  * output's place (both verified against the CLIs): the replacement becomes that reason.
  */
 export function replacedOutputAsBlock(outcome: Outcome, out: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (outcome.event !== 'PostToolUse' || outcome.updatedOutput === null || outcome.updatedOutput === undefined) return out;
+  const replacement = replacementOf(outcome);
+  if (replacement === undefined) return out;
   const { hookSpecificOutput, ...rest } = out ?? {};
   const specific = { ...(hookSpecificOutput as Record<string, unknown> | undefined) };
   delete specific.updatedToolOutput;
   delete specific.updatedMCPToolOutput;
-  const reasons = [outputText(outcome.updatedOutput), outcome.blocked ? outcome.reason : null].filter((r) => typeof r === 'string');
+  const reasons = [outputText(replacement), outcome.blocked ? outcome.reason : null].filter((r) => typeof r === 'string');
   return {
     ...rest,
     decision: 'block',
@@ -92,10 +103,6 @@ export function replacedOutputEndsTheRun(
   out: Record<string, unknown> | undefined,
   agent: string,
 ): Record<string, unknown> | undefined {
-  if (outcome.event !== 'PostToolUse' || outcome.updatedOutput === null || outcome.updatedOutput === undefined) return out;
-  const tool = String(input.agent_tool_name ?? input.tool_name ?? 'a tool');
-  return {
-    continue: false,
-    stopReason: `hookwise withheld the output of ${tool}: the policy replaces it, and ${agent} cannot be given a replacement, so the run ends`,
-  };
+  if (replacementOf(outcome) === undefined) return out;
+  return withheldOutput(input.agent_tool_name ?? input.tool_name, `the policy replaces it, and ${agent} cannot be given a replacement`);
 }

@@ -59,4 +59,19 @@ export function asMcpTool(input: HookInput, server: unknown, tool: unknown): Hoo
   return { ...input, tool_name: `mcp__${server}__${tool}`, agent_tool_name: input.tool_name };
 }
 
+/**
+ * An agent's `<server><separator><tool>` as `mcp__<server>__<tool>`. The server is the
+ * longest of `servers` (those the agent's config names) the name starts with, since a
+ * server's name may hold the separator too; else the name splits at its first separator.
+ * A name without the separator is not an MCP tool and stays as it is.
+ */
+export function mcpToolNamed(input: HookInput, separator: string, servers: readonly string[] = []): HookInput {
+  const name = input.tool_name;
+  if (typeof name !== 'string' || name.indexOf(separator) <= 0) return input;
+  const server =
+    servers.filter((s) => name.startsWith(`${s}${separator}`)).sort((a, b) => b.length - a.length)[0] ??
+    name.slice(0, name.indexOf(separator));
+  return asMcpTool(input, server, name.slice(server.length + separator.length));
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -14,8 +14,9 @@ export function answers(socket: string): Promise<boolean> {
 }
 
 /**
- * Listen on a Unix socket. A socket file nobody answers on (its server was killed) is
- * replaced; one that answers is another live server, and the EADDRINUSE is thrown.
+ * Listen on a Unix socket, closed to other users (mode 600). A socket file nobody answers
+ * on (its server was killed) is replaced; one that answers is another live server, and
+ * the EADDRINUSE is thrown.
  * Shared by the network proxy (proxy/server.ts) and the resident (cli/resident/server.ts).
  */
 export async function listenOnSocket(server: net.Server, socket: string): Promise<void> {
@@ -34,4 +35,5 @@ export async function listenOnSocket(server: net.Server, socket: string): Promis
     fs.rmSync(socket, { force: true });
     await attempt();
   }
+  fs.chmodSync(socket, 0o600);
 }

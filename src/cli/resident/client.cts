@@ -188,15 +188,16 @@ function connect(socket: string, timeoutMs: number): Pending {
   connection.setEncoding('utf8');
   let text = '';
   let closed = false;
-  let wake: (() => void) | undefined;
+  /** Set by ask(): called on every chunk (`heard`: the resident said something) and on close. */
+  let wake: ((heard: boolean) => void) | undefined;
   connection.on('error', () => {});
   connection.on('data', (chunk: string) => {
     text += chunk;
-    wake?.();
+    wake?.(true);
   });
   connection.on('close', () => {
     closed = true;
-    wake?.();
+    wake?.(false);
   });
   // Registered after the write, so it runs after the socket has written the hello.
   const helloSent = new Promise<void>((resolve) => connection.once('connect', resolve).once('close', resolve));
@@ -225,11 +226,9 @@ function connect(socket: string, timeoutMs: number): Pending {
           end({ failed: `the resident hookwise gave no sign of life for ${timeoutMs} ms after it took the call` });
         };
         let silence = setTimeout(silent, timeoutMs);
-        let seen = text.length;
-        const progress = () => {
+        const progress = (heard: boolean) => {
           if (settled) return;
-          if (text.length > seen) {
-            seen = text.length;
+          if (heard) {
             clearTimeout(silence);
             silence = setTimeout(silent, timeoutMs);
           }
@@ -245,7 +244,6 @@ function connect(socket: string, timeoutMs: number): Pending {
               if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
               if (!matches(proof!, given)) return end({ unanswered: 'it did not prove that it holds the resident key' });
               text = text.slice(newline + 1);
-              seen = text.length;
               stage = 'sent';
               connection.write(`${line}\n`);
             }
@@ -257,7 +255,6 @@ function connect(socket: string, timeoutMs: number): Pending {
             i++;
           }
           text = text.slice(i);
-          seen = text.length;
           if (stage === 'sent' && text.length > 0) stage = 'reply';
           // The reply and its seal are whole once two lines are: no need to wait for the resident to close.
           if (closed || (stage === 'reply' && text.indexOf('\n', text.indexOf('\n') + 1) > 0)) finish();
@@ -276,7 +273,8 @@ function connect(socket: string, timeoutMs: number): Pending {
           }
         };
         wake = progress;
-        progress();
+        // What came before ask() (the proof, often) is read now; the silence counts from here.
+        progress(false);
       }),
   };
 }

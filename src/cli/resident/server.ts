@@ -162,7 +162,6 @@ class Resident {
       log(`not serving: ${(error as Error).message}`);
       return false;
     }
-    fs.chmodSync(this.socket, 0o600);
     this.socketIno = fs.statSync(this.socket).ino;
     return true;
   }

@@ -54,7 +54,9 @@ export function commandName(arg: Arg): string | undefined {
 export interface OptionSpec {
   /** Short options that take a value (`-n 5`, `-n5`). */
   short?: string;
-  /** Long options that take a value (`--output f`, `--output=f`), without dashes. */
+  /** Short options whose value is only ever attached (getopt's `x::`: `-i{}`; a bare `-i` takes none). */
+  attachedOnly?: string;
+  /** Long options that take a value (`--output f`, `--output=f`), without dashes. Others take one only after `=`. */
   long?: string[];
   /** Stop at the first operand (wrappers, POSIX tools); else GNU-style permutation. */
   stopAtOperand?: boolean;
@@ -113,6 +115,11 @@ export function parseOptions(args: Arg[], spec: OptionSpec = {}): Parsed {
     }
     for (let k = 1; k < v.length; k++) {
       const letter = v[k]!;
+      if (spec.attachedOnly?.includes(letter)) {
+        const attached = v.slice(k + 1);
+        options.push(attached ? { name: `-${letter}`, value: { ...a, text: attached, value: attached } } : { name: `-${letter}` });
+        break;
+      }
       if (shortValued.includes(letter)) {
         const attached = v.slice(k + 1);
         if (attached) options.push({ name: `-${letter}`, value: { ...a, text: attached, value: attached } });

@@ -156,6 +156,10 @@ function peelRunner(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg
 }
 
 /** `parallel cmd ::: a b`: the command once per input, `{}` replaced (appended when absent). */
+/** `{}` (and `{.}`, `{/}`, ...) is the whole input, `{2}` its value from the second source. */
+const REPLACEMENT = /\{(\d+)?[./#%]*\}/g;
+const hasReplacement = (v: string | undefined): boolean => v !== undefined && v.search(REPLACEMENT) >= 0;
+
 function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
   const parsed = parseOptions(rest, {
     short: 'jSaNnLlPEIdCe',
@@ -196,9 +200,6 @@ function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
     for (const i of inputs.flat()) judge.code(i, inv, 'the command');
     return [];
   }
-  // `{}` (and `{.}`, `{/}`, ...) is the whole input, `{2}` its value from the second source.
-  const REPLACEMENT = /\{(\d+)?[./#%]*\}/g;
-  const hasReplacement = (v: string | undefined) => v !== undefined && /\{(\d+)?[./#%]*\}/.test(v);
   for (const input of inputs.slice(0, 16)) {
     const fill = (m: string, n?: string) => (n ? input[Number(n) - 1] : input.length === 1 ? input[0] : undefined) ?? runtimeArg(m);
     const filled = command.map((w) => {
@@ -355,66 +356,22 @@ function peelEnv(rest: Arg[], judge: JudgeApi): Arg[] {
 }
 
 function peelXargs(rest: Arg[], judge: JudgeApi): Arg[] {
-  const { args, replace: attached } = xargsOptionalValues(rest);
-  const parsed = parseOptions(args, {
+  // GNU's `-i`, `-e`, `-l` (and `--replace`, `--eof`, `--max-lines`) take a value only when attached:
+  // `xargs -i rm -rf` runs `rm -rf`, not `-rf`.
+  const parsed = parseOptions(rest, {
     short: 'ILnPdEsaJRS',
+    attachedOnly: 'iel',
     long: ['max-args', 'max-procs', 'delimiter', 'max-chars', 'arg-file', 'process-slot-var'],
     stopAtOperand: true,
   });
   let inner = parsed.operands.length > 0 ? parsed.operands : [{ text: 'echo', value: 'echo', glob: false, dynamic: false } as Arg];
-  // `-I x` (and BSD's `-J x`) put each item where x is; GNU's `-i` and `--replace` where `{}` is.
-  const replace = parsed.options.find((o) => o.name === '-I' || o.name === '-J');
-  const token = replace ? replace.value?.value || '{}' : attached;
+  // `-I x` (and BSD's `-J x`) put each item where x is; GNU's `-i` and `--replace` where `{}` is, unless they name another string.
+  const replace = parsed.options.find((o) => ['-I', '-J', '-i', '--replace'].includes(o.name));
+  const token = replace ? replace.value?.value || '{}' : undefined;
   if (token) inner = inner.map((a) => (a.value?.includes(token) ? runtimeArg(a.text) : a));
   else inner = [...inner, runtimeArg('<items read by xargs>')];
   judge.argv(inner, { kind: 'runtime', what: 'xargs input' });
   return [];
-}
-
-/**
- * GNU xargs' `-i`, `-e`, `-l`, `--replace`, `--eof`, `--max-lines` take a value only when it is attached
- * (`-i{}`, `--replace=X`): `xargs -i rm -rf` runs `rm -rf`, not `-rf`. They are taken out here; the replace string is kept.
- */
-function xargsOptionalValues(rest: Arg[]): { args: Arg[]; replace?: string } {
-  const args: Arg[] = [];
-  let replace: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const a = rest[i]!;
-    const v = a.value;
-    if (a.dynamic || v === undefined || !v.startsWith('-') || v === '-' || v === '--') {
-      args.push(...rest.slice(i));
-      break;
-    }
-    const long = /^--(replace|eof|max-lines)(=(.*))?$/s.exec(v);
-    if (long) {
-      if (long[1] === 'replace') replace = long[3] || '{}';
-      continue;
-    }
-    if (v.startsWith('--')) {
-      args.push(a);
-      if (!v.includes('=') && /^--(max-args|max-procs|delimiter|max-chars|arg-file|process-slot-var)$/.test(v) && i + 1 < rest.length)
-        args.push(rest[++i]!);
-      continue;
-    }
-    let kept = '-';
-    let valueNext = false;
-    for (let k = 1; k < v.length; k++) {
-      const c = v[k]!;
-      if ('iel'.includes(c)) {
-        if (c === 'i') replace = v.slice(k + 1) || '{}';
-        break;
-      }
-      kept += c;
-      if ('ILnPdEsaJRS'.includes(c)) {
-        kept += v.slice(k + 1);
-        valueNext = k === v.length - 1;
-        break;
-      }
-    }
-    if (kept !== '-') args.push({ ...a, value: kept, text: kept });
-    if (valueNext && i + 1 < rest.length) args.push(rest[++i]!);
-  }
-  return replace === undefined ? { args } : { args, replace };
 }
 
 export type StdinProducer =

@@ -1,6 +1,7 @@
 import { outputFitsTool } from '../../compat/claude-code.js';
 import type { HookInput } from '../../core/input.js';
 import type { Outcome } from '../../core/outcome.js';
+import { replacementOf, withheldOutput } from '../claude-shaped.js';
 
 /**
  * A replaced tool output Claude Code would not use. Claude Code checks an
@@ -15,11 +16,8 @@ export function unfitReplacementEndsTheRun(
   input: HookInput,
   out: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {
-  if (outcome.event !== 'PostToolUse' || outcome.updatedOutput === null || outcome.updatedOutput === undefined) return out;
-  if (outputFitsTool(input.tool_response, outcome.updatedOutput, input.tool_name)) return out;
+  const replacement = replacementOf(outcome);
+  if (replacement === undefined || outputFitsTool(input.tool_response, replacement, input.tool_name)) return out;
   const tool = String(input.tool_name ?? 'a tool');
-  return {
-    continue: false,
-    stopReason: `hookwise withheld the output of ${tool}: the policy replaces it with a value that does not fit ${tool}'s output, which Claude Code would ignore, so the run ends`,
-  };
+  return withheldOutput(tool, `the policy replaces it with a value that does not fit ${tool}'s output, which Claude Code would ignore`);
 }

@@ -1,6 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import { codexInputs } from '../codex/tools.js';
-import { asMcpTool } from '../tools.js';
+import { mcpToolNamed } from '../tools.js';
 
 /**
  * Cline CLI 3.0.65's tools as hookwise's. One Cline call may hold several things to
@@ -44,20 +44,9 @@ export function clineToolInputs(input: HookInput): HookInput[] {
     case 'fetch_web_content':
       return listOf(args.requests ?? args.input).map((r) => as('WebFetch', isObject(r) ? { ...r } : { url: String(r) }));
     default:
-      return [clineMcpTool(input)];
+      // An MCP tool comes as `<server>__<tool>` (none of Cline's own tools holds `__`).
+      return [mcpToolNamed(input, '__')];
   }
-}
-
-/**
- * Cline CLI 3.0.65 names an MCP server's tool `<server>__<tool>` (seen with the agent
- * suite's sentinel server: `sentinel__touch`), and none of its own tools holds `__`: the
- * policy sees `mcp__<server>__<tool>`, as Claude Code names it (split at the first `__`).
- */
-export function clineMcpTool(input: HookInput): HookInput {
-  const name = input.tool_name;
-  const at = typeof name === 'string' ? name.indexOf('__') : -1;
-  if (typeof name !== 'string' || at <= 0) return input;
-  return asMcpTool(input, name.slice(0, at), name.slice(at + 2));
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HookInput } from '../../core/input.js';
-import { asMcpTool } from '../tools.js';
+import { mcpToolNamed } from '../tools.js';
 
 /**
  * Copilot CLI 1.0.102 names an MCP server's tool `<server>-<tool>` in its hooks (no field
@@ -15,11 +15,8 @@ import { asMcpTool } from '../tools.js';
 const BUILT_IN_SERVERS = ['github-mcp-server'];
 
 export function copilotMcpTool(input: HookInput, env: NodeJS.ProcessEnv = process.env): HookInput {
-  const name = input.tool_name;
-  if (typeof name !== 'string' || !name.includes('-')) return input;
-  const servers = [...BUILT_IN_SERVERS, ...configuredServers(typeof input.cwd === 'string' ? input.cwd : undefined, env)];
-  const server = servers.filter((s) => name.startsWith(`${s}-`)).sort((a, b) => b.length - a.length)[0] ?? name.slice(0, name.indexOf('-'));
-  return asMcpTool(input, server, name.slice(server.length + 1));
+  if (typeof input.tool_name !== 'string' || !input.tool_name.includes('-')) return input;
+  return mcpToolNamed(input, '-', [...BUILT_IN_SERVERS, ...configuredServers(typeof input.cwd === 'string' ? input.cwd : undefined, env)]);
 }
 
 function configuredServers(cwd: string | undefined, env: NodeJS.ProcessEnv): string[] {

@@ -2,15 +2,14 @@ import type { HookInput } from '../../core/input.js';
 import { answerOf, claudeShapedAnswer, eventName, jsonFailure, replacedOutputEndsTheRun } from '../claude-shaped.js';
 import { AGENT_DEADLINE_MS, type Host } from '../host.js';
 import { claudePreToolOutput, preToolAnswer } from '../pre-tool-use.js';
-import { normaliseTool, type ToolTable } from '../tools.js';
+import { mcpToolNamed, normaliseTool, type ToolTable } from '../tools.js';
 import { codexInputs } from '../codex/tools.js';
-import { droidMcpTool } from './mcp.js';
 
 /**
  * Factory droid 0.215.0 (`hookwise droid`, written to `~/.factory/hooks.json` by
  * `hookwise init droid`). Claude-shaped input with its own tool names (`Execute` for
  * the shell, `Create` for new files, `ApplyPatch` with patch text, `<server>___<tool>` for
- * an MCP tool: ./mcp.ts). Exit 1 runs the tool
+ * an MCP tool, three underscores, which none of its own tools holds). Exit 1 runs the tool
  * (its stderr prepended to the output), a timeout runs it too, and exit 2 on Stop keeps
  * the agent going: every answer is JSON on exit 0, before AGENT_DEADLINE_MS. droid reads
  * a tool's original output whatever a PostToolUse hook answers, but for `continue: false`,
@@ -40,7 +39,7 @@ export const droidHost: Host = {
       return codexInputs({ ...input, tool_name: 'apply_patch', tool_input: { ...input.tool_input, command: patch } });
     }
     const name = input.tool_name;
-    return [typeof name === 'string' && DROID_TOOLS[name] ? normaliseTool(input, DROID_TOOLS) : droidMcpTool(input)];
+    return [typeof name === 'string' && DROID_TOOLS[name] ? normaliseTool(input, DROID_TOOLS) : mcpToolNamed(input, '___')];
   },
   answer(outcome, input) {
     if (outcome.event !== 'PreToolUse')

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HookInput } from '../../core/input.js';
-import { asMcpTool } from '../tools.js';
+import { mcpToolNamed } from '../tools.js';
 
 /**
  * OpenCode 1.18.33 names an MCP server's tool `<server>_<tool>`, each part with every
@@ -43,9 +43,7 @@ const sanitised = (name: string): string => name.replace(/[^a-zA-Z0-9_-]/g, '_')
 export function openCodeMcpTool(input: HookInput, env: NodeJS.ProcessEnv = process.env): HookInput {
   const name = input.tool_name;
   if (typeof name !== 'string' || OWN_TOOLS.has(name) || !name.includes('_')) return input;
-  const servers = configuredServers(typeof input.cwd === 'string' ? input.cwd : undefined, env).map(sanitised);
-  const server = servers.filter((s) => name.startsWith(`${s}_`)).sort((a, b) => b.length - a.length)[0] ?? name.slice(0, name.indexOf('_'));
-  return asMcpTool(input, server, name.slice(server.length + 1));
+  return mcpToolNamed(input, '_', configuredServers(typeof input.cwd === 'string' ? input.cwd : undefined, env).map(sanitised));
 }
 
 function configuredServers(cwd: string | undefined, env: NodeJS.ProcessEnv): string[] {

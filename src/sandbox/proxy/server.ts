@@ -195,7 +195,6 @@ export async function startNetProxy(options: NetProxyOptions): Promise<NetProxy>
   }
 
   await listenOnSocket(server, options.socket);
-  fs.chmodSync(options.socket, 0o600);
   return {
     socket: options.socket,
     get open() {

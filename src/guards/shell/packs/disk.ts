@@ -76,6 +76,17 @@ export class DiskLook {
     return count;
   }
 
+  /** Whether the repository holding `folder` has the branch; undefined when git cannot say. */
+  hasBranch(folder: string, name: string): boolean | undefined {
+    const root = this.repoRoot(folder);
+    if (root === undefined) return false;
+    const ref = `refs/heads/${name}`;
+    const out = this.git(root, ['for-each-ref', '--format=%(refname)', ref]);
+    const found = out === undefined ? undefined : out.split('\n').includes(ref);
+    this.note(found === undefined ? `git for-each-ref failed in ${root}` : `branch ${name} in ${root}: ${found ? 'exists' : 'none'}`);
+    return found;
+  }
+
   note(line: string): void {
     this.looks.push(line);
   }

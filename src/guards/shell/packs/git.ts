@@ -1,5 +1,4 @@
 /** The git pack: verbs that discard uncommitted work, history or someone else's commits. */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Arg } from '../args.js';
@@ -221,7 +220,7 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
         p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
       else if (flag(rest, /^(-M|-C)$/) || (flag(rest, /^(-m|--move|-c|--copy)$/) && flag(rest, /^(-f|--force)$/)))
         p.deny('git/branch-force-move', `\`${line}\` overwrites an existing branch`);
-      else if ((flag(rest, /^(-f|--force)$/) || short(rest, 'f', 'u')) && branchExists(rest, cwd))
+      else if ((flag(rest, /^(-f|--force)$/) || short(rest, 'f', 'u')) && branchExists(rest, p, cwd))
         p.deny('git/branch-force-move', `\`${line}\` moves an existing branch, leaving the commits only it held behind`);
       return;
     case 'push':
@@ -283,17 +282,12 @@ function pushRules(rest: Arg[], p: PackApi, line: string): void {
     p.deny('git/push-delete', `\`${line}\` deletes branches or tags on the remote`);
 }
 
-/** `git branch -f name [start]`: moving a branch that exists; creating a new one loses nothing. */
-function branchExists(rest: Arg[], cwd: string | undefined): boolean {
+/** `git branch -f name [start]`: moving a branch that exists; creating a new one loses nothing. Unknown: it may exist. */
+function branchExists(rest: Arg[], p: PackApi, cwd: string | undefined): boolean {
   const name = options(rest).find((a) => !a.value?.startsWith('-'));
   if (name === undefined) return false;
   if (name.value === undefined || name.dynamic || cwd === undefined) return true;
-  try {
-    execFileSync('git', ['-C', cwd, 'rev-parse', '--verify', '--quiet', `refs/heads/${name.value}`], { stdio: 'ignore', timeout: 3000 });
-    return true;
-  } catch {
-    return false;
-  }
+  return p.disk.hasBranch(cwd, name.value) ?? true;
 }
 
 function isPathOnDisk(a: Arg, cwd: string | undefined): boolean {

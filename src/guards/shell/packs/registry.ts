@@ -14,7 +14,7 @@ export type PackName = (typeof PACK_NAMES)[number];
 export const PACK_SUMMARIES: Record<PackName, string> = {
   git: 'reset --hard, clean -f, checkout/restore that discard, stash drop/clear, branch -D, push --force, reflog expire, gc --prune=now, filter-branch, update-ref -d, tag -d',
   files:
-    'rm -r, find -delete/-exec rm, rsync --delete and interpreter rmtree of untracked or modified work that git cannot restore (ignored build output is fine); rm, > or cp onto one such file',
+    'rm -r, find -delete/-exec rm, rsync --delete and interpreter rmtree of untracked or modified work that git cannot restore (ignored build output is fine); rm, unlink or truncate of one such file',
   databases:
     'DROP, TRUNCATE, DELETE/UPDATE without WHERE through psql, mysql, sqlite3, mongosh; redis-cli FLUSHALL/FLUSHDB; prisma migrate reset, rails db:drop, manage.py flush, artisan migrate:fresh',
   containers: 'docker system/volume prune, podman system reset, docker rm -f, compose down -v, kubectl delete, helm uninstall',
