@@ -7,8 +7,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withMarker } from '../../src/cli/init/claude-mod.js';
 import { modSource } from '../../src/cli/init/mod-source.js';
-import { requestMacOf } from '../../src/cli/resident/mod-server.js';
-import { sealOf } from '../../src/cli/resident/proof.cjs';
+import { requestMacOf, sealOf } from '../../src/cli/resident/mod-server.js';
 import { cliPath, runCli } from '../cli/run-cli.js';
 
 /**

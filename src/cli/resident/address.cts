@@ -13,7 +13,7 @@ import type * as Os from 'node:os';
 import path = require('node:path');
 
 /** Bumped when the request or reply shape changes: an older resident then never matches. */
-const PROTOCOL = 2;
+const PROTOCOL = 3;
 /** Unix socket paths are limited to 108 bytes on Linux (104 on macOS). */
 const MAX_SOCKET_PATH = 100;
 
@@ -95,10 +95,13 @@ function hash(text: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** A request, one JSON line, sent once the resident has proven itself (./proof.cts). */
+/**
+ * A request, one JSON line, sent once the resident has shown its key (./key.cts), with
+ * `every`: the heartbeat interval the caller asks for.
+ */
 export type ResidentRequest = { op: 'hook'; identity: string; input: string } | { op: 'status' } | { op: 'stop' };
 
-/** A reply, one JSON line. `decline`: nothing ran; the caller answers in-process. */
+/** A reply, one JSON line; the resident closes after it. `decline`: nothing ran; the caller answers in-process. */
 export type ResidentReply =
   | { kind: 'answer'; stdout?: string; stderr?: string; code: number }
   | { kind: 'decline'; why: 'identity' | 'stale' | 'closing' }

@@ -10,7 +10,6 @@
  * resident: ES-module loading would cost more than the rest of the call.
  */
 import fs = require('node:fs');
-import net = require('node:net');
 import path = require('node:path');
 import { readStdin } from '../read-stdin.cjs';
 import {
@@ -24,7 +23,8 @@ import {
   socketPath,
   untrusted,
 } from './address.cjs';
-import { keyFileOf, matches, newNonce, nextKeyFileOf, proofOf, readKey, sealOf, writeKey } from './proof.cjs';
+import { keyFileOf, nextKeyFileOf, readKey, sameKey, writeKey } from './key.cjs';
+import { connectUnix } from './unix-connection.cjs';
 
 /** Set by hookwise for the command hooks it runs (src/handlers/containment.ts), which kills what they leave running. */
 const HOOK_ID_ENV = 'HOOKWISE_HOOK_ID';
@@ -32,7 +32,7 @@ const BIN = path.resolve(__dirname, '..', '..', '..', 'bin', 'hookwise.js');
 /** A start younger than this is still under way: no second resident is started meanwhile. */
 const STARTING_MS = 10_000;
 
-/** How long a resident may stay silent (no proof, no acknowledgement, no heartbeat) before the caller stops waiting. */
+/** How long a resident may stay silent (no key, no acknowledgement, no heartbeat) before the caller stops waiting. */
 export const RESIDENT_TIMEOUT_ENV = 'HOOKWISE_RESIDENT_TIMEOUT_MS';
 export const RESIDENT_TIMEOUT_FLAG = '--resident-timeout';
 const DEFAULT_RESIDENT_TIMEOUT_MS = 5000;
@@ -60,11 +60,10 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
     return failClosed(args, await readStdin(), (error as Error).message);
   }
   const socketIno = inodeOf(where.socket);
-  // The hello goes out first: the resident computes its proof while this process reads stdin and loads node:crypto.
+  // Connected while this process reads stdin: the resident's key is on its way meanwhile.
   const pending = connect(where.socket, timeoutMs);
   let input: string;
   try {
-    await pending.helloSent;
     input = await readStdin();
   } catch (error) {
     pending.cancel();
@@ -145,15 +144,15 @@ function residentFor(args: string[]): Where | undefined {
 
 /**
  * What became of a request:
- * - a reply, proven to be the resident's answer to this request;
+ * - a reply: the resident's answer to this request;
  * - `absent`: nobody listens (nothing was sent);
- * - `{ unanswered }`: the listener did not prove it holds the resident's key, or did not
- *   prove it or take the request within `timeoutMs`: nothing ran there, and only the
- *   nonce was sent before the proof (never the request);
+ * - `{ unanswered }`: the listener did not show the resident's key (./key.cts), or did
+ *   not show it or take the request within `timeoutMs`: nothing ran there, and nothing
+ *   was sent to it before the key (not the request, not the environment);
  * - `lost`: the resident took the request (it acknowledges with `+` before running
  *   anything) and ended without answering;
  * - `{ failed }`: it took the request and then went silent for `timeoutMs` (stopped,
- *   or its main thread stuck), or its reply does not carry its seal.
+ *   or its main thread stuck), or its reply is not JSON.
  * A connection dropped before the acknowledgement ran nothing, so it counts as absent.
  */
 export type Asked = ResidentReply | 'absent' | 'lost' | { unanswered: string } | { failed: string };
@@ -162,55 +161,42 @@ export function ask(socket: string, request: ResidentRequest, timeoutMs = DEFAUL
   return connect(socket, timeoutMs).ask(request);
 }
 
-/** A connection that has sent its hello; `ask` sends the request once the resident has proven itself. */
+/** A connection being made; `ask` sends the request once the resident has shown its key. */
 interface Pending {
-  /**
-   * Settles once the hello is written (or the connection failed). A socket writes only
-   * once its connection is made, in a later turn of the event loop: synchronous work
-   * done before then would hold the hello back.
-   */
-  helloSent: Promise<void>;
   ask(request: ResidentRequest): Promise<Asked>;
   /** Nothing will be asked: the connection goes. */
   cancel(): void;
 }
 
 /**
- * Connects and sends the hello (a fresh nonce) at once; the request waits for ask()
- * and for the proof, whichever comes last. The silence timeout counts from ask(): what
- * this process does in between (reading stdin) is not the resident's silence.
+ * Connects at once; the request waits for ask() and for the key, whichever comes last.
+ * The silence timeout counts from ask(): what this process does in between (reading
+ * stdin) is not the resident's silence.
  */
 function connect(socket: string, timeoutMs: number): Pending {
-  const nonce = newNonce();
-  const connection = net.createConnection(socket);
-  // The heartbeat interval the resident is asked for: several beats fit in one silence. Sent once connected.
-  connection.write(`${JSON.stringify({ hello: nonce, every: Math.max(20, Math.floor(timeoutMs / 4)) })}\n`);
-  connection.setEncoding('utf8');
   let text = '';
   let closed = false;
   /** Set by ask(): called on every chunk (`heard`: the resident said something) and on close. */
   let wake: ((heard: boolean) => void) | undefined;
-  connection.on('error', () => {});
-  connection.on('data', (chunk: string) => {
-    text += chunk;
-    wake?.(true);
+  const connection = connectUnix(socket, {
+    connected: () => {},
+    data: (chunk) => {
+      text += chunk;
+      wake?.(true);
+    },
+    closed: () => {
+      closed = true;
+      wake?.(false);
+    },
   });
-  connection.on('close', () => {
-    closed = true;
-    wake?.(false);
-  });
-  // Registered after the write, so it runs after the socket has written the hello.
-  const helloSent = new Promise<void>((resolve) => connection.once('connect', resolve).once('close', resolve));
   return {
-    helloSent,
     cancel: () => connection.destroy(),
     ask: (request) =>
       new Promise((resolve) => {
         let found = readKey(keyFileOf(socket));
-        // Computed while the proof is on its way (this loads node:crypto).
-        let proof = 'key' in found ? proofOf(found.key, nonce) : undefined;
-        const line = JSON.stringify(request);
-        let stage: 'proof' | 'sent' | 'reply' = 'proof';
+        // The heartbeat interval the resident is asked for: several beats fit in one silence.
+        const line = JSON.stringify({ ...request, every: Math.max(20, Math.floor(timeoutMs / 4)) });
+        let stage: 'key' | 'sent' | 'reply' = 'key';
         let taken = false;
         let settled = false;
         const end = (result: Asked) => {
@@ -221,7 +207,7 @@ function connect(socket: string, timeoutMs: number): Pending {
           resolve(result);
         };
         const silent = () => {
-          if (stage === 'proof') return end({ unanswered: `it did not prove itself within ${timeoutMs} ms` });
+          if (stage === 'key') return end({ unanswered: `it did not prove itself within ${timeoutMs} ms` });
           if (!taken) return end({ unanswered: `it did not take the call within ${timeoutMs} ms` });
           end({ failed: `the resident hookwise gave no sign of life for ${timeoutMs} ms after it took the call` });
         };
@@ -232,17 +218,14 @@ function connect(socket: string, timeoutMs: number): Pending {
             clearTimeout(silence);
             silence = setTimeout(silent, timeoutMs);
           }
-          if (stage === 'proof') {
+          if (stage === 'key') {
             const newline = text.indexOf('\n');
             if (newline >= 0) {
               const given = text.slice(0, newline);
               // A resident that started after the key was read has just put its own in place: read it again once.
-              if (proof === undefined || !matches(proof, given)) {
-                found = readKey(keyFileOf(socket));
-                proof = 'key' in found ? proofOf(found.key, nonce) : undefined;
-              }
+              if (!('key' in found) || !sameKey(found.key, given)) found = readKey(keyFileOf(socket));
               if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
-              if (!matches(proof!, given)) return end({ unanswered: 'it did not prove that it holds the resident key' });
+              if (!sameKey(found.key, given)) return end({ unanswered: 'it did not prove that it holds the resident key' });
               text = text.slice(newline + 1);
               stage = 'sent';
               connection.write(`${line}\n`);
@@ -256,24 +239,20 @@ function connect(socket: string, timeoutMs: number): Pending {
           }
           text = text.slice(i);
           if (stage === 'sent' && text.length > 0) stage = 'reply';
-          // The reply and its seal are whole once two lines are: no need to wait for the resident to close.
-          if (closed || (stage === 'reply' && text.indexOf('\n', text.indexOf('\n') + 1) > 0)) finish();
+          // The reply is whole once its line is: no need to wait for the resident to close.
+          if (closed || (stage === 'reply' && text.includes('\n'))) finish();
         };
         const finish = () => {
           if (stage !== 'reply') return end(taken ? 'lost' : 'absent');
-          const [reply, seal] = text.split('\n');
-          if (!('key' in found) || !matches(sealOf(found.key, nonce, line, reply ?? ''), seal)) {
-            const why = "the resident's reply does not carry its seal";
-            return end(taken ? { failed: why } : { unanswered: why });
-          }
+          const newline = text.indexOf('\n');
           try {
-            end(JSON.parse(reply!) as ResidentReply);
+            end(JSON.parse(newline >= 0 ? text.slice(0, newline) : text) as ResidentReply);
           } catch {
-            end({ failed: "the resident's reply is not JSON" });
+            end(taken ? { failed: "the resident's reply is not JSON" } : { unanswered: "the resident's reply is not JSON" });
           }
         };
         wake = progress;
-        // What came before ask() (the proof, often) is read now; the silence counts from here.
+        // What came before ask() (the key, often) is read now; the silence counts from here.
         progress(false);
       }),
   };
@@ -311,7 +290,7 @@ function startResident({ dir, socket }: Where, args: string[], env: NodeJS.Proce
     if (untrusted(dir)) return;
     if (startedRecently(`${base}.starting`)) return;
     fs.writeFileSync(`${base}.starting`, String(process.pid), { flag: 'wx', mode: 0o600 });
-    // The key the resident proves itself with; it takes it as it starts (./proof.cts).
+    // The key the resident shows its callers; it takes it as it starts (./key.cts).
     writeKey(nextKeyFileOf(socket));
     const log = fs.openSync(`${base}.log`, 'w', 0o600);
     const { spawn } = require('node:child_process') as typeof import('node:child_process');

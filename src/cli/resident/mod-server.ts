@@ -22,7 +22,6 @@ import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-dea
 import { parseInputObject } from '../stdin.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { RECURSION_GUARD, residentDir, untrusted } from './address.cjs';
-import { matches, sealOf } from './proof.cjs';
 import { LoadedFiles } from './track.js';
 
 /**
@@ -38,13 +37,14 @@ import { LoadedFiles } from './track.js';
  * argv or in the environment, so the agent's own shell (the same user) cannot read it.
  * Each request carries the mod's nonce and an HMAC of nonce and input under the key (else
  * nothing runs: 403); each reply is sealed with the resident's HMAC over nonce, input and
- * reply (../proof.cts), which the mod checks before it believes it: a listener the agent
+ * reply (sealOf), which the mod checks before it believes it: a listener the agent
  * started on the socket path cannot answer for hookwise.
  */
 export const MOD_SERVE_FLAG = '--mod-serve';
 /** hookwise answers (its failure answer included) within this; the mod's own limit is later (mod-source.ts). */
 export const MOD_DEADLINE_MS = 6000;
 const REQUEST = 'hookwise-mod-request\0';
+const SEAL = 'hookwise-resident-reply\0';
 const MAX_BODY_CHARS = 64 * 1024 * 1024;
 const KEY_HEX = /^[0-9a-f]{64}$/;
 const NONCE_HEX = /^[0-9a-f]{32}$/;
@@ -52,6 +52,16 @@ const NONCE_HEX = /^[0-9a-f]{32}$/;
 /** What the mod sends with a request: its MAC under the shared key, over the nonce and the input. */
 export const requestMacOf = (key: string, nonce: string, input: string): string =>
   crypto.createHmac('sha256', key).update(REQUEST).update(nonce).update('\0').update(input).digest('hex');
+
+/** What the mod checks a reply by: the resident's MAC under the shared key, over the nonce, the input and the reply. */
+export const sealOf = (key: string, nonce: string, input: string, reply: string): string =>
+  crypto.createHmac('sha256', key).update(SEAL).update(nonce).update('\0').update(input).update('\0').update(reply).digest('hex');
+
+/** Compared in constant time; anything not of the expected length is no match. */
+function matches(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+}
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} hookwise mod resident ${process.pid}: ${line}\n`);
 

@@ -24,7 +24,7 @@ import { killHookProcesses } from '../hook-processes.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
 import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
-import { keyFileOf, nextKeyFileOf, proofOf, readKey, sealOf } from './proof.cjs';
+import { keyFileOf, nextKeyFileOf, readKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { listenOnSocket } from '../../sandbox/unix-socket.js';
 
@@ -66,7 +66,7 @@ export async function runResident(args: string[]): Promise<number> {
     log(`not starting: ${why ?? `unknown argument ${flags.badArgument}`}`);
     return 1;
   }
-  // The key its launcher wrote for it, taken as this process's own (./proof.cts): without it no caller would believe it.
+  // The key its launcher wrote for it, taken as this process's own (./key.cts): without it no caller would believe it.
   const mine = `${keyFileOf(socket)}.${process.pid}`;
   try {
     fs.renameSync(nextKeyFileOf(socket), mine);
@@ -196,51 +196,41 @@ class Resident {
   }
 
   /**
-   * One call: a hello (the caller's nonce) answered with the proof, then one request
-   * answered with a sealed reply (./proof.cts). While the request runs, a heartbeat
-   * (`.`) at the interval the caller asked for tells it this resident is alive: a
-   * stopped (SIGSTOP) or stuck resident goes silent, and the caller stops waiting.
+   * One call: the key first (./key.cts), then one request answered with one reply line.
+   * While the request runs, a heartbeat (`.`) at the interval the caller asked for tells
+   * it this resident is alive: a stopped (SIGSTOP) or stuck resident goes silent, and
+   * the caller stops waiting.
    */
   private connection(c: net.Socket): void {
     let text = '';
-    let nonce: string | undefined;
-    let every = 1000;
     c.setEncoding('utf8');
     c.on('error', () => {});
+    c.write(`${this.key}\n`);
     const onData = (chunk: string) => {
       text += chunk;
-      for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n')) {
-        const line = text.slice(0, end);
-        text = text.slice(end + 1);
-        if (nonce === undefined) {
-          const hello = helloOf(line);
-          if (!hello) return void c.destroy();
-          ({ nonce, every } = hello);
-          c.write(`${proofOf(this.key, nonce)}\n`);
-          continue;
-        }
+      const end = text.indexOf('\n');
+      if (end >= 0) {
         c.off('data', onData);
-        return void this.request(c, line, nonce, every);
+        return void this.request(c, text.slice(0, end));
       }
       if (text.length >= MAX_REQUEST_CHARS) c.destroy();
     };
     c.on('data', onData);
   }
 
-  private async request(c: net.Socket, line: string, nonce: string, every: number): Promise<void> {
-    const heartbeat = setInterval(() => c.writable && c.write('.'), every);
-    c.once('close', () => clearInterval(heartbeat));
-    let request: ResidentRequest;
+  private async request(c: net.Socket, line: string): Promise<void> {
+    let request: ResidentRequest & { every?: unknown };
     try {
-      request = JSON.parse(line) as ResidentRequest;
+      request = JSON.parse(line) as ResidentRequest & { every?: unknown };
     } catch {
-      clearInterval(heartbeat);
       return void c.destroy();
     }
+    if (typeof request !== 'object' || request === null) return void c.destroy();
+    const heartbeat = setInterval(() => c.writable && c.write('.'), heartbeatOf(request.every));
+    c.once('close', () => clearInterval(heartbeat));
     const reply = (r: ResidentReply): void => {
       clearInterval(heartbeat);
-      const text = JSON.stringify(r);
-      c.end(`${text}\n${sealOf(this.key, nonce, line, text)}\n`);
+      c.end(`${JSON.stringify(r)}\n`);
     };
     if (request.op === 'status') return reply(this.status());
     if (request.op === 'stop') {
@@ -397,14 +387,7 @@ interface Call {
 
 const keyOf = (files: string[], projectDir: string) => JSON.stringify([files, projectDir]);
 
-/** The caller's hello: its nonce and the heartbeat interval it asks for (kept between 20 ms and 1 s). */
-function helloOf(line: string): { nonce: string; every: number } | undefined {
-  try {
-    const hello = JSON.parse(line) as { hello?: unknown; every?: unknown };
-    if (typeof hello.hello !== 'string' || !/^[0-9a-f]{32}$/.test(hello.hello)) return undefined;
-    const every = typeof hello.every === 'number' && Number.isFinite(hello.every) ? Math.min(1000, Math.max(20, hello.every)) : 1000;
-    return { nonce: hello.hello, every };
-  } catch {
-    return undefined;
-  }
+/** The heartbeat interval a caller asks for, kept between 20 ms and 1 s. */
+function heartbeatOf(every: unknown): number {
+  return typeof every === 'number' && Number.isFinite(every) ? Math.min(1000, Math.max(20, every)) : 1000;
 }
