@@ -179,7 +179,6 @@ function connect(socket: string, timeoutMs: number): Pending {
   /** Set by ask(): called on every chunk (`heard`: the resident said something) and on close. */
   let wake: ((heard: boolean) => void) | undefined;
   const connection = connectUnix(socket, {
-    connected: () => {},
     data: (chunk) => {
       text += chunk;
       wake?.(true);

@@ -15,7 +15,7 @@ import type * as Net from 'node:net';
 
 /** What the connection tells its owner; `closed` comes once, whatever ended it (or a failed connect). */
 export interface ConnectionEvents {
-  connected(): void;
+  connected?(): void;
   data(text: string): void;
   closed(): void;
 }
@@ -43,7 +43,7 @@ export function netConnection(socket: string, on: ConnectionEvents): Connection 
   const connection = net.createConnection(socket);
   connection.setEncoding('utf8');
   connection.on('error', () => {});
-  connection.on('connect', () => on.connected());
+  connection.on('connect', () => on.connected?.());
   connection.on('data', (chunk: string) => on.data(chunk));
   connection.on('close', () => on.closed());
   return { write: (text) => void connection.write(text), destroy: () => void connection.destroy() };
@@ -141,7 +141,7 @@ export function pipeConnection(b: PipeBindings, socket: string, on: ConnectionEv
       if (read > 0) on.data(decoder.decode(new Uint8Array(buffer, b.state[b.bufferOffset]!, read), { stream: true }));
     };
     if (handle.readStart() < 0) return close();
-    on.connected();
+    on.connected?.();
     for (const text of queued.splice(0)) if (!closed) send(text);
   };
   // A path that cannot be connected to at all fails here; the owner hears of it as a close, later, as from node:net.
