@@ -6,10 +6,11 @@
  * sends nothing (no environment, no tool input) before the key it reads from the file
  * has come back. A process that only listens on the socket path has no key.
  *
- * The key is not proven by a challenge (an HMAC of a nonce): whoever can listen in the
- * resident's folder or connect to its socket is this user or root, who can read the key
- * file too, so a challenge would keep out no one the key file does not, and node:crypto
- * would cost the launcher about 6 ms of start-up on every call.
+ * The key is shown, not proven by a challenge (an HMAC of a nonce): whoever can connect
+ * to the socket is this user or root, who can read the key file too, and whoever can
+ * listen in the folder can put a key file of their own beside their socket. A challenge
+ * would keep out no one the folder and the key file do not, and node:crypto would cost
+ * the launcher about 6 ms of start-up on every call.
  *
  * CommonJS (`.cts`), loaded by the launcher on every call.
  */
