@@ -4,10 +4,12 @@
 // once: the gap between two model requests is one tool call (the model's turn, the hooks
 // around the call, the Bash `true` itself). Runs alternate (no hook, mod) in pairs; per
 // run, the median gap after the session's first call; the added time is the median of
-// the paired differences. The policy is the one `hookwise init` writes.
+// the paired differences. The policy is the one `hookwise init` writes; the same policy
+// with the shell guard's sandbox off is measured in the same rounds, so the row says
+// how much of the added time is the mod and how much the command running in the sandbox.
 // Run: npm run build && node bench/claude-code-mod.mjs
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AGENTS, agentBinary, initAgent } from '../test/agents/agents.mjs';
@@ -22,7 +24,15 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** One headless run of CALLS Bash calls; the gaps between its model requests, in ms. */
+/** The starter policy `init` wrote, with the shell guard's sandbox off. */
+function sandboxOff(project) {
+  const file = path.join(project, 'hookwise.config.ts');
+  const policy = readFileSync(file, 'utf8');
+  if (!policy.includes('shellGuard(),')) throw new Error(`${file}: no \`shellGuard(),\` to turn the sandbox off in`);
+  writeFileSync(file, policy.replace('shellGuard(),', "shellGuard({ sandbox: 'off' }),"));
+}
+
+/** One headless run of CALLS Bash calls; the gaps between its model requests, in ms. `withMod`: false, true or 'sandbox off'. */
 async function run(withMod) {
   const mock = await agent.startMock();
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-mod-'));
@@ -39,6 +49,7 @@ async function run(withMod) {
   };
   try {
     if (withMod) initAgent('claude-code-mod', project, env);
+    if (withMod === 'sandbox off') sandboxOff(project);
     const steps = Array.from({ length: CALLS }, () => agent.shell('true'));
     const child = spawn(
       agentBinary('claude-code-mod'),
@@ -62,13 +73,16 @@ async function run(withMod) {
 export async function benchClaudeCodeMod() {
   agentBinary('claude-code-mod');
   const added = [];
+  const unsandboxed = [];
   const first = [];
   const plain = [];
   for (let i = 0; i < PAIRS; i++) {
     const none = await run(false);
     const mod = await run(true);
+    const off = await run('sandbox off');
     plain.push(median(none.slice(1)));
     added.push(median(mod.slice(1)) - median(none.slice(1)));
+    unsandboxed.push(median(off.slice(1)) - median(none.slice(1)));
     first.push(mod[0] - none[0]);
   }
   return [
@@ -76,6 +90,10 @@ export async function benchClaudeCodeMod() {
     {
       name: 'added per tool call by the mod, after the session’s first (median of paired differences; target <= 25 ms)',
       text: `${median(added).toFixed(1)} ms (pairs: ${added.map((d) => d.toFixed(1)).join(', ')})`,
+    },
+    {
+      name: 'the same with the shell guard’s sandbox off: the mod’s part, without the command running in the sandbox',
+      text: `${median(unsandboxed).toFixed(1)} ms (pairs: ${unsandboxed.map((d) => d.toFixed(1)).join(', ')})`,
     },
     { name: 'added to the session’s first tool call (the resident starting, the config loading)', text: `${median(first).toFixed(1)} ms` },
   ];
