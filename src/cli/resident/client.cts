@@ -192,7 +192,6 @@ function connect(socket: string, timeoutMs: number): Pending {
     cancel: () => connection.destroy(),
     ask: (request) =>
       new Promise((resolve) => {
-        let found = readKey(keyFileOf(socket));
         // The heartbeat interval the resident is asked for: several beats fit in one silence.
         const line = JSON.stringify({ ...request, every: Math.max(20, Math.floor(timeoutMs / 4)) });
         let stage: 'key' | 'sent' | 'reply' = 'key';
@@ -220,11 +219,11 @@ function connect(socket: string, timeoutMs: number): Pending {
           if (stage === 'key') {
             const newline = text.indexOf('\n');
             if (newline >= 0) {
-              const given = text.slice(0, newline);
-              // A resident that started after the key was read has just put its own in place: read it again once.
-              if (!('key' in found) || !sameKey(found.key, given)) found = readKey(keyFileOf(socket));
+              // Read now, not before: a resident makes its key the socket's before it accepts anyone.
+              const found = readKey(keyFileOf(socket));
               if (!('key' in found)) return end({ unanswered: `its key cannot be used: ${found.why}` });
-              if (!sameKey(found.key, given)) return end({ unanswered: 'it did not prove that it holds the resident key' });
+              if (!sameKey(found.key, text.slice(0, newline)))
+                return end({ unanswered: 'it did not prove that it holds the resident key' });
               text = text.slice(newline + 1);
               stage = 'sent';
               connection.write(`${line}\n`);

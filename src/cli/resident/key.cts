@@ -52,9 +52,9 @@ export function readKey(file: string): { key: string } | { why: string } {
   return KEY_HEX.test(key) ? { key } : { why: `${file} does not hold a resident key` };
 }
 
-/** Compared in constant time (every character, whatever differs first); anything of another length is no match. */
-export function sameKey(expected: string, given: string): boolean {
-  if (given.length !== expected.length) return false;
+/** Compared in constant time (every character, whatever differs first); anything not a string of the same length is no match. */
+export function sameKey(expected: string, given: unknown): boolean {
+  if (typeof given !== 'string' || given.length !== expected.length) return false;
   let differ = 0;
   for (let i = 0; i < expected.length; i++) differ |= expected.charCodeAt(i) ^ given.charCodeAt(i);
   return differ === 0;

@@ -22,6 +22,7 @@ import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-dea
 import { parseInputObject } from '../stdin.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { RECURSION_GUARD, residentDir, untrusted } from './address.cjs';
+import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 
 /**
@@ -56,12 +57,6 @@ export const requestMacOf = (key: string, nonce: string, input: string): string 
 /** What the mod checks a reply by: the resident's MAC under the shared key, over the nonce, the input and the reply. */
 export const sealOf = (key: string, nonce: string, input: string, reply: string): string =>
   crypto.createHmac('sha256', key).update(SEAL).update(nonce).update('\0').update(input).update('\0').update(reply).digest('hex');
-
-/** Compared in constant time; anything not of the expected length is no match. */
-function matches(expected: string, given: unknown): boolean {
-  if (typeof given !== 'string' || given.length !== expected.length) return false;
-  return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(given));
-}
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} hookwise mod resident ${process.pid}: ${line}\n`);
 
@@ -191,7 +186,7 @@ class ModResident {
     if (req.url !== '/hook' || typeof nonce !== 'string' || !NONCE_HEX.test(nonce) || typeof input !== 'string')
       return void res.writeHead(400).end();
     // Only the mod that started this resident holds the key: anyone else is answered nothing.
-    if (!matches(requestMacOf(this.key, nonce, input), mac)) return void res.writeHead(403).end();
+    if (!sameKey(requestMacOf(this.key, nonce, input), mac)) return void res.writeHead(403).end();
     const gone = new AbortController();
     res.once('close', () => gone.abort(new Error('the mod went away before the answer')));
     const answer = await this.answer(input, gone.signal);

@@ -18,7 +18,7 @@ import {
   projectDirOf,
   type ClaudeCodeFlags,
 } from '../commands/claude-code.js';
-import { DEFAULT_STALL_TIMEOUT_MS, millis, oneLine, within } from '../envelope.js';
+import { millis, oneLine, within } from '../envelope.js';
 import { parseInputObject } from '../stdin.js';
 import { killHookProcesses } from '../hook-processes.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';

@@ -155,11 +155,11 @@ function peelRunner(name: string, rest: Arg[], argv0: Arg, judge: JudgeApi): Arg
   return call ? [] : parsed.operands;
 }
 
-/** `parallel cmd ::: a b`: the command once per input, `{}` replaced (appended when absent). */
 /** `{}` (and `{.}`, `{/}`, ...) is the whole input, `{2}` its value from the second source. */
 const REPLACEMENT = /\{(\d+)?[./#%]*\}/g;
 const hasReplacement = (v: string | undefined): boolean => v !== undefined && v.search(REPLACEMENT) >= 0;
 
+/** `parallel cmd ::: a b`: the command once per input, `{}` replaced (appended when absent). */
 function peelParallel(rest: Arg[], argv0: Arg, judge: JudgeApi): Arg[] {
   const parsed = parseOptions(rest, {
     short: 'jSaNnLlPEIdCe',

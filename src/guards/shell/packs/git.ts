@@ -156,11 +156,11 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       if (flag(rest, /^--(hard|merge)$/)) discards(p, 'git/reset-hard', line, cwd, undefined);
       return;
     case 'checkout': {
-      if (flag(rest, /^(-f|--force)$/) || short(rest, 'f', 'bBU')) {
+      if (flag(rest, /^--force$/) || short(rest, 'f', 'bBU')) {
         discards(p, 'git/checkout-discard', line, cwd, undefined);
         return;
       }
-      if (flag(rest, /^(-b|-B|--orphan|--detach|-t|--track)$/) || short(rest, 'b', 'BU') || short(rest, 'B', 'bU')) return;
+      if (flag(rest, /^(-t|--orphan|--detach|--track)$/) || short(rest, 'b', 'BU') || short(rest, 'B', 'bU')) return;
       // `--pathspec-from-file`: the files are named only in a file, so any changed file may be among them.
       if (flag(rest, /^--pathspec-from-file(=|$)/)) {
         discards(p, 'git/checkout-discard', line, cwd, undefined);
@@ -188,7 +188,7 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       return;
     }
     case 'switch':
-      if (flag(rest, /^(-f|--force|--discard-changes)$/) || short(rest, 'f', 'cC')) discards(p, 'git/switch-discard', line, cwd, undefined);
+      if (flag(rest, /^--(force|discard-changes)$/) || short(rest, 'f', 'cC')) discards(p, 'git/switch-discard', line, cwd, undefined);
       return;
     case 'clean': {
       const force = flag(rest, /^--force$/) || short(rest, 'f', 'e');
@@ -220,7 +220,7 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
         p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
       else if (flag(rest, /^(-M|-C)$/) || (flag(rest, /^(-m|--move|-c|--copy)$/) && flag(rest, /^(-f|--force)$/)))
         p.deny('git/branch-force-move', `\`${line}\` overwrites an existing branch`);
-      else if ((flag(rest, /^(-f|--force)$/) || short(rest, 'f', 'u')) && branchExists(rest, p, cwd))
+      else if ((flag(rest, /^--force$/) || short(rest, 'f', 'u')) && branchExists(rest, p, cwd))
         p.deny('git/branch-force-move', `\`${line}\` moves an existing branch, leaving the commits only it held behind`);
       return;
     case 'push':
@@ -250,7 +250,7 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
         p.deny('git/tag-delete', `\`${line}\` deletes a tag; a tag that was pushed then differs from everyone else's`);
       return;
     case 'worktree':
-      if (rest[0]?.value === 'remove' && (flag(rest, /^(-f|--force)$/) || short(rest, 'f')))
+      if (rest[0]?.value === 'remove' && (flag(rest, /^--force$/) || short(rest, 'f')))
         p.deny('git/worktree-force-remove', `\`${line}\` removes a work tree with its uncommitted changes`);
       return;
     case 'submodule':
