@@ -73,30 +73,65 @@ describe("the mod's HMAC", () => {
   });
 });
 
+/** A mod resident serving `dir` under a fresh key, for `use(key, post)`: `post(input, nonce, mac)` is one request. */
+async function withModResident(
+  dir: string,
+  use: (key: string, post: (input: string, nonce: string, mac: string) => Promise<{ status: number; text: string }>) => Promise<void>,
+): Promise<void> {
+  const key = crypto.randomBytes(32).toString('hex');
+  const child = spawn(process.execPath, [cliPath, 'claude-code', '--mod-serve'], {
+    cwd: dir,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: dir, HOOKWISE_RESIDENT_DIR: path.join(root, 'residents') },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  try {
+    child.stdin.end(key);
+    const socket = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).socket);
+      });
+      child.on('exit', (code) => reject(new Error(`the resident exited ${code}`)));
+    });
+    await use(
+      key,
+      (input, nonce, mac) =>
+        new Promise((resolve, reject) => {
+          const req = http.request({ socketPath: socket, path: '/hook', method: 'POST' }, (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+          });
+          req.on('error', reject);
+          req.end(JSON.stringify({ nonce, input, mac }));
+        }),
+    );
+  } finally {
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    child.kill();
+    await exited;
+  }
+}
+
+/** A project whose config is `hooks` (the text of the array). */
+function projectWith(name: string, hooks: string): string {
+  const dir = path.join(root, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'hookwise.config.mjs'),
+    `import { defineConfig, deny } from 'hookwise';\nexport default defineConfig({ hooks: ${hooks} });\n`,
+  );
+  return dir;
+}
+
 describe('the mod resident (hookwise claude-code --mod-serve)', () => {
   it('answers only under its key, sealed, as hookwise claude-code answers', async () => {
-    const dir = path.join(root, 'served');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(
-      path.join(dir, 'hookwise.config.mjs'),
-      `import { defineConfig, deny } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'rm ' }, handler: () => deny('NO-RM here') }] });\n`,
+    const dir = projectWith(
+      'served',
+      `[{ name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'rm ' }, handler: () => deny('NO-RM here') }]`,
     );
-    const key = crypto.randomBytes(32).toString('hex');
-    const child = spawn(process.execPath, [cliPath, 'claude-code', '--mod-serve'], {
-      cwd: dir,
-      env: { ...process.env, CLAUDE_PROJECT_DIR: dir, HOOKWISE_RESIDENT_DIR: path.join(root, 'residents') },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    try {
-      child.stdin.end(key);
-      const socket = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (d) => {
-          out += d;
-          if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).socket);
-        });
-        child.on('exit', (code) => reject(new Error(`the resident exited ${code}`)));
-      });
+    await withModResident(dir, async (key, post) => {
       const input = JSON.stringify({
         hook_event_name: 'PreToolUse',
         session_id: 's',
@@ -105,19 +140,9 @@ describe('the mod resident (hookwise claude-code --mod-serve)', () => {
         tool_input: { command: 'rm -rf build' },
       });
       const nonce = crypto.randomBytes(16).toString('hex');
-      const post = (mac: string) =>
-        new Promise<{ status: number; text: string }>((resolve, reject) => {
-          const req = http.request({ socketPath: socket, path: '/hook', method: 'POST' }, (res) => {
-            let text = '';
-            res.on('data', (d) => (text += d));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-          });
-          req.on('error', reject);
-          req.end(JSON.stringify({ nonce, input, mac }));
-        });
       // The agent's shell can reach the socket but holds no key: nothing runs.
-      expect((await post(requestMacOf('0'.repeat(64), nonce, input))).status).toBe(403);
-      const answered = await post(requestMacOf(key, nonce, input));
+      expect((await post(input, nonce, requestMacOf('0'.repeat(64), nonce, input))).status).toBe(403);
+      const answered = await post(input, nonce, requestMacOf(key, nonce, input));
       expect(answered.status).toBe(200);
       const { reply, seal } = JSON.parse(answered.text);
       expect(seal).toBe(sealOf(key, nonce, input, reply));
@@ -127,10 +152,18 @@ describe('the mod resident (hookwise claude-code --mod-serve)', () => {
         permissionDecision: 'deny',
         permissionDecisionReason: 'NO-RM here',
       });
-    } finally {
-      const exited = new Promise((resolve) => child.once('close', resolve));
-      child.kill();
-      await exited;
-    }
+      // No hook listens to PostToolBatch: the mod need not send it.
+      expect(answer.unheard).toEqual(['PostToolBatch']);
+    });
+  });
+
+  it('lists PostToolBatch as unheard only while no hook of the policy listens to it', async () => {
+    const dir = projectWith('batch', `[{ name: 'batch-note', events: 'PostToolBatch', handler: () => undefined }]`);
+    await withModResident(dir, async (key, post) => {
+      const input = JSON.stringify({ hook_event_name: 'PostToolBatch', session_id: 's', cwd: dir, tool_calls: [] });
+      const nonce = crypto.randomBytes(16).toString('hex');
+      const { reply } = JSON.parse((await post(input, nonce, requestMacOf(key, nonce, input))).text);
+      expect(JSON.parse(reply)).toMatchObject({ code: 0, unheard: [] });
+    });
   });
 });

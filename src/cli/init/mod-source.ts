@@ -5,7 +5,8 @@
  * claude-code --mod-serve`, src/cli/resident/mod-server.ts) with `$.process.spawn` when
  * the session starts, hands it a fresh key on stdin, and sends every classic hook event
  * hookwise knows (`classic.PreToolUse` for each tool call, `classic.UserPromptSubmit`,
- * `classic.SessionStart`, `classic.Stop`, …) to it over its Unix socket with
+ * `classic.SessionStart`, `classic.Stop`, …; PostToolBatch only while a hook listens,
+ * SENT_WHEN_HEARD in mod-server.ts) to it over its Unix socket with
  * `$.http.fetch`, each request carrying an HMAC and each reply checked against the
  * resident's seal. The answer is the Claude Code answer `hookwise claude-code` gives,
  * read here into the classic event's result, so one policy means the same thing.
@@ -39,8 +40,9 @@ export const MOD_LOADED_ENV = 'HOOKWISE_MOD_LOADED';
 export function modSource({ node, bin, events }: ModSourceOptions): string {
   return `// hookwise for Claude Code, in-process (docs/claude-code.md#the-mod). Written by
 // \`hookwise init claude-code --mod\`: run it again rather than editing this file.
-// It sends every hook event hookwise knows to a hookwise resident this mod starts,
-// and answers as \`hookwise claude-code\` would; any failure refuses (fails closed).
+// It sends every hook event hookwise knows (PostToolBatch only while a hook listens)
+// to a hookwise resident this mod starts, and answers as \`hookwise claude-code\`
+// would; any failure refuses (fails closed).
 
 const NODE = ${JSON.stringify(node)}
 const HOOKWISE = ${JSON.stringify(bin)}
@@ -53,6 +55,12 @@ const CONTEXT = ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart', 'Set
 
 /** The resident of this session: a promise of { socket, sign } while one runs or starts. */
 let resident
+/**
+ * Events the last answer said no hook of the policy listens to (PostToolBatch, after
+ * every batch of calls): not sent until an answer stops listing them. A failure answer
+ * lists nothing, so then every event is sent.
+ */
+let unheard = []
 
 const encoder = new TextEncoder()
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -189,24 +197,30 @@ async function ask($, input, again = false) {
   if (typeof reply !== 'string' || seal !== sign(\`hookwise-resident-reply\\0\${nonce}\\0\${input}\\0\${reply}\`))
     throw new Error("the answer on hookwise's socket does not carry its resident's seal")
   const answer = JSON.parse(reply)
-  if (!answer.stale) return answer
+  if (!answer.stale) {
+    unheard = Array.isArray(answer.unheard) ? answer.unheard : []
+    return answer
+  }
   // The config changed: nothing ran; a new resident loads it.
   if (again) throw new Error('the hookwise resident declined the call twice')
   if (resident === current) resident = undefined
   return ask($, input, true)
 }
 
-/** The answer within \`limit\` ms, else a failure: waits on $ do not count against Claude Code's own budget. */
-async function within($, work, limit) {
-  const stop = new AbortController()
-  const late = $.clock.sleep(limit, { signal: stop.signal }).then(() => {
-    throw new Error(\`hookwise did not answer within \${limit} ms\`)
+/**
+ * The answer within \`limit\` ms, else a failure: waits on $ do not count against Claude
+ * Code's own budget. The sandbox's own timer, not $.clock.sleep: each $ call is a trip
+ * out of the mod's worker and back, on every tool call.
+ */
+async function within(work, limit) {
+  let timer
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(\`hookwise did not answer within \${limit} ms\`)), limit)
   })
-  late.catch(() => {})
   try {
     return await Promise.race([work, late])
   } finally {
-    stop.abort()
+    clearTimeout(timer)
   }
 }
 
@@ -258,10 +272,20 @@ function merged(mine, below) {
   return { ...below, ...mine, ...(context.length > 0 && { additionalContext: context }) }
 }
 
+/**
+ * The session every other classic event named last (SessionStart names each new one, on
+ * /clear and resume too, before any tool call): classic.PreToolUse carries only the
+ * tool's fields, and asking $ for the id is a trip out of the worker on every call.
+ */
+let sessionId
+
 async function inputOf($, event, e) {
-  if (event !== 'PreToolUse') return { ...e, hook_event_name: event }
+  if (event !== 'PreToolUse') {
+    if (typeof e.session_id === 'string') sessionId = e.session_id
+    return { ...e, hook_event_name: event }
+  }
   const { tool, tool_use_id, ...tool_input } = e
-  const [session_id, cwd] = await Promise.all([$.session.id(), $.session.cwd()])
+  const [session_id, cwd] = await Promise.all([sessionId ?? $.session.id(), $.session.cwd()])
   return { session_id, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input, tool_use_id }
 }
 
@@ -283,9 +307,9 @@ export const register = (on) => {
 
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
-    if (!EVENTS.includes(event)) return next(e)
+    if (!EVENTS.includes(event) || unheard.includes(event)) return next(e)
     const input = JSON.stringify(await inputOf($, event, e))
-    const answer = await within($, ask($, input), event === 'SessionStart' ? START_LIMIT_MS : LIMIT_MS)
+    const answer = await within(ask($, input), event === 'SessionStart' ? START_LIMIT_MS : LIMIT_MS)
     if (event === 'PreToolUse') {
       const mine = preToolResult(answer)
       if (mine.deny !== undefined || mine.ask !== undefined || mine.updatedInput !== undefined) return mine

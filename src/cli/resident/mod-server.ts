@@ -24,6 +24,7 @@ import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { RECURSION_GUARD, residentDir, untrusted } from './address.cjs';
 import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
+import { keepWasmOnBaseline } from '../wasm-baseline.js';
 
 /**
  * The resident of Claude Code's in-process mod (`hookwise init claude-code --mod`,
@@ -60,8 +61,21 @@ export const sealOf = (key: string, nonce: string, input: string, reply: string)
 
 const log = (line: string) => process.stderr.write(`${new Date().toISOString()} hookwise mod resident ${process.pid}: ${line}\n`);
 
-/** What the mod reads: the answer `hookwise claude-code` would give, or `stale` (nothing ran; ask a new resident). */
-export type ModReply = { stdout?: string; stderr?: string; code: number } | { stale: true };
+/**
+ * Events the mod sends only while a hook of the policy listens to them. PostToolBatch
+ * follows every batch of tool calls, and the settings-hook drop-in does not send it
+ * (CLAUDE_EVENTS in ../init/claude-settings.ts), so a policy with no hook there should
+ * not pay for it on every call. Each answer lists those nobody listens to (`unheard`); a
+ * config that adds a hook makes the next answer stale, and the new resident's answers
+ * no longer list it (docs/claude-code.md#the-mod).
+ */
+export const SENT_WHEN_HEARD: readonly string[] = ['PostToolBatch'];
+
+/**
+ * What the mod reads: the answer `hookwise claude-code` would give, with the events it
+ * need not send (SENT_WHEN_HEARD), or `stale` (nothing ran; ask a new resident).
+ */
+export type ModReply = { stdout?: string; stderr?: string; code: number; unheard?: string[] } | { stale: true };
 
 interface Loaded {
   engine: HookEngine;
@@ -70,6 +84,7 @@ interface Loaded {
 
 /** Runs until the session's mod ends it (or its parent goes); resolves with the exit code. */
 export async function runModResident(args: string[]): Promise<number> {
+  keepWasmOnBaseline();
   const flags = parseClaudeCodeArgs(args);
   if (flags.badArgument !== undefined) {
     log(`not starting: unknown argument ${flags.badArgument}`);
@@ -226,7 +241,7 @@ class ModResident {
         const answer = await answerFor(claudeCodeHost, engine, event!, inputs, signal);
         // The record is written before the answer: an answer that cannot be recorded is a failure.
         audit?.flushSync();
-        return answer;
+        return { ...answer, unheard: SENT_WHEN_HEARD.filter((name) => engine.hookCount(name) === 0) };
       })();
       return await within(MOD_DEADLINE_MS, 'answering the Claude Code mod', work);
     } catch (error) {

@@ -27,6 +27,7 @@ import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type Resi
 import { keyFileOf, nextKeyFileOf, readKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { listenOnSocket } from '../../sandbox/unix-socket.js';
+import { keepWasmOnBaseline } from '../wasm-baseline.js';
 
 /**
  * The resident hookwise (docs/claude-code.md#the-resident): one process per identity
@@ -57,6 +58,7 @@ const log = (line: string) => process.stderr.write(`${new Date().toISOString()} 
 
 /** Runs until the resident goes; resolves with the exit code. */
 export async function runResident(args: string[]): Promise<number> {
+  keepWasmOnBaseline();
   const identity = identityOf(args, process.env, process.cwd());
   const dir = residentDir();
   const socket = socketPath(dir, identity);

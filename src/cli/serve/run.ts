@@ -14,6 +14,7 @@ import { startHookServer } from '../../serve/server.js';
 import { hashToken, loadTenantsFile, TenantsError, type Tenant } from '../../serve/tenants.js';
 import { WorkerCounterStore } from '../../serve/worker-counters.js';
 import { runPrimary, type ListeningMessage } from '../../serve/workers.js';
+import { keepWasmOnBaseline } from '../wasm-baseline.js';
 
 const who = cluster.isWorker ? `hookwise serve [worker ${process.pid}]` : 'hookwise serve';
 const log = (line: string) => process.stderr.write(`${who}: ${line}\n`);
@@ -30,6 +31,7 @@ export async function runServe(flags: ServeFlags): Promise<number> {
 }
 
 async function serve(flags: ServeFlags): Promise<number> {
+  keepWasmOnBaseline();
   const port = integer(flags.port, '--port', 0);
   const maxBodyBytes = integer(flags.maxBody, '--max-body', 1);
   const drainTimeoutMs = integer(flags.drainTimeout, '--drain-timeout', 0);

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { MOD_LIMIT_MS, modSource } from '../../src/cli/init/mod-source.js';
+import { requestMacOf, sealOf } from '../../src/cli/resident/mod-server.js';
+import { EVENTS } from '../../src/core/events.js';
+
+/**
+ * The mod's hooks module (`hooks/register.js`, docs/claude-code.md#the-mod) run as
+ * Claude Code runs it, an ES module given `on`, with a stand-in for Claude Code's `$`
+ * whose resident answers under the key the mod handed it. The real Claude Code runs it
+ * in `node test/agents/run.mjs --agent claude-code-mod`; here: what it sends and when.
+ */
+type Hook = ($: unknown, e: Record<string, unknown>, next: Next) => Promise<unknown>;
+type Next = ((e: unknown) => Promise<unknown>) & { event: string; error?: Error; called?: boolean };
+type Answer = Record<string, unknown> | 'never';
+
+let loads = 0;
+
+/** A fresh copy of the module (its own state), its limit on an answer set to `limitMs`. */
+async function loadMod(limitMs = MOD_LIMIT_MS) {
+  const source = modSource({ node: 'node', bin: 'hookwise.js', events: EVENTS })
+    .replace(`const LIMIT_MS = ${MOD_LIMIT_MS}`, `const LIMIT_MS = ${limitMs}`)
+    .concat(`\n// copy ${++loads}\n`);
+  const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
+    register: (on: (event: string, hook: Hook) => { catch: (fail: Hook) => void }) => void;
+  };
+  const hooks = new Map<string, { run: Hook; fail?: Hook }>();
+  mod.register((event, run) => {
+    const entry: { run: Hook; fail?: Hook } = { run };
+    hooks.set(event, entry);
+    return { catch: (fail) => void (entry.fail = fail) };
+  });
+  const classic = hooks.get('classic.*')!;
+  /** Claude Code firing classic.<event>: the hook's result, or what its .catch answers when it throws. */
+  const fire = async (event: string, e: Record<string, unknown>, $: unknown) => {
+    const next = Object.assign(async () => ({}), { event: `classic.${event}` }) as Next;
+    try {
+      return await classic.run($, e, next);
+    } catch (error) {
+      next.error = error as Error;
+      return classic.fail!($, e, next);
+    }
+  };
+  return { fire };
+}
+
+/** Claude Code's `$`, its resident answering `answer(input)` (sealed, under the mod's key); what was asked is kept. */
+function standIn(answer: (input: Record<string, unknown>) => Answer) {
+  let key = '';
+  const sent: Record<string, unknown>[] = [];
+  const asked = { sessionId: 0 };
+  const $ = {
+    env: { set: async () => {} },
+    ui: { log: () => {} },
+    session: {
+      id: async () => {
+        asked.sessionId++;
+        return 'from-$';
+      },
+      cwd: async () => '/project',
+    },
+    process: {
+      hookEnv: async () => ({}),
+      spawn: ({ input }: { input: string }) => {
+        key = input;
+        return (async function* () {
+          yield { stream: 'stdout', text: '{"socket":"/stand-in.sock"}\n' };
+          await new Promise(() => {}); // the resident runs for the session
+        })();
+      },
+    },
+    http: {
+      fetch: async (_url: string, { body }: { body: string }) => {
+        const { nonce, input, mac } = JSON.parse(body);
+        expect(mac).toBe(requestMacOf(key, nonce, input));
+        sent.push(JSON.parse(input));
+        const answered = answer(JSON.parse(input));
+        if (answered === 'never') return new Promise(() => {});
+        const reply = JSON.stringify(answered);
+        return { ok: true, status: 200, text: JSON.stringify({ reply, seal: sealOf(key, nonce, input, reply) }) };
+      },
+    },
+  };
+  return { $, sent, asked };
+}
+
+const allow = (unheard?: string[]) => ({ code: 0, stdout: '', ...(unheard && { unheard }) });
+const start = { session_id: 's1', cwd: '/project', source: 'startup' };
+const bash = { tool: 'Bash', tool_use_id: 't1', command: 'ls' };
+
+describe("the mod's hooks module", () => {
+  it('sends PostToolBatch only while the last answer does not list it as unheard', async () => {
+    const { fire } = await loadMod();
+    let unheard = ['PostToolBatch'];
+    const { $, sent } = standIn(() => allow(unheard));
+    await fire('SessionStart', start, $);
+    await fire('PostToolBatch', { session_id: 's1', tool_calls: [] }, $);
+    expect(sent.map((i) => i.hook_event_name)).toEqual(['SessionStart']);
+    // A config that gained a PostToolBatch hook: the next answer no longer lists it.
+    unheard = [];
+    await fire('PreToolUse', bash, $);
+    await fire('PostToolBatch', { session_id: 's1', tool_calls: [] }, $);
+    expect(sent.map((i) => i.hook_event_name)).toEqual(['SessionStart', 'PreToolUse', 'PostToolBatch']);
+  });
+
+  it('sends every event while answers list nothing (a failure answer, an older resident)', async () => {
+    const { fire } = await loadMod();
+    const { $, sent } = standIn(() => allow());
+    await fire('SessionStart', start, $);
+    await fire('PostToolBatch', { session_id: 's1', tool_calls: [] }, $);
+    expect(sent.map((i) => i.hook_event_name)).toEqual(['SessionStart', 'PostToolBatch']);
+  });
+
+  it('gives PreToolUse the session the last event named, asking $ only before any did', async () => {
+    const { fire } = await loadMod();
+    const { $, sent, asked } = standIn(() => allow());
+    await fire('PreToolUse', bash, $);
+    expect(sent[0]).toMatchObject({ session_id: 'from-$', cwd: '/project', tool_name: 'Bash', tool_input: { command: 'ls' } });
+    await fire('SessionStart', { ...start, session_id: 's2', source: 'clear' }, $);
+    await fire('PreToolUse', bash, $);
+    expect(sent[2]).toMatchObject({ session_id: 's2', hook_event_name: 'PreToolUse' });
+    expect(asked.sessionId).toBe(1);
+  });
+
+  it("refuses the call when the resident does not answer within the mod's limit", async () => {
+    const { fire } = await loadMod(50);
+    const { $ } = standIn((input) => (input.hook_event_name === 'PreToolUse' ? 'never' : allow()));
+    await fire('SessionStart', start, $);
+    expect(await fire('PreToolUse', bash, $)).toEqual({ deny: 'hookwise failed closed: hookwise did not answer within 50 ms' });
+  });
+});
