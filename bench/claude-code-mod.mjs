@@ -20,7 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGENTS, agentBinary, initAgent } from '../test/agents/agents.mjs';
 
-const PAIRS = Number(process.env.HOOKWISE_BENCH_PAIRS ?? 7);
+const PAIRS = Number(process.env.HOOKWISE_BENCH_PAIRS ?? 11);
 const CALLS = 12;
 const agent = AGENTS['claude-code-mod'];
 const HOOKWISE = fileURLToPath(new URL('../bin/hookwise.js', import.meta.url));
