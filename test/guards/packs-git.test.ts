@@ -179,11 +179,21 @@ describe('history: branch -D, reflog expire, gc --prune=now, update-ref -d, filt
     r.git('checkout', '-q', 'main');
     runBash(r.dir, 'git branch -D feature');
     expect(r.git('branch', '--contains', sha).trim()).toBe('');
+    // Clustered, `-d -f` is git's `-D` too.
+    r.git('branch', 'again', sha);
+    runBash(r.dir, 'git branch -df again');
+    expect(r.git('branch', '--contains', sha).trim()).toBe('');
     for (const cmd of [
       'git branch -D feature',
       'git branch --delete --force feature',
       'git branch -d -f feature',
+      'git branch -df feature',
+      'git branch -fd feature',
+      'git branch -vD feature',
       'git branch -M old main',
+      'git branch -mf old main',
+      'git branch -cf old main',
+      'git branch --move --force old main',
     ])
       expect((await judge(r, cmd)).reason, cmd).toMatch(/\[git\/branch-force-(delete|move)\]/);
     expect((await judge(r, 'git branch -d feature')).decision).toBe('allow');
@@ -198,6 +208,8 @@ describe('history: branch -D, reflog expire, gc --prune=now, update-ref -d, filt
     ["git filter-branch --tree-filter 'rm -f x' HEAD", 'git/rewrite-history', 'git log --oneline'],
     ['git filter-repo --path src --invert-paths', 'git/rewrite-history', 'git log --stat'],
     ['git tag -d v1.0.0', 'git/tag-delete', 'git tag -l'],
+    ['git tag -id v1.0.0', 'git/tag-delete', 'git tag -md v2.0.0'],
+    ['git update-ref -dm why refs/heads/main', 'git/update-ref-delete', 'git update-ref -m d refs/heads/x HEAD'],
     ['git prune', 'git/prune', 'git prune --dry-run'],
   ])('%s is refused as %s; %s is allowed', async (bad, rule, good) => {
     const r = repo();
@@ -247,6 +259,19 @@ describe('git push --force', () => {
       'git push -u origin feature',
       'git push --dry-run --force',
     ])
+      expect((await judge(mine, cmd)).decision, cmd).toBe('allow');
+  });
+
+  it('-d in a cluster deletes a remote branch for real; refused as -d is', async () => {
+    const remote = repo();
+    remote.git('branch', 'old');
+    const mine = repo();
+    mine.git('remote', 'add', 'origin', remote.dir);
+    runBash(mine.dir, 'git push -qd origin old');
+    expect(remote.git('branch', '--list', 'old').trim()).toBe('');
+    for (const cmd of ['git push -qd origin old', 'git push -vd origin old', 'git push -d origin old'])
+      expect((await judge(mine, cmd)).reason, cmd).toContain('[git/push-delete]');
+    for (const cmd of ['git push -nd origin old', 'git push -o d origin main'])
       expect((await judge(mine, cmd)).decision, cmd).toBe('allow');
   });
 });

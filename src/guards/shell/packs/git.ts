@@ -213,16 +213,18 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
         );
       return;
     }
-    case 'branch':
-      if (flag(rest, /^(-D|-d|--delete)$/) && (flag(rest, /^(-D|-f|--force)$/) || short(rest, 'D')))
+    case 'branch': {
+      // Letters as git reads them, alone or in a cluster (`-df` is `-d -f`); `-u` takes a value.
+      const letter = (c: string) => short(rest, c, 'u');
+      const force = flag(rest, /^--force$/) || letter('f');
+      if (letter('D') || ((flag(rest, /^--delete$/) || letter('d')) && force))
         p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
-      else if (short(rest, 'D'))
-        p.deny('git/branch-force-delete', `\`${line}\` deletes a branch even when its commits are merged nowhere else`);
-      else if (flag(rest, /^(-M|-C)$/) || (flag(rest, /^(-m|--move|-c|--copy)$/) && flag(rest, /^(-f|--force)$/)))
+      else if (letter('M') || letter('C') || ((flag(rest, /^--(move|copy)$/) || letter('m') || letter('c')) && force))
         p.deny('git/branch-force-move', `\`${line}\` overwrites an existing branch`);
-      else if ((flag(rest, /^--force$/) || short(rest, 'f', 'u')) && branchExists(rest, p, cwd))
+      else if (force && branchExists(rest, p, cwd))
         p.deny('git/branch-force-move', `\`${line}\` moves an existing branch, leaving the commits only it held behind`);
       return;
+    }
     case 'push':
       pushRules(rest, p, line);
       return;
@@ -242,11 +244,11 @@ function judgeGit(inv: Invocation, p: PackApi, folder: string | undefined): void
       p.deny('git/rewrite-history', `\`git ${sub}\` rewrites the whole history of the repository`);
       return;
     case 'update-ref':
-      if (flag(rest, /^(-d|--stdin)$/))
+      if (flag(rest, /^--stdin$/) || short(rest, 'd', 'm'))
         p.deny('git/update-ref-delete', `\`${line}\` deletes or rewrites a ref directly, without the reflog safety of branch -d`);
       return;
     case 'tag':
-      if (flag(rest, /^(-d|--delete)$/))
+      if (flag(rest, /^--delete$/) || short(rest, 'd', 'umFn'))
         p.deny('git/tag-delete', `\`${line}\` deletes a tag; a tag that was pushed then differs from everyone else's`);
       return;
     case 'worktree':
@@ -278,7 +280,7 @@ function pushRules(rest: Arg[], p: PackApi, line: string): void {
   }
   if (!lease && refspecs.some((a) => a.value?.startsWith('+')))
     p.deny('git/push-force', `\`git push ${operands.map((a) => a.text).join(' ')}\` force-pushes a +refspec; use --force-with-lease`);
-  if (flag(rest, /^(-d|--delete|--mirror|--prune)$/) || refspecs.some((a) => a.value?.startsWith(':')))
+  if (flag(rest, /^--(delete|mirror|prune)$/) || short(rest, 'd', 'o') || refspecs.some((a) => a.value?.startsWith(':')))
     p.deny('git/push-delete', `\`${line}\` deletes branches or tags on the remote`);
 }
 
