@@ -118,6 +118,11 @@ describe("the mod's hooks module", () => {
     await fire('SessionStart', { ...start, session_id: 's2', source: 'clear' }, $);
     await fire('PreToolUse', bash, $);
     expect(sent[2]).toMatchObject({ session_id: 's2', hook_event_name: 'PreToolUse' });
+    // A tool's own argument named session_id is the tool's, not the session's.
+    await fire('PreToolUse', { ...bash, session_id: 'chosen-by-the-model' }, $);
+    await fire('PreToolUse', bash, $);
+    expect(sent[3]).toMatchObject({ session_id: 's2', tool_input: { session_id: 'chosen-by-the-model' } });
+    expect(sent[4]).toMatchObject({ session_id: 's2' });
     expect(asked.sessionId).toBe(1);
   });
 

@@ -280,10 +280,7 @@ function merged(mine, below) {
 let sessionId
 
 async function inputOf($, event, e) {
-  if (event !== 'PreToolUse') {
-    if (typeof e.session_id === 'string') sessionId = e.session_id
-    return { ...e, hook_event_name: event }
-  }
+  if (event !== 'PreToolUse') return { ...e, hook_event_name: event }
   const { tool, tool_use_id, ...tool_input } = e
   const [session_id, cwd] = await Promise.all([sessionId ?? $.session.id(), $.session.cwd()])
   return { session_id, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input, tool_use_id }
@@ -308,6 +305,8 @@ export const register = (on) => {
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
     if (!EVENTS.includes(event) || unheard.includes(event)) return next(e)
+    // PreToolUse's fields are the tool's own: a tool argument named session_id names no session.
+    if (event !== 'PreToolUse' && typeof e.session_id === 'string') sessionId = e.session_id
     const input = JSON.stringify(await inputOf($, event, e))
     const answer = await within(ask($, input), event === 'SessionStart' ? START_LIMIT_MS : LIMIT_MS)
     if (event === 'PreToolUse') {
