@@ -1,0 +1,250 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CheckpointError } from './errors.js';
+import { git, run } from './git.js';
+
+/** A workspace at one moment: its files' tree and its `.git` folder's tree (null when there was none). */
+export interface Trees {
+  files: string;
+  git: string | null;
+  /** Empty folders, which git does not keep (`.git/refs/heads` among them, and a repository is not one without it). */
+  empty?: string[];
+}
+
+/** git's empty tree: what a workspace without a `.git` folder restores `.git` to. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/**
+ * What hookwise keeps of a workspace: a bare git repository of its own in the state
+ * folder (out of the agent's reach), with two indexes: one over the workspace's files
+ * (ignored files left out, as git leaves them out), one over its `.git` folder, file by
+ * file (history, refs, stash, reflog, the staging area). git's index remembers each
+ * file's stat, so a snapshot of an unchanged workspace reads no file; objects are
+ * written once, by content.
+ */
+export class ShadowRepo {
+  readonly gitDir: string;
+  private readonly filesIndex: string;
+  private readonly gitIndex: string;
+  private readonly filesExclude: string;
+  private readonly dotGitExclude: string;
+  private ready = false;
+
+  constructor(
+    readonly workspace: string,
+    readonly dir: string,
+  ) {
+    this.gitDir = path.join(dir, 'repo.git');
+    this.filesIndex = path.join(dir, 'files.index');
+    this.gitIndex = path.join(dir, 'git.index');
+    this.filesExclude = path.join(dir, 'files.exclude');
+    this.dotGitExclude = path.join(dir, 'git.exclude');
+  }
+
+  private get dotGit(): string {
+    return path.join(this.workspace, '.git');
+  }
+
+  /** Makes the repository once; its config pins what is stored (no end-of-line conversion, links as links). */
+  async init(): Promise<void> {
+    if (this.ready) return;
+    if (!fs.existsSync(path.join(this.gitDir, 'HEAD'))) {
+      fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      await git(['init', '--bare', '--quiet'], { gitDir: this.gitDir });
+      fs.writeFileSync(path.join(this.gitDir, 'config'), SHADOW_CONFIG);
+      fs.mkdirSync(path.join(this.gitDir, 'info'), { recursive: true });
+      // The workspace's own attributes must not convert what is stored: bytes in, the same bytes out.
+      fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
+      // hookwise's own state is never rolled back with the work (an audit trail in .hookwise/ included).
+      fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), '');
+      fs.writeFileSync(this.dotGitExclude, '*.lock\n');
+      await git(['hash-object', '-t', 'tree', '-w', '--stdin'], { gitDir: this.gitDir, input: '' });
+    }
+    this.writeFilesExclude();
+    this.ready = true;
+  }
+
+  /**
+   * The user's own ignore rules for the workspace's files, gathered into one file: the
+   * global excludes file and the workspace's `.git/info/exclude` (the `.gitignore` files
+   * git reads where they are), and hookwise's own folder.
+   */
+  private writeFilesExclude(): void {
+    const parts = ['/.hookwise/', '.hookwise/'];
+    for (const file of [globalExcludes(), path.join(this.dotGit, 'info', 'exclude')]) {
+      try {
+        parts.push(fs.readFileSync(file, 'utf8'));
+      } catch {
+        // Not there: nothing to add.
+      }
+    }
+    const text = `${parts.join('\n')}\n`;
+    let old: string | undefined;
+    try {
+      old = fs.readFileSync(this.filesExclude, 'utf8');
+    } catch {
+      old = undefined;
+    }
+    if (old !== text) fs.writeFileSync(this.filesExclude, text);
+  }
+
+  /** The workspace as it is now. One process start: git adds both folders and writes their trees. */
+  async snapshot(): Promise<Trees> {
+    await this.init();
+    this.writeFilesExclude();
+    this.clearStaleLocks();
+    const hasGit = isFolder(this.dotGit);
+    const out = (await run('/bin/sh', ['-c', SNAPSHOT_SCRIPT, 'snapshot', ...this.scriptArgs(hasGit)], { gitDir: this.gitDir })) as string;
+    const [head = '', empty = ''] = out.split('\0--\0');
+    const [files, dotGit] = head.trim().split('\n');
+    if (!files || !/^[0-9a-f]{40,64}$/.test(files) || (hasGit && !dotGit))
+      throw new CheckpointError(`git wrote no tree for ${this.workspace}: ${JSON.stringify(out.slice(0, 500))}`);
+    const folders = empty.split('\0').filter(Boolean).map((f) => f.replace(/\/$/, '').replace(/^\.\/?/, ''));
+    return { files, git: hasGit ? dotGit! : null, ...(folders.length > 0 && { empty: folders.filter(Boolean).sort() }) };
+  }
+
+  private scriptArgs(hasGit: boolean): string[] {
+    return [this.workspace, this.filesIndex, this.filesExclude, hasGit ? this.dotGit : '', this.gitIndex, this.dotGitExclude];
+  }
+
+  /**
+   * Puts the workspace back as `target` was. Call it right after snapshot() took `now`, so each
+   * index holds the workspace as it is: git then removes what the step added, writes
+   * back what it changed or deleted, and leaves ignored files alone.
+   */
+  async restore(target: Trees, now: Trees): Promise<void> {
+    const tree = (workTree: string, index: string) => ({ gitDir: this.gitDir, env: { GIT_WORK_TREE: workTree, GIT_INDEX_FILE: index } });
+    await git(['read-tree', '--reset', '-u', target.files], tree(this.workspace, this.filesIndex));
+    if (target.git !== null) {
+      if (!isFolder(this.dotGit)) {
+        fs.rmSync(this.dotGit, { force: true });
+        fs.mkdirSync(this.dotGit);
+        fs.rmSync(this.gitIndex, { force: true });
+      }
+      await git(['read-tree', '--reset', '-u', target.git], tree(this.dotGit, this.gitIndex));
+    } else if (isFolder(this.dotGit)) {
+      // The step made the repository: it goes, as everything else the step added.
+      await git(['read-tree', '--reset', '-u', EMPTY_TREE], tree(this.dotGit, this.gitIndex));
+      removeEmptyFolders(this.dotGit);
+    }
+    this.restoreEmptyFolders(target.empty ?? [], now.empty ?? []);
+  }
+
+  /** Empty folders the target had come back; empty ones it did not have go (deepest first). */
+  private restoreEmptyFolders(wanted: string[], had: string[]): void {
+    for (const folder of wanted) fs.mkdirSync(path.join(this.workspace, folder), { recursive: true });
+    const keep = new Set(wanted);
+    const extra = had.filter((f) => !keep.has(f)).sort((a, b) => b.length - a.length);
+    for (const folder of extra) {
+      // Up through the folders the step made around it, while they hold nothing else.
+      for (let f = folder; f !== '.' && f !== '' && !keep.has(f); f = path.dirname(f)) {
+        try {
+          fs.rmdirSync(path.join(this.workspace, f));
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+
+  /** Whether git still has every object of these trees (retention may have let them go). */
+  async has(trees: Trees): Promise<boolean> {
+    const ids = [trees.files, trees.git].filter((t): t is string => t !== null);
+    const out = await git(['cat-file', '--batch-check'], { gitDir: this.gitDir, input: `${ids.join('\n')}\n` });
+    return !out.includes('missing');
+  }
+
+  /** Keeps these trees from pruning: a ref per tree, named by it. */
+  async keep(trees: Trees[]): Promise<void> {
+    const ids = new Set(trees.flatMap((t) => [t.files, t.git]).filter((t): t is string => t !== null && t !== EMPTY_TREE));
+    if (ids.size === 0) return;
+    const input = [...ids].map((id) => `update refs/kept/${id} ${id}\n`).join('');
+    await git(['update-ref', '--stdin'], { gitDir: this.gitDir, input });
+  }
+
+  /** Lets go of every tree not in `trees`, then of the objects only they held. */
+  async prune(trees: Trees[]): Promise<void> {
+    const wanted = new Set(trees.flatMap((t) => [t.files, t.git]));
+    const refs = (await git(['for-each-ref', '--format=%(refname)', 'refs/kept/'], { gitDir: this.gitDir })).split('\n').filter(Boolean);
+    const drop = refs.filter((r) => !wanted.has(r.slice('refs/kept/'.length)));
+    if (drop.length > 0) {
+      await git(['update-ref', '--stdin'], { gitDir: this.gitDir, input: drop.map((r) => `delete ${r}\n`).join('') });
+    }
+    await git(['prune', '--expire=now'], { gitDir: this.gitDir });
+  }
+
+  /** Bytes the repository takes on disk. */
+  async bytes(): Promise<number> {
+    const out = await git(['count-objects', '-v'], { gitDir: this.gitDir });
+    const kib = (name: string) => Number(new RegExp(`^${name}: (\\d+)`, 'm').exec(out)?.[1] ?? 0);
+    return (kib('size') + kib('size-pack')) * 1024;
+  }
+
+  /**
+   * A crash (or a kill) mid-snapshot leaves git's `index.lock` behind, and every later
+   * snapshot would fail on it. Only hookwise writes these indexes, and only while it
+   * holds the workspace's lock (./lock.ts), so a lock file seen now is a dead one.
+   */
+  private clearStaleLocks(): void {
+    for (const index of [this.filesIndex, this.gitIndex]) fs.rmSync(`${index}.lock`, { force: true });
+  }
+}
+
+/**
+ * The config of hookwise's repository: nothing of the user's or the agent's is read
+ * (GIT_CONFIG_GLOBAL=/dev/null, ./git.ts), so this is every setting in force.
+ */
+const SHADOW_CONFIG = `[core]
+\trepositoryformatversion = 0
+\tbare = true
+\tautocrlf = false
+\tsafecrlf = false
+\tsymlinks = true
+\tfilemode = true
+\tfsmonitor = false
+\thooksPath = /dev/null
+\tquotePath = false
+\tlooseCompression = 1
+\tpreloadIndex = true
+\tlogAllRefUpdates = false
+[gc]
+\tauto = 0
+[advice]
+\taddEmbeddedRepo = false
+\taddIgnoredFile = false
+`;
+
+/**
+ * One shell, several git runs: a process start from Node costs more than git's own work
+ * on an unchanged workspace. $1 workspace, $2 its index, $3 its excludes, $4 its .git
+ * folder (empty: none), $5 that folder's index, $6 its excludes.
+ */
+const SNAPSHOT_SCRIPT = `set -e
+GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" add -A
+GIT_INDEX_FILE="$2" git write-tree
+if [ -n "$4" ]; then
+  GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git -c core.excludesFile="$6" add -A
+  GIT_INDEX_FILE="$5" git write-tree
+fi
+printf '\\0--\\0'
+cd "$1"
+GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard | xargs -0 -r sh -c 'find "$@" -type d -empty -print0' find
+if [ -n "$4" ]; then find .git -type d -empty -print0; fi`;
+
+function isFolder(p: string): boolean {
+  return fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
+function removeEmptyFolders(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) removeEmptyFolders(path.join(dir, entry.name));
+  }
+  if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+}
+
+/** The user's global excludes file where git looks by default (a `core.excludesFile` set elsewhere is not read: docs/security.md#undo). */
+function globalExcludes(): string {
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(xdg, 'git', 'ignore');
+}

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import type { Change } from './changes.js';
+import type { Trees } from './shadow-repo.js';
+
+/** One step an agent took in the workspace, as the timeline shows it. */
+export interface Step {
+  n: number;
+  session: string;
+  ts: string;
+  tool: string;
+  /** What the agent asked for (the command as received, before any sandboxing), or the file a file tool wrote. */
+  what: string;
+  toolUseId?: string;
+  /** The workspace before the step: what `hookwise undo` puts back. */
+  before: Trees;
+  /** The workspace after it (absent while it runs, or when the host never said it ended). */
+  after?: Trees;
+  changes?: Change[];
+  /** Files the step deleted or emptied that git could not have given back. */
+  lost?: string[];
+  /** For an undo: the steps it undid. */
+  undoes?: number[];
+}
+
+type Line = { kind: 'step'; step: Omit<Step, 'after' | 'changes' | 'lost'> } | { kind: 'after'; n: number; after: Trees; changes: Change[]; lost: string[] } | { kind: 'pruned'; below: number };
+
+/**
+ * The steps of a workspace, one JSON line per event, appended: a crash mid-write
+ * leaves at most a torn last line, which reading passes over. Each line goes in one
+ * write(2) with O_APPEND, so writers in several processes never interleave within one.
+ */
+export class StepLog {
+  constructor(readonly file: string) {}
+
+  begin(step: Omit<Step, 'after' | 'changes' | 'lost'>): void {
+    this.append({ kind: 'step', step });
+  }
+
+  end(n: number, after: Trees, changes: Change[], lost: string[]): void {
+    this.append({ kind: 'after', n, after, changes, lost });
+  }
+
+  prunedBelow(n: number): void {
+    this.append({ kind: 'pruned', below: n });
+  }
+
+  private append(line: Line): void {
+    const fd = fs.openSync(this.file, 'a', 0o600);
+    try {
+      fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Every step still kept, oldest first. */
+  read(): Step[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const steps = new Map<number, Step>();
+    let below = 0;
+    for (const raw of text.split('\n')) {
+      const line = parse(raw);
+      if (line === undefined) continue;
+      if (line.kind === 'step') steps.set(line.step.n, { ...line.step });
+      else if (line.kind === 'pruned') below = Math.max(below, line.below);
+      else {
+        const step = steps.get(line.n);
+        if (step) Object.assign(step, { after: line.after, changes: line.changes, lost: line.lost });
+      }
+    }
+    return [...steps.values()].filter((s) => s.n >= below).sort((a, b) => a.n - b.n);
+  }
+
+  /** The next step's number: one more than any written. */
+  nextNumber(): number {
+    const steps = this.read();
+    return (steps.at(-1)?.n ?? this.prunedFloor()) + 1;
+  }
+
+  private prunedFloor(): number {
+    try {
+      const text = fs.readFileSync(this.file, 'utf8');
+      const floors = [...text.matchAll(/"below":(\d+)/g)].map((m) => Number(m[1]));
+      return floors.length ? Math.max(...floors) - 1 : 0;
+    } catch {
+      return 0;
+    }
+  }
+}
+
+/** A line that does not parse is a torn write (a crash mid-append): it never happened. */
+function parse(raw: string): Line | undefined {
+  if (raw.trim() === '') return undefined;
+  try {
+    return JSON.parse(raw) as Line;
+  } catch {
+    return undefined;
+  }
+}
