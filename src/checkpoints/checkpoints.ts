@@ -172,7 +172,7 @@ export function checkpointsDir(workspace: string): string {
 }
 
 function sameTrees(a: Trees, b: Trees): boolean {
-  return a.files === b.files && a.git === b.git && (a.empty ?? []).join('\0') === (b.empty ?? []).join('\0');
+  return a.files === b.files && a.git === b.git && a.meta === b.meta;
 }
 
 /** Steps undone by an undo that is not itself undone. */

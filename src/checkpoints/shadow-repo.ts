@@ -8,12 +8,17 @@ import { git, run } from './git.js';
 export interface Trees {
   files: string;
   git: string | null;
-  /** Empty folders, which git does not keep (`.git/refs/heads` among them, and a repository is not one without it). */
-  empty?: string[];
+  /**
+   * What git's trees leave out, as a blob: empty folders (`.git/refs/heads` among them,
+   * and a repository is not one without it) and the modes of `.git`'s files other than
+   * 644 and 755 (git makes its objects read-only). Absent when there is nothing.
+   */
+  meta?: string;
 }
 
 /** git's empty tree: what a workspace without a `.git` folder restores `.git` to. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
 
 /**
  * What hookwise keeps of a workspace: a bare git repository of its own in the state
@@ -96,12 +101,12 @@ export class ShadowRepo {
     this.clearStaleLocks();
     const hasGit = isFolder(this.dotGit);
     const out = (await run('/bin/sh', ['-c', SNAPSHOT_SCRIPT, 'snapshot', ...this.scriptArgs(hasGit)], { gitDir: this.gitDir })) as string;
-    const [head = '', empty = ''] = out.split('\0--\0');
-    const [files, dotGit] = head.trim().split('\n');
-    if (!files || !/^[0-9a-f]{40,64}$/.test(files) || (hasGit && !dotGit))
+    const ids = out.trim().split('\n');
+    const [files, dotGit] = ids;
+    const meta = ids.at(-1);
+    if (ids.length !== (hasGit ? 3 : 2) || !ids.every((id) => /^[0-9a-f]{40,64}$/.test(id)))
       throw new CheckpointError(`git wrote no tree for ${this.workspace}: ${JSON.stringify(out.slice(0, 500))}`);
-    const folders = empty.split('\0').filter(Boolean).map((f) => f.replace(/\/$/, '').replace(/^\.\/?/, ''));
-    return { files, git: hasGit ? dotGit! : null, ...(folders.length > 0 && { empty: folders.filter(Boolean).sort() }) };
+    return { files: files!, git: hasGit ? dotGit! : null, ...(meta !== EMPTY_BLOB && { meta }) };
   }
 
   private scriptArgs(hasGit: boolean): string[] {
@@ -128,12 +133,39 @@ export class ShadowRepo {
       await git(['read-tree', '--reset', '-u', EMPTY_TREE], tree(this.dotGit, this.gitIndex));
       removeEmptyFolders(this.dotGit);
     }
-    this.restoreEmptyFolders(target.empty ?? [], now.empty ?? []);
+    const [wanted, had] = await Promise.all([this.metaOf(target), this.metaOf(now)]);
+    this.restoreMeta(wanted, had);
   }
 
-  /** Empty folders the target had come back; empty ones it did not have go (deepest first). */
-  private restoreEmptyFolders(wanted: string[], had: string[]): void {
-    for (const folder of wanted) fs.mkdirSync(path.join(this.workspace, folder), { recursive: true });
+  private async metaOf(trees: Trees): Promise<Meta> {
+    const meta: Meta = { empty: [], modes: [] };
+    if (trees.meta === undefined) return meta;
+    const text = await git(['cat-file', 'blob', trees.meta], { gitDir: this.gitDir });
+    for (const entry of text.split('\0')) {
+      const space = entry.indexOf(' ');
+      if (space < 0) continue;
+      const kind = entry.slice(0, space);
+      const file = entry.slice(space + 1).replace(/^\.\//, '');
+      if (kind === 'd') meta.empty.push(file);
+      else if (/^[0-7]{3,4}$/.test(kind)) meta.modes.push([file, Number.parseInt(kind, 8)]);
+    }
+    return meta;
+  }
+
+  /** Empty folders the target had come back, empty ones it did not have go, `.git`'s modes are set again. */
+  private restoreMeta(wanted: Meta, had: Meta): void {
+    for (const folder of wanted.empty) fs.mkdirSync(path.join(this.workspace, folder), { recursive: true });
+    for (const [file, mode] of wanted.modes) {
+      try {
+        fs.chmodSync(path.join(this.workspace, file), mode);
+      } catch {
+        // A file git's own tree did not bring back (a lock file): nothing to set.
+      }
+    }
+    this.removeEmptyFolders(wanted.empty, had.empty);
+  }
+
+  private removeEmptyFolders(wanted: string[], had: string[]): void {
     const keep = new Set(wanted);
     const extra = had.filter((f) => !keep.has(f)).sort((a, b) => b.length - a.length);
     for (const folder of extra) {
@@ -150,14 +182,14 @@ export class ShadowRepo {
 
   /** Whether git still has every object of these trees (retention may have let them go). */
   async has(trees: Trees): Promise<boolean> {
-    const ids = [trees.files, trees.git].filter((t): t is string => t !== null);
+    const ids = objectsOf([trees]);
     const out = await git(['cat-file', '--batch-check'], { gitDir: this.gitDir, input: `${ids.join('\n')}\n` });
     return !out.includes('missing');
   }
 
   /** Keeps these trees from pruning: a ref per tree, named by it. */
   async keep(trees: Trees[]): Promise<void> {
-    const ids = new Set(trees.flatMap((t) => [t.files, t.git]).filter((t): t is string => t !== null && t !== EMPTY_TREE));
+    const ids = new Set(objectsOf(trees).filter((id) => id !== EMPTY_TREE));
     if (ids.size === 0) return;
     const input = [...ids].map((id) => `update refs/kept/${id} ${id}\n`).join('');
     await git(['update-ref', '--stdin'], { gitDir: this.gitDir, input });
@@ -165,7 +197,7 @@ export class ShadowRepo {
 
   /** Lets go of every tree not in `trees`, then of the objects only they held. */
   async prune(trees: Trees[]): Promise<void> {
-    const wanted = new Set(trees.flatMap((t) => [t.files, t.git]));
+    const wanted = new Set(objectsOf(trees));
     const refs = (await git(['for-each-ref', '--format=%(refname)', 'refs/kept/'], { gitDir: this.gitDir })).split('\n').filter(Boolean);
     const drop = refs.filter((r) => !wanted.has(r.slice('refs/kept/'.length)));
     if (drop.length > 0) {
@@ -227,10 +259,22 @@ if [ -n "$4" ]; then
   GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git -c core.excludesFile="$6" add -A
   GIT_INDEX_FILE="$5" git write-tree
 fi
-printf '\\0--\\0'
 cd "$1"
-GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard | xargs -0 -r sh -c 'find "$@" -type d -empty -print0' find
-if [ -n "$4" ]; then find .git -type d -empty -print0; fi`;
+{
+  GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard |
+    xargs -0 -r sh -c 'find "$@" -type d -empty -printf "d %p\\0"' find
+  if [ -n "$4" ]; then find .git \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
+} | git hash-object -w --stdin`;
+
+/** The objects that hold these moments: each tree, and the blob of what trees leave out. */
+function objectsOf(trees: Trees[]): string[] {
+  return trees.flatMap((t) => [t.files, t.git, t.meta]).filter((id): id is string => typeof id === 'string');
+}
+
+interface Meta {
+  empty: string[];
+  modes: [string, number][];
+}
 
 function isFolder(p: string): boolean {
   return fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() === true;

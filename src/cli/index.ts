@@ -18,6 +18,7 @@ import { defineNetProxy } from './commands/net-proxy.js';
 import { definePolicyTest } from './commands/policy-test.js';
 import { defineReplay } from './commands/replay.js';
 import { defineExplain } from './commands/explain.js';
+import { defineUndo } from './commands/undo.js';
 
 /**
  * The CLI. Each command lives in `commands/<name>.ts` and exports a `define*`
@@ -54,6 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     definePolicyTest,
     defineReplay,
     defineExplain,
+    defineUndo,
   ])
     define(program, setExit);
   try {

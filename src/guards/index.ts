@@ -6,6 +6,7 @@
 export { shellGuard, loadShellJudge, type ShellGuardOptions, type ShellJudge } from './shell-guard.js';
 export { pathGuard, judgePath, READ_TOOLS, WRITE_TOOLS, type PathGuardOptions } from './path-guard.js';
 export { secretGuard, type SecretGuardOptions } from './secret-guard.js';
+export { checkpointGuard, type CheckpointGuardOptions } from './checkpoint-guard.js';
 export { budgetGuard, tokensOf, type BudgetGuardOptions } from './budget-guard.js';
 export { PathPolicy, type PathPolicyOptions, type PathVerdict, type Access } from './paths/judge.js';
 export { createScanner, type SecretScanner, type SecretHit } from './secrets/scan.js';
