@@ -116,7 +116,10 @@ export class Checkpoints {
         throw new CheckpointError(outsideMessage(last.n, outside), 'CHECKPOINT_CHANGED_OUTSIDE');
       }
       if (!(await this.repo.has(target.before))) {
-        throw new CheckpointError(`the checkpoint before step ${target.n} is gone (kept: steps ${steps[0]!.n}-${last.n})`, 'CHECKPOINT_GONE');
+        throw new CheckpointError(
+          `the checkpoint before step ${target.n} is gone (kept: steps ${steps[0]!.n}-${last.n})`,
+          'CHECKPOINT_GONE',
+        );
       }
       const undid = steps.filter((s) => s.n >= target.n && !undoneSet(steps).has(s.n) && s.undoes === undefined).map((s) => s.n);
       const undoes = target.undoes !== undefined && options.to === target.n ? [target.n] : undid;
@@ -194,13 +197,17 @@ function targetOf(steps: Step[], to: number | undefined): Step {
   if (to !== undefined) {
     const step = steps.find((s) => s.n === to);
     if (!step) {
-      throw new CheckpointError(`no step ${to} here (kept: steps ${steps[0]!.n}-${steps.at(-1)!.n}; \`hookwise timeline\` lists them)`, 'CHECKPOINT_NO_STEP');
+      throw new CheckpointError(
+        `no step ${to} here (kept: steps ${steps[0]!.n}-${steps.at(-1)!.n}; \`hookwise timeline\` lists them)`,
+        'CHECKPOINT_NO_STEP',
+      );
     }
     return step;
   }
   const undone = undoneSet(steps);
   const step = steps.findLast((s) => s.undoes === undefined && !undone.has(s.n));
-  if (!step) throw new CheckpointError('every step here is undone already (`hookwise undo --to <step>` redoes an undo)', 'CHECKPOINT_NO_STEP');
+  if (!step)
+    throw new CheckpointError('every step here is undone already (`hookwise undo --to <step>` redoes an undo)', 'CHECKPOINT_NO_STEP');
   return step;
 }
 

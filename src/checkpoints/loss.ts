@@ -13,7 +13,9 @@ const EMPTIED_BYTES = 64 * 1024;
  * every file it deleted is lost.
  */
 export async function lostFiles(gitDir: string, before: Trees, changes: Change[]): Promise<string[]> {
-  const gone = await Promise.all(changes.filter((c) => !c.path.startsWith('.git/')).map(async (c) => ((await takesWork(gitDir, c)) ? c : undefined)));
+  const gone = await Promise.all(
+    changes.filter((c) => !c.path.startsWith('.git/')).map(async (c) => ((await takesWork(gitDir, c)) ? c : undefined)),
+  );
   const candidates = gone.filter((c): c is Change => c !== undefined);
   if (candidates.length === 0) return [];
   const staged = before.git === null ? new Map<string, string>() : await stagedIds(gitDir, before.git);

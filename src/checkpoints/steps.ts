@@ -22,7 +22,10 @@ export interface Step {
   undoes?: number[];
 }
 
-type Line = { kind: 'step'; step: Omit<Step, 'after' | 'changes' | 'lost'> } | { kind: 'after'; n: number; after: Trees; changes: Change[]; lost: string[] } | { kind: 'pruned'; below: number };
+type Line =
+  | { kind: 'step'; step: Omit<Step, 'after' | 'changes' | 'lost'> }
+  | { kind: 'after'; n: number; after: Trees; changes: Change[]; lost: string[] }
+  | { kind: 'pruned'; below: number };
 
 /**
  * The steps of a workspace, one JSON line per event, appended: a crash mid-write

@@ -55,14 +55,20 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
 
   const before = async (input: HookInput, ctx: HookContext): Promise<HookResult | undefined> => {
     const workspace = workspaceOf(options.workspace, input, ctx);
-    if (workspace === undefined) return deny('hookwise cannot take a checkpoint before this step: it has no workspace (no project folder from the host)');
+    if (workspace === undefined)
+      return deny('hookwise cannot take a checkpoint before this step: it has no workspace (no project folder from the host)');
     if (await readOnly(input)) {
       ctx.annotate({ checkpoint: 'read-only' });
       return undefined;
     }
     try {
       const toolUseId = typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined;
-      const step = await stores(workspace).begin({ session: ctx.sessionId, tool: String(input.tool_name), what: whatOf(input), ...(toolUseId && { toolUseId }) });
+      const step = await stores(workspace).begin({
+        session: ctx.sessionId,
+        tool: String(input.tool_name),
+        what: whatOf(input),
+        ...(toolUseId && { toolUseId }),
+      });
       ctx.annotate({ checkpoint: step.n });
       return undefined;
     } catch (error) {
@@ -89,7 +95,11 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
     if (!shells.has(step.tool)) return false;
     parser ??= await loadBashParser();
     try {
-      return scripts.use(parser, step.what, (s) => s.problems.length === 0 && s.commands.length > 0 && s.commands.every((c) => c.words[0]?.text === 'git'));
+      return scripts.use(
+        parser,
+        step.what,
+        (s) => s.problems.length === 0 && s.commands.length > 0 && s.commands.every((c) => c.words[0]?.text === 'git'),
+      );
     } catch {
       return false;
     }
@@ -108,7 +118,13 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
   });
 }
 
-async function answerLoss(onLoss: 'tell' | 'ask' | 'deny', step: Step, lost: string[], repository: Step['changes'] & object, store: Checkpoints) {
+async function answerLoss(
+  onLoss: 'tell' | 'ask' | 'deny',
+  step: Step,
+  lost: string[],
+  repository: Step['changes'] & object,
+  store: Checkpoints,
+) {
   const message = lossMessage(step.n, lost, repository);
   if (onLoss === 'ask') return stop(`${message} A person decides before the agent goes on.`);
   if (onLoss === 'deny') {

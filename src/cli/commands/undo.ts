@@ -34,7 +34,9 @@ export function defineUndo(program: Command, setExit: SetExit): void {
       if (flags.json) return print({ step: undone.step.n, undid: undone.undid, changes: undone.changes });
       const { summary } = await import('../../checkpoints/index.js');
       const which = undone.undid.length === 1 ? `step ${undone.undid[0]}` : `steps ${undone.undid.join(', ')}`;
-      print(`undid ${which}: ${summary(undone.changes)} (this undo is step ${undone.step.n}: \`hookwise undo --to ${undone.step.n}\` redoes it)`);
+      print(
+        `undid ${which}: ${summary(undone.changes)} (this undo is step ${undone.step.n}: \`hookwise undo --to ${undone.step.n}\` redoes it)`,
+      );
     } catch (error) {
       if (!(error instanceof CheckpointError) || error.code === 'CHECKPOINT_GIT_FAILED') throw error;
       process.stderr.write(`hookwise undo: ${error.message}\n`);
@@ -65,7 +67,8 @@ export function defineUndo(program: Command, setExit: SetExit): void {
   ).action(async (n: string, flags: ProjectFlags & { patch?: boolean }) => {
     const store = await storeFor(flags.project);
     const step = store.changesOf(stepNumber(n));
-    if (step.after === undefined) throw new UserError(`step ${step.n} has not ended yet (or its agent never said it did): nothing to compare`);
+    if (step.after === undefined)
+      throw new UserError(`step ${step.n} has not ended yet (or its agent never said it did): nothing to compare`);
     if (flags.json) return print(step.changes ?? []);
     if (flags.patch) {
       const { git } = await import('../../checkpoints/git.js');
@@ -92,7 +95,8 @@ async function storeFor(project: string | undefined): Promise<Checkpoints> {
 
 function stepNumber(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`a step is a whole number from 1 (\`hookwise timeline\` lists them), got "${text}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UserError(`a step is a whole number from 1 (\`hookwise timeline\` lists them), got "${text}"`);
   return n;
 }
 
@@ -104,7 +108,12 @@ function timelineLine(s: Step, summary: (c: Change[]) => string): string {
 }
 
 function changeLine(c: Change, lost: string[]): string {
-  const sizes = c.status === 'added' ? `${c.after!.size} B` : c.status === 'deleted' ? `${c.before!.size} B` : `${c.before!.size} -> ${c.after!.size} B`;
+  const sizes =
+    c.status === 'added'
+      ? `${c.after!.size} B`
+      : c.status === 'deleted'
+        ? `${c.before!.size} B`
+        : `${c.before!.size} -> ${c.after!.size} B`;
   return `  ${c.status.padEnd(7)} ${c.path}  (${sizes})${lost.includes(c.path) ? '  lost: git cannot restore it' : ''}`;
 }
 

@@ -8,7 +8,10 @@ import { evalWord } from '../../shell/words.js';
 type ArgsCheck = (args: string[]) => boolean;
 
 const any: ArgsCheck = () => true;
-const none = (...banned: RegExp[]): ArgsCheck => (args) => !args.some((a) => banned.some((b) => b.test(a)));
+const none =
+  (...banned: RegExp[]): ArgsCheck =>
+  (args) =>
+    !args.some((a) => banned.some((b) => b.test(a)));
 const noArgs: ArgsCheck = (args) => args.length === 0;
 
 /**
