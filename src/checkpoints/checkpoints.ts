@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { projectStateDir } from '../audit/paths.js';
 import { changesBetween, type Change } from './changes.js';
@@ -149,8 +150,10 @@ export class Checkpoints {
     return step;
   }
 
+  /** Every change to the store, its creation included, happens holding the workspace's lock. */
   private locked<T>(work: () => Promise<T>): Promise<T> {
-    return this.repo.init().then(() => withLock(this.lockFile, work));
+    fs.mkdirSync(path.dirname(this.lockFile), { recursive: true, mode: 0o700 });
+    return withLock(this.lockFile, () => this.repo.init().then(work));
   }
 
   /** Lets the oldest steps go past the limits; checked every 50 steps, so the common step pays nothing. */

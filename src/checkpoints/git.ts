@@ -51,7 +51,7 @@ export const gitBytes = (args: string[], how: GitRun): Promise<Buffer> => run('g
 
 function gitFailure(what: string, error: Error & { code?: unknown }, stderr: string): CheckpointError {
   const said = stderr.trim().split('\n').slice(-3).join(' / ') || error.message;
-  if (/No space left on device|ENOSPC|Disk quota exceeded/i.test(said)) {
+  if (/No space left on device|ENOSPC|Disk quota exceeded|Out of diskspace/i.test(said)) {
     return new CheckpointError(`the disk is full (${said})`, 'CHECKPOINT_DISK_FULL');
   }
   if (error.code === 'ENOENT') return new CheckpointError('git is not installed (checkpoints need git on the PATH)', 'CHECKPOINT_NO_GIT');

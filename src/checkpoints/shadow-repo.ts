@@ -204,6 +204,8 @@ export class ShadowRepo {
       await git(['update-ref', '--stdin'], { gitDir: this.gitDir, input: drop.map((r) => `delete ${r}\n`).join('') });
     }
     await git(['prune', '--expire=now'], { gitDir: this.gitDir });
+    // The indexes remember the trees they last wrote, and those may be gone now: the next snapshot hashes afresh.
+    for (const index of [this.filesIndex, this.gitIndex]) fs.rmSync(index, { force: true });
   }
 
   /** Bytes the repository takes on disk. */
