@@ -9,8 +9,8 @@ const EMPTIED_BYTES = 64 * 1024;
 /**
  * The files a step took away that git could not have given back: deleted or emptied,
  * and not as the repository's staging area holds them (untracked, or changed since
- * `git add`). When the step took the staging area or the repository's objects too,
- * every file it deleted is lost.
+ * `git add`). When the step took the staging area or any of the repository's objects
+ * too, every file it deleted is lost.
  */
 export async function lostFiles(gitDir: string, before: Trees, changes: Change[]): Promise<string[]> {
   const gone = await Promise.all(
@@ -19,7 +19,8 @@ export async function lostFiles(gitDir: string, before: Trees, changes: Change[]
   const candidates = gone.filter((c): c is Change => c !== undefined);
   if (candidates.length === 0) return [];
   const staged = before.git === null ? new Map<string, string>() : await stagedIds(gitDir, before.git);
-  const repoGone = changes.some((c) => c.status === 'deleted' && /^\.git\/(index|HEAD|objects\/|refs\/|packed-refs)/.test(c.path));
+  // Without its staging area or its objects, the repository gives nothing back.
+  const repoGone = changes.some((c) => c.status === 'deleted' && /^\.git\/(index$|objects\/)/.test(c.path));
   return candidates.filter((c) => repoGone || staged.get(c.path) !== c.before!.id).map((c) => c.path);
 }
 
