@@ -61,6 +61,7 @@ const parts = [
   ['audit.mjs', 'benchAudit', 'Audit store', (r) => [r.name, `${Math.round(r.recordsPerSecond).toLocaleString('en-US')} records/s`]],
   ['runtime.mjs', 'benchRuntime', 'Agent runtime', (r) => [r.name, `${r.ms.toFixed(2)} ms`]],
   ['sandbox.mjs', 'benchSandbox', 'The OS sandbox', (r) => [r.name, r.text]],
+  ['checkpoints.mjs', 'benchCheckpoints', 'Checkpoints (undo)', (r) => [r.name, r.text]],
   ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, r.text ?? `${r.msPerRun.toFixed(1)} ms`]],
   ['claude-code-mod.mjs', 'benchClaudeCodeMod', 'Claude Code 2.1.328 with the in-process mod', (r) => [r.name, r.text]],
   ['serve.mjs', 'benchServe', '`hookwise serve` under load', (r) => describeServeRow(r)],

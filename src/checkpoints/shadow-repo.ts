@@ -19,6 +19,8 @@ export interface Trees {
 /** git's empty tree: what a workspace without a `.git` folder restores `.git` to. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+/** What git says of a file that was there when it listed the folder and gone when it read it. */
+const VANISHED = /unable to stat|unable to index|No such file or directory|could not open .* for reading/;
 
 /**
  * What hookwise keeps of a workspace: a bare git repository of its own in the state
@@ -94,8 +96,23 @@ export class ShadowRepo {
     if (old !== text) fs.writeFileSync(this.filesExclude, text);
   }
 
-  /** The workspace as it is now. One process start: git adds both folders and writes their trees. */
+  /**
+   * The workspace as it is now. One process start: git adds both folders and writes their
+   * trees. A file that goes between git listing it and reading it (the user's git packing
+   * its objects in the background, a build deleting its temp files) fails the add: the
+   * snapshot is taken again, a few times.
+   */
   async snapshot(): Promise<Trees> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.snapshotOnce();
+      } catch (error) {
+        if (attempt >= 5 || !(error instanceof CheckpointError) || !VANISHED.test(error.message)) throw error;
+      }
+    }
+  }
+
+  private async snapshotOnce(): Promise<Trees> {
     await this.init();
     this.writeFilesExclude();
     this.clearStaleLocks();

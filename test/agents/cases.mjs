@@ -224,6 +224,16 @@ export const cases = [
     expect: { present: ['sandboxed.txt'] },
   },
 
+  {
+    // An edit that empties unsaved work is allowed (agents edit with `>`): the starter policy's
+    // checkpoint guard tells the model what was lost, and `hookwise undo` gives it back.
+    name: 'a destructive step is undone and the model is told of the loss',
+    config: null,
+    setup: [COMMITTED, 'echo unsaved-work-3e9 > notes.md'],
+    steps: [{ shell: ': > notes.md' }, { shell: 'echo ok > after.txt' }],
+    expect: { present: ['after.txt'], seen: ['git cannot restore (notes.md)'], undone: { 'notes.md': 'unsaved-work-3e9' } },
+  },
+
   // What only `hookwise init <agent>` gives, through each agent's own tools: the starter policy's git and files packs,
   // its path guard on edits, its secret guard on commands and outputs.
   {

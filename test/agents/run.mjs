@@ -110,6 +110,23 @@ function check(expect, { project, mock, env, lastSessionFrom }) {
       failures.push(`"${text}" never reached the model in the last session`);
   if (expect.maxModelRequests !== undefined && requests.length > expect.maxModelRequests)
     failures.push(`${requests.length} model requests: the agent was kept going`);
+  if (expect.undone) {
+    // Back to before the destructive step: `undo --to`, since the steps after it are undone too.
+    const hookwise = (...a) =>
+      spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), ...a], { cwd: project, env, encoding: 'utf8' });
+    const steps = JSON.parse(hookwise('timeline', '--json').stdout || '[]');
+    const lossy = steps.find((s) => s.lost?.length);
+    if (!lossy) failures.push(`no step with a loss in the timeline (${steps.length} steps)`);
+    else {
+      const r = hookwise('undo', '--to', String(lossy.n));
+      if (r.status !== 0) failures.push(`hookwise undo exited ${r.status}: ${r.stderr.trim()}`);
+    }
+    for (const [f, text] of Object.entries(expect.undone)) {
+      const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '(missing)';
+      if (!body.includes(text))
+        failures.push(`after hookwise undo ${f} holds ${JSON.stringify(body.slice(0, 80))}, not ${JSON.stringify(text)}`);
+    }
+  }
   if (expect.audited) {
     const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'hookwise.js'), 'audit', 'export'], {
       cwd: project,
