@@ -30,6 +30,8 @@ function workspace(files) {
   git('init', '-q', '.');
   git('add', '-A');
   git('commit', '-qm', 'bench');
+  // As a clone has it: one pack, not a loose object per file.
+  git('gc', '-q');
   writeFileSync(path.join(ws, 'pkg0', 'mod0', 'f0.ts'), 'export const changed = 1;\n');
   writeFileSync(path.join(ws, 'untracked.md'), 'notes\n');
   return ws;

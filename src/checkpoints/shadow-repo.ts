@@ -145,6 +145,7 @@ export class ShadowRepo {
         fs.rmSync(this.gitIndex, { force: true });
       }
       await git(['read-tree', '--reset', '-u', target.git], tree(this.dotGit, this.gitIndex));
+      await this.readOnlyObjects(now.git, target.git);
     } else if (isFolder(this.dotGit)) {
       // The step made the repository: it goes, as everything else the step added.
       await git(['read-tree', '--reset', '-u', EMPTY_TREE], tree(this.dotGit, this.gitIndex));
@@ -152,6 +153,22 @@ export class ShadowRepo {
     }
     const [wanted, had] = await Promise.all([this.metaOf(target), this.metaOf(now)]);
     this.restoreMeta(wanted, had);
+  }
+
+  /**
+   * git makes its loose objects read-only. They are too many to list each one's mode in
+   * every snapshot, so the ones an undo wrote back are made read-only again here.
+   */
+  private async readOnlyObjects(now: string | null, target: string): Promise<void> {
+    const out = await git(
+      ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--diff-filter=AM', now ?? EMPTY_TREE, target, '--', 'objects'],
+      {
+        gitDir: this.gitDir,
+      },
+    );
+    for (const file of out.split('\0')) {
+      if (/^objects\/[0-9a-f]{2}\/[0-9a-f]+$/.test(file)) fs.chmodSync(path.join(this.dotGit, file), 0o444);
+    }
   }
 
   private async metaOf(trees: Trees): Promise<Meta> {
@@ -258,6 +275,7 @@ const SHADOW_CONFIG = `[core]
 \tquotePath = false
 \tlooseCompression = 1
 \tpreloadIndex = true
+\tuntrackedCache = true
 \tlogAllRefUpdates = false
 [gc]
 \tauto = 0
@@ -282,7 +300,7 @@ cd "$1"
 {
   GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard |
     xargs -0 -r sh -c 'find "$@" -type d -empty -printf "d %p\\0"' find
-  if [ -n "$4" ]; then find .git \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
+  if [ -n "$4" ]; then find .git -path '.git/objects/??' -prune -o \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
 } | git hash-object -w --stdin`;
 
 /** The objects that hold these moments: each tree, and the blob of what trees leave out. */

@@ -9,6 +9,7 @@ export interface FireScope {
   readonly session: Session;
   readonly cwd: string | undefined;
   readonly projectDir: string | undefined;
+  readonly dryRun: boolean;
   readonly logger: HookLogger;
   readonly outer: AbortSignal | undefined;
   /** What the host passed as `env`; frozen into `frozenEnv` on first read. */
@@ -67,6 +68,10 @@ export class Context implements HookContext {
 
   get projectDir(): string | undefined {
     return this.scope.projectDir;
+  }
+
+  get dryRun(): boolean {
+    return this.scope.dryRun;
   }
 
   get counters(): CounterStore | undefined {

@@ -18,6 +18,11 @@ export interface FireOptions {
   cwd?: string;
   /** The project the agent works on (`ctx.projectDir`, the guards' workspace). Defaults to the fire's cwd. */
   projectDir?: string;
+  /**
+   * Nothing will run after this fire: a policy test, a replay, an explanation (`ctx.dryRun`).
+   * Hooks that act beside judging (a checkpoint of the workspace) skip that part.
+   */
+  dryRun?: boolean;
   /** The environment hooks run with (`ctx.env`, frozen). Defaults to an empty object: the host decides what hooks see. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Aborting it aborts the running hook; the rest of the chain is skipped. */
@@ -444,6 +449,7 @@ export class HookEngine {
       session: this.sessions.get(sessionId),
       cwd,
       projectDir: options.projectDir ?? cwd,
+      dryRun: options.dryRun === true,
       logger: this.logger,
       outer: options.signal,
       hostEnv: options.env,

@@ -26,6 +26,8 @@ export interface HookContext {
    * workspace): the `projectDir` fire option, else the fire's cwd; undefined when unknown.
    */
   readonly projectDir: string | undefined;
+  /** True when nothing will run after this fire (a policy test, a replay, an explanation): act on nothing, only judge. */
+  readonly dryRun: boolean;
   /** The environment the hook runs with: a frozen copy of the `env` fire option, else empty. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Counters the host shares beyond this process (the `counters` fire option); undefined when it lends none. */

@@ -61,6 +61,7 @@ export async function explain(options: {
   const inRunOrder = engine.hooks(options.event);
   const outcome = await engine.fire(options.event, options.input, {
     projectDir: typeof options.input.cwd === 'string' ? options.input.cwd : options.cwd,
+    dryRun: true,
   });
   await engine.drain();
   const records = new Map(outcome.hooks.map((r) => [r.name, r]));

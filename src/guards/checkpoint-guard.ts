@@ -55,6 +55,7 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
 
   const before = async (input: HookInput, ctx: HookContext): Promise<HookResult | undefined> => {
     const workspace = workspaceOf(options.workspace, input, ctx);
+    if (ctx.dryRun) return undefined;
     if (workspace === undefined)
       return deny('hookwise cannot take a checkpoint before this step: it has no workspace (no project folder from the host)');
     if (await readOnly(input)) {
@@ -78,7 +79,7 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
 
   const after = async (input: HookInput, ctx: HookContext): Promise<HookResult | undefined> => {
     const workspace = workspaceOf(options.workspace, input, ctx);
-    if (workspace === undefined) return undefined;
+    if (workspace === undefined || ctx.dryRun) return undefined;
     const store = stores(workspace);
     const toolUseId = typeof input.tool_use_id === 'string' ? input.tool_use_id : undefined;
     const open = store.openStep(ctx.sessionId, String(input.tool_name), toolUseId);

@@ -49,7 +49,7 @@ export async function runTestFile(loaded: LoadedTestFile, projectDir: string): P
   for (const [index, c] of loaded.cases.entries()) {
     const input = hostInput(c.event, (c.input ?? {}) as Record<string, unknown>, { projectDir }, index);
     const started = performance.now();
-    const outcome = await engine.fire(c.event, input, { projectDir });
+    const outcome = await engine.fire(c.event, input, { projectDir, dryRun: true });
     const ms = performance.now() - started;
     for (const h of outcome.hooks) if (h.status !== 'skipped') exercised.add(h.name);
     cases.push({ file: loaded.file, index, case: c, outcome, mismatches: mismatchesOf(c.expect, outcome), ms });

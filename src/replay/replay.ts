@@ -60,7 +60,7 @@ export async function replayCalls(
       }
       const call = options.cwd === undefined ? item.call : { ...item.call, cwd: options.cwd };
       // Without a promise when every hook answers at once: a replay fires 100,000s of times.
-      const fired = engine.fireMaybeSync('PreToolUse', inputOf(call), { projectDir: call.cwd ?? options.projectDir });
+      const fired = engine.fireMaybeSync('PreToolUse', inputOf(call), { projectDir: call.cwd ?? options.projectDir, dryRun: true });
       const outcome = fired instanceof Promise ? await fired : fired;
       summary.calls++;
       const difference = compare(call, outcome);

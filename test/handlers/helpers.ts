@@ -30,6 +30,7 @@ export function makeContext(overrides: Partial<{ sessionId: string; cwd: string 
     cwd: overrides.cwd ?? process.cwd(),
     // As the engine gives them when the fire names no project, environment or counters.
     projectDir: undefined,
+    dryRun: false,
     env: {},
     counters: undefined,
     state: state as unknown as HookContext['state'],
