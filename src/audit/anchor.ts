@@ -140,7 +140,16 @@ export function readKeyFile(file: string): Buffer {
       `audit key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
     );
   }
-  return checkedKey(Buffer.from(readFileSync(file, 'utf8').trim()), file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // A trail mounted or copied for another user to check: the key stays its owner's (mode 0600).
+    throw new AuditKeyError(
+      `cannot read the audit key file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run as its owner, or give the key with --key-file <file> or $${AUDIT_KEY_ENV}`,
+    );
+  }
+  return checkedKey(Buffer.from(text.trim()), file);
 }
 
 function checkedKey(key: Buffer, source: string): Buffer {
