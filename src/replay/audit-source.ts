@@ -43,7 +43,8 @@ function fromRow(source: string, row: AuditRow): SourceItem {
   const call = data?.input;
   if (!call || typeof call.tool_name !== 'string' || typeof call.tool_input !== 'object' || call.tool_input === null)
     return { problem: { source, at: row.seq, problem: 'an outcome record without the call (data.input.tool_name, tool_input)' } };
-  const outcome = { blocked: data.blocked === true, decision: data.decision ?? null, updatedInput: data.updatedInput ?? null };
+  const outcome = { blocked: data.blocked === true, decision: data.decision ?? null, updatedInput: data.updatedInput ?? null, hooks: data.hooks };
+  const happened = happenedOf(outcome);
   return {
     call: {
       source,
@@ -55,9 +56,10 @@ function fromRow(source: string, row: AuditRow): SourceItem {
       toolUseId: typeof call.tool_use_id === 'string' ? call.tool_use_id : undefined,
       cwd: undefined,
       permissionMode: undefined,
-      happened: happenedOf(outcome),
+      happened,
       reason: typeof data.reason === 'string' ? data.reason : null,
-      updatedInput: outcome.updatedInput,
+      // The sandbox's line is not a rewrite of the call: only another hook's is compared.
+      updatedInput: happened === 'rewritten' ? outcome.updatedInput : null,
       recordsRewrites: true,
     },
   };
