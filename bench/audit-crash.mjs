@@ -17,7 +17,10 @@ const KEY = 'crash-probe-key-0123456789abcdef';
 /** Starts a durable writer and kills it once it has printed `after` commits; resolves to the last count it printed. */
 function killAfter(db, env, after) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WRITER, db, '1000000', '0', 'durable'], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [WRITER, db, '1000000', '0', 'durable'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    });
     let committed = 0;
     let partial = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -27,7 +30,9 @@ function killAfter(db, env, after) {
       if (committed >= after) child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('close', (_code, signal) => (signal === 'SIGKILL' ? resolve(committed) : reject(new Error(`the writer ended by itself (${signal})`))));
+    child.on('close', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve(committed) : reject(new Error(`the writer ended by itself (${signal})`)),
+    );
   });
 }
 

@@ -129,7 +129,9 @@ async function writeConcurrently(target, writers, count, env) {
           });
           let stderr = '';
           child.stderr.on('data', (d) => (stderr += d));
-          child.on('close', (code) => (code === 0 && stderr === '' ? resolve() : reject(new Error(`writer ${id} failed (${code}): ${stderr}`))));
+          child.on('close', (code) =>
+            code === 0 && stderr === '' ? resolve() : reject(new Error(`writer ${id} failed (${code}): ${stderr}`)),
+          );
         }),
     ),
   );
@@ -168,7 +170,9 @@ export async function benchConcurrentWriters({ writers = 8, each = 5_000 } = {})
     const schema = `hw_bench_writers_${process.pid}`;
     const url = `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
     try {
-      rows.push(row(`PostgreSQL, ${writers} writer processes × ${each} records, one trail`, await writeConcurrently(url, writers, each, env)));
+      rows.push(
+        row(`PostgreSQL, ${writers} writer processes × ${each} records, one trail`, await writeConcurrently(url, writers, each, env)),
+      );
       check(await verifyAuditTrail(url, { key: KEY, stateDir: env.HOOKWISE_STATE_DIR }), 'the shared PostgreSQL trail');
     } finally {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
@@ -268,7 +272,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       .join(' ');
   const before = load();
   for (const row of await benchAudit()) {
-    console.log(`${row.name.padEnd(48)} ${String(row.recordsPerSecond).padStart(10)} ${(Number.isNaN(row.cpuRecordsPerSecond) ? '-' : String(row.cpuRecordsPerSecond)).padStart(10)}`);
+    console.log(
+      `${row.name.padEnd(48)} ${String(row.recordsPerSecond).padStart(10)} ${(Number.isNaN(row.cpuRecordsPerSecond) ? '-' : String(row.cpuRecordsPerSecond)).padStart(10)}`,
+    );
   }
   // The wall-clock rates drop when other processes share the cores: say how busy the machine was.
   console.log(`load average before ${before}, after ${load()}`);

@@ -43,7 +43,12 @@ function fromRow(source: string, row: AuditRow): SourceItem {
   const call = data?.input;
   if (!call || typeof call.tool_name !== 'string' || typeof call.tool_input !== 'object' || call.tool_input === null)
     return { problem: { source, at: row.seq, problem: 'an outcome record without the call (data.input.tool_name, tool_input)' } };
-  const outcome = { blocked: data.blocked === true, decision: data.decision ?? null, updatedInput: data.updatedInput ?? null, hooks: data.hooks };
+  const outcome = {
+    blocked: data.blocked === true,
+    decision: data.decision ?? null,
+    updatedInput: data.updatedInput ?? null,
+    hooks: data.hooks,
+  };
   const happened = happenedOf(outcome);
   return {
     call: {

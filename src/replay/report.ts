@@ -57,7 +57,8 @@ export function jsonLine(d: Difference): string {
 export function headline(s: ReplaySummary): string {
   if (s.problems > 0)
     return `no differences among the ${s.calls} calls replayed, but ${s.problems} line${s.problems === 1 ? '' : 's'} could not be read (see above): the replay is incomplete`;
-  if (s.calls === 0) return `nothing replayed: no tool call was found in the sources${s.skipped > 0 ? ` (${s.skipped} not replayable, see above)` : ''}`;
+  if (s.calls === 0)
+    return `nothing replayed: no tool call was found in the sources${s.skipped > 0 ? ` (${s.skipped} not replayable, see above)` : ''}`;
   return "no differences: today's policy decides every replayed call as recorded";
 }
 

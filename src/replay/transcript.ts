@@ -47,7 +47,8 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
   if (!existsSync(file)) throw new PolicyTestError(file, 'no such transcript file');
   if (statSync(file).isDirectory()) throw new PolicyTestError(file, 'is a folder; name the session .jsonl files in it');
   const pending = new Map<string, ToolUse>();
-  const prompts = new Set<string>();
+  /** Each prompt id with the turn it started. */
+  const prompts = new Map<string, number>();
   let turn = 0;
   let lineNo = 0;
   const permissionMode = { current: undefined as string | undefined };
@@ -69,6 +70,7 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
     if (typeof entry.permissionMode === 'string') permissionMode.current = entry.permissionMode;
     const content = entry.message?.content;
     if (startsTurn(entry, content, prompts)) turn++;
+    if (typeof entry.promptId === 'string' && !prompts.has(entry.promptId)) prompts.set(entry.promptId, turn);
     if (!Array.isArray(content)) continue;
     for (const block of content) {
       if (entry.type === 'assistant' && block?.type === 'tool_use') {
@@ -105,6 +107,9 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
           };
           continue;
         }
+        // The result carries its prompt's id: a call made after a prompt queued mid-turn belongs to that prompt.
+        const promptTurn = typeof entry.promptId === 'string' ? prompts.get(entry.promptId) : undefined;
+        if (promptTurn !== undefined) use.turn = promptTurn;
         yield { call: toCall(file, use, refusedByHook ? 'refused' : 'allowed', refusedByHook ? text : null) };
       }
     }
@@ -121,12 +126,8 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
  * without a user text entry of its own. Transcripts without prompt ids count their
  * user text entries.
  */
-function startsTurn(entry: TranscriptEntry, content: string | Block[] | undefined, prompts: Set<string>): boolean {
-  if (typeof entry.promptId === 'string') {
-    if (prompts.has(entry.promptId)) return false;
-    prompts.add(entry.promptId);
-    return true;
-  }
+function startsTurn(entry: TranscriptEntry, content: string | Block[] | undefined, prompts: Map<string, number>): boolean {
+  if (typeof entry.promptId === 'string') return !prompts.has(entry.promptId);
   // A transcript that numbers its prompts numbers all of them.
   if (prompts.size > 0) return false;
   return (

@@ -49,7 +49,10 @@ export function defineReplay(program: Command, setExit: SetExit): void {
       '--project <dir>',
       'the project folder the calls are judged in, instead of the one each call recorded (default: the recorded cwd, else the current folder)',
     )
-    .option('--no-cache', 'judge every call, even one identical to a call judged before (for hooks that count or remember calls, e.g. a budget guard)')
+    .option(
+      '--no-cache',
+      'judge every call, even one identical to a call judged before (for hooks that count or remember calls, e.g. a budget guard)',
+    )
     .addHelpText(
       'after',
       '\nExit status: 0 every call decided as recorded, 1 some decided differently, 2 a source, flag or policy could not be used (or a line could not be read).',
@@ -65,7 +68,11 @@ async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
     const { sourceItems } = await import('../../replay/sources.js');
     const projectDir = path.resolve(flags.project ?? process.cwd());
     const items = await sourceItems(sources, { sessionId: flags.session, since: flags.since, until: flags.until });
-    const { engine, skipped } = await loadJudgingPolicy({ files: flags.config, cwd: process.cwd(), skipCommandHooks: !flags.runCommandHooks });
+    const { engine, skipped } = await loadJudgingPolicy({
+      files: flags.config,
+      cwd: process.cwd(),
+      skipCommandHooks: !flags.runCommandHooks,
+    });
     if (skipped.length)
       process.stderr.write(
         `hookwise: not running ${skipped.length} command hook${skipped.length === 1 ? '' : 's'} (pass --run-command-hooks to run them): ${skipped.join(', ')}\n`,
