@@ -111,7 +111,8 @@ function sessionCall(i) {
   const k = Math.floor(i / 97) % (shell.length + 3);
   if (k < shell.length) return { tool_name: 'Bash', tool_input: { command: `${shell[k]}${i >= 1000 ? ` #${i}` : ''}` } };
   if (k === shell.length) return { tool_name: 'Read', tool_input: { file_path: `src/m${n}/f${i}.ts` } };
-  if (k === shell.length + 1) return { tool_name: 'Edit', tool_input: { file_path: `src/m${n}/f${i}.ts`, old_string: 'a', new_string: 'b' } };
+  if (k === shell.length + 1)
+    return { tool_name: 'Edit', tool_input: { file_path: `src/m${n}/f${i}.ts`, old_string: 'a', new_string: 'b' } };
   return { tool_name: 'Read', tool_input: { file_path: `/etc/m${i}` } };
 }
 
@@ -136,13 +137,16 @@ async function recordStarter(target, project, distinct, events) {
 }
 
 /** 100,000 events under the starter policy (src/cli/init/starter-config.ts), judged as replay judges. */
-async function starterRows(dir) {
+export async function starterRows(dir) {
   const project = path.join(dir, 'starter');
   mkdirSync(project, { recursive: true });
   const dist = (p) => pathToFileURL(fileURLToPath(new URL(`../dist/${p}`, import.meta.url))).href;
   writeFileSync(
     path.join(project, 'hookwise.config.mjs'),
-    STARTER_CONFIG.replace("from 'hookwise'", `from '${dist('index.js')}'`).replace("from 'hookwise/guards'", `from '${dist('guards/index.js')}'`),
+    STARTER_CONFIG.replace("from 'hookwise'", `from '${dist('index.js')}'`).replace(
+      "from 'hookwise/guards'",
+      `from '${dist('guards/index.js')}'`,
+    ),
   );
   const rows = [];
   for (const [events, distinct] of [
