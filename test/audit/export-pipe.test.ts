@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../src/audit/index.js';
-import { cliPath, runCli } from '../cli/run-cli.js';
+import { cliPath, runCli, runProgram } from '../cli/run-cli.js';
 import { sampleRecord, tempDir } from './helpers.js';
 
 // `hookwise audit export` into a pipe whose reader is slow: a write then takes only
@@ -24,17 +23,9 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-/** Runs a bash pipeline; resolves to its exit code, stdout and stderr. */
-function sh(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', script], { env: { ...process.env, NO_COLOR: '1', HOOKWISE_AUDIT_KEY: KEY } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs a bash pipeline. */
+function sh(script: string) {
+  return runProgram('bash', ['-c', script], { env: { HOOKWISE_AUDIT_KEY: KEY } });
 }
 
 describe('audit export into a pipe', { timeout: 120_000 }, () => {
