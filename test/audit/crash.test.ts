@@ -1,5 +1,7 @@
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readAnchor, writeAnchor } from '../../src/audit/anchor.js';
 import { openAuditStore, verifyAudit } from '../../src/audit/index.js';
 import { tempDir } from './helpers.js';
 import { runWriter } from './writer-process.js';
@@ -38,5 +40,31 @@ describe('a durable writer killed mid-write', () => {
       expect(after.problems).toEqual([]);
       expect(after.rows).toBe(result.rows + 1);
     }
+  });
+});
+
+describe('an anchor rewritten in place', () => {
+  const head = { stream: '', seq: 7, hash: 'a'.repeat(64), mac: 'b'.repeat(64) };
+  it('has one length whatever it holds: no truncate follows a write, so a kill cannot leave an old tail', () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const file = path.join(t.dir, 'audit.db.head');
+    writeAnchor(file, { ...head, committing: { seq: 6, hash: 'c'.repeat(64) } }, false);
+    const withMark = statSync(file).size;
+    writeAnchor(file, head, false);
+    expect(statSync(file).size).toBe(withMark);
+    expect(readAnchor(file)).toEqual(head);
+  });
+
+  it('reads the record up to its newline: an older, longer record left behind it does not make it unreadable', () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const file = path.join(t.dir, 'audit.db.head');
+    // What a writer of the older format left when killed between its write and its truncate.
+    writeAnchor(file, { ...head, committing: { seq: 6, hash: 'c'.repeat(64) } }, false);
+    const old = readFileSync(file, 'utf8');
+    const shorter = `${JSON.stringify({ format: 'hookwise-audit-anchor/1', ...head, seq: 8 })}\n`;
+    writeFileSync(file, shorter + old.slice(shorter.length).replace(/^ +/, 'x'));
+    expect(readAnchor(file)).toEqual({ ...head, seq: 8 });
   });
 });
