@@ -142,7 +142,12 @@ export class AuditStore implements AuditSink {
       // settleAnchors), so the chain's end, the anchor and the copy are read as one state.
       else if (this.anchorPath && !options.reanchor) {
         const anchorPath = this.anchorPath;
-        this.db.transaction(() => this.checkAnchors(anchorPath)).immediate();
+        try {
+          this.db.transaction(() => this.checkAnchors(anchorPath)).immediate();
+        } catch (error) {
+          // Busy past the timeout: say it is locked, as a write would.
+          throw error instanceof AuditRollbackError ? error : writeError(error, this.path, this.busyTimeoutMs);
+        }
       }
     } catch (error) {
       this.db.close();
