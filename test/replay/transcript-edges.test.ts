@@ -81,6 +81,32 @@ describe('replay: what it reports agrees with what it exits', { timeout: 120_000
     expect(r.code).toBe(0);
   });
 
+  it('identical calls are judged once; --no-cache judges each, for a hook that counts calls', async () => {
+    // Refuses the second call it sees: a hook with memory, which the cache does not suit.
+    writeFileSync(
+      path.join(dir, 'second.mjs'),
+      `let n = 0;\nexport default { hooks: [{ name: 'second', events: 'PreToolUse', handler: () => (++n === 2 ? { decision: 'deny', reason: 'second call' } : undefined) }] };\n`,
+    );
+    const file = transcript('twice.jsonl', [
+      prompt('go'),
+      use('t1', 'echo same'),
+      result('t1', 'same', false),
+      use('t2', 'echo same'),
+      result('t2', 'same', false),
+    ]);
+    const cached = await runCli(['replay', file, '--json', '--config', 'second.mjs'], { cwd: dir });
+    expect(cached.stdout).toBe('');
+    expect(cached.code).toBe(0);
+    const each = await runCli(['replay', file, '--json', '--config', 'second.mjs', '--no-cache'], { cwd: dir });
+    expect(
+      each.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).at),
+    ).toEqual([4]);
+    expect(each.code).toBe(1);
+  });
+
   it("a -p session fed two prompts: the second prompt's calls are turn 2 (by promptId), not turn 1", async () => {
     const file = transcript('two-prompts.jsonl', [
       prompt('first', 'p-1'),
