@@ -4,10 +4,11 @@
 // PostgreSQL (HOOKWISE_BENCH_PG, default the local test database) batched and with
 // many concurrent durable callers.
 // Run: npm run build && node bench/audit.mjs
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { openAuditStore, verifyAudit, verifyAuditTrail } from '../dist/audit/index.js';
 import { emptyOutcome } from '../dist/core/outcome.js';
@@ -108,6 +109,78 @@ export async function benchAudit({ records = 200_000, durable = 5_000 } = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
   rows.push(...(await benchPostgres(records)));
+  rows.push(...(await benchConcurrentWriters()));
+  return rows;
+}
+
+const WRITER = fileURLToPath(new URL('../test/fixtures/audit/writer.mjs', import.meta.url));
+
+/** Runs `writers` writer processes of `count` records each into `target` at once; resolves to the wall time in ms. */
+async function writeConcurrently(target, writers, count, env) {
+  const start = performance.now();
+  await Promise.all(
+    Array.from(
+      { length: writers },
+      (_, id) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(process.execPath, [WRITER, target, String(count), String(id)], {
+            stdio: ['ignore', 'ignore', 'pipe'],
+            env: { ...process.env, ...env },
+          });
+          let stderr = '';
+          child.stderr.on('data', (d) => (stderr += d));
+          child.on('close', (code) =>
+            code === 0 && stderr === '' ? resolve() : reject(new Error(`writer ${id} failed (${code}): ${stderr}`)),
+          );
+        }),
+    ),
+  );
+  return performance.now() - start;
+}
+
+/**
+ * 8 processes × 5,000 records into one trail at once (parallel subagents, a fleet),
+ * on SQLite and PostgreSQL; the floor is one process writing the same 40,000
+ * records alone, in the same run. Each trail must hold every record and verify.
+ */
+export async function benchConcurrentWriters({ writers = 8, each = 5_000 } = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-writers-'));
+  const env = { HOOKWISE_AUDIT_KEY: KEY, HOOKWISE_STATE_DIR: path.join(dir, 'state') };
+  const total = writers * each;
+  const rows = [];
+  const row = (name, ms) => ({ name, recordsPerSecond: rate(total, ms), cpuRecordsPerSecond: Number.NaN });
+  const check = (result, what) => {
+    if (!result.ok || result.rows !== total)
+      throw new Error(`${what}: ${result.rows} of ${total} rows, problems ${JSON.stringify(result.problems.slice(0, 3))}`);
+  };
+  try {
+    const alone = path.join(dir, 'alone.db');
+    rows.push(row(`SQLite, 1 writer process × ${total} records (floor)`, await writeConcurrently(alone, 1, total, env)));
+    check(verifyAudit(alone, { key: KEY, stateDir: env.HOOKWISE_STATE_DIR }), 'the floor trail');
+    const shared = path.join(dir, 'shared.db');
+    rows.push(row(`SQLite, ${writers} writer processes × ${each} records, one trail`, await writeConcurrently(shared, writers, each, env)));
+    check(verifyAudit(shared, { key: KEY, stateDir: env.HOOKWISE_STATE_DIR }), 'the shared SQLite trail');
+    const base = process.env.HOOKWISE_BENCH_PG || 'postgres://postgres@127.0.0.1:5432/test';
+    const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 5000 });
+    try {
+      await admin.connect();
+    } catch {
+      return rows;
+    }
+    const schema = `hw_bench_writers_${process.pid}`;
+    const url = `${base}${base.includes('?') ? '&' : '?'}schema=${schema}`;
+    try {
+      rows.push(
+        row(`PostgreSQL, ${writers} writer processes × ${each} records, one trail`, await writeConcurrently(url, writers, each, env)),
+      );
+      check(await verifyAuditTrail(url, { key: KEY, stateDir: env.HOOKWISE_STATE_DIR }), 'the shared PostgreSQL trail');
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   return rows;
 }
 
@@ -199,7 +272,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       .join(' ');
   const before = load();
   for (const row of await benchAudit()) {
-    console.log(`${row.name.padEnd(48)} ${String(row.recordsPerSecond).padStart(10)} ${String(row.cpuRecordsPerSecond).padStart(10)}`);
+    console.log(
+      `${row.name.padEnd(48)} ${String(row.recordsPerSecond).padStart(10)} ${(Number.isNaN(row.cpuRecordsPerSecond) ? '-' : String(row.cpuRecordsPerSecond)).padStart(10)}`,
+    );
   }
   // The wall-clock rates drop when other processes share the cores: say how busy the machine was.
   console.log(`load average before ${before}, after ${load()}`);

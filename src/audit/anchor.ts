@@ -5,10 +5,12 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
@@ -105,21 +107,29 @@ export function keyFileSource(file: string, from: 'option' | 'env' | 'default'):
   return `the default key file ${file}`;
 }
 
+/**
+ * Writes the key to a temp file, fsyncs it, then links it into place: the key file
+ * appears whole or not at all (a writer killed half-way through an `open('wx')` and
+ * its write left an empty key file that stopped every later store). Another process
+ * creating it at the same moment wins, and its key is read by the caller.
+ */
 function createKeyFile(file: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  let fd: number;
+  const temp = `${file}.${process.pid}.tmp`;
   try {
-    // 'wx': another process creating it at the same moment wins, and its key is read below.
-    fd = openSync(file, 'wx', 0o600);
+    const fd = openSync(temp, 'w', 0o600);
+    try {
+      writeSync(fd, `${randomBytes(32).toString('hex')}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temp, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
     throw new AuditKeyError(`cannot create the audit key file ${file}: ${(error as Error).message}`);
-  }
-  try {
-    writeSync(fd, `${randomBytes(32).toString('hex')}\n`);
-    fsyncSync(fd);
   } finally {
-    closeSync(fd);
+    rmSync(temp, { force: true });
   }
 }
 
@@ -130,7 +140,16 @@ export function readKeyFile(file: string): Buffer {
       `audit key file ${file} can be read by other users (mode ${(mode & 0o777).toString(8)}); run: chmod 600 ${file}`,
     );
   }
-  return checkedKey(Buffer.from(readFileSync(file, 'utf8').trim()), file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // A trail mounted or copied for another user to check: the key stays its owner's (mode 0600).
+    throw new AuditKeyError(
+      `cannot read the audit key file ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run as its owner, or give the key with --key-file <file> or $${AUDIT_KEY_ENV}`,
+    );
+  }
+  return checkedKey(Buffer.from(text.trim()), file);
 }
 
 function checkedKey(key: Buffer, source: string): Buffer {
@@ -202,42 +221,58 @@ export function anchorPathOf(dbPath: string): string {
 }
 
 /**
+ * Every anchor is this long on disk: a head with its `committing` mark fits, and
+ * every write of the file has the same length, so a write never needs a truncate
+ * after it (a process killed between the two left an anchor with an old tail).
+ */
+const ANCHOR_BYTES = 512;
+
+/**
  * Writes the sidecar. With `sync` (the store's `synchronous: 'full'`): a temp file
  * fsynced, then renamed over the old one, so even a power cut leaves one whole
- * anchor. Without: one write of the whole record at offset 0, padded to a multiple
- * of 256 bytes, into the existing file. A process killed mid-way cannot tear a
+ * anchor. Without: one write of the whole record at offset 0, padded to
+ * `ANCHOR_BYTES`, into the existing file. A process killed mid-way cannot tear a
  * single write, and it costs a few microseconds where create + rename cost about
  * 0.3 ms of CPU per durable record (bench/audit.mjs); a power cut may leave it
- * stale or torn, as `synchronous: 'normal'` may lose the last commits.
+ * stale or torn, as `synchronous: 'normal'` may lose the last commits. The first
+ * write of a file is always temp + rename: a writer killed there leaves no empty
+ * anchor behind, only a temp file.
  */
 export function writeAnchor(file: string, head: Head, sync: boolean): void {
   const text = `${JSON.stringify({ format: 'hookwise-audit-anchor/1', ...head })}\n`;
-  if (sync) {
-    const temp = `${file}.${process.pid}.tmp`;
-    const fd = openSync(temp, 'w', 0o644);
+  const padded = text.padEnd(Math.max(ANCHOR_BYTES, Math.ceil(text.length / 256) * 256), ' ');
+  let fd: number | undefined;
+  if (!sync) {
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      fd = openSync(file, 'r+');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    renameSync(temp, file);
-    return;
   }
-  const padded = text.padEnd(Math.ceil(text.length / 256) * 256, ' ');
-  let fd: number;
-  try {
-    fd = openSync(file, 'r+');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fd = openSync(file, 'w', 0o644);
+  if (fd === undefined) {
+    writeWhole(file, padded, sync);
+    return;
   }
   try {
     writeSync(fd, padded, 0);
-    if (fstatSync(fd).size !== padded.length) ftruncateSync(fd, padded.length);
+    // Only an anchor from an older version (padded to 256) is longer than the record now.
+    if (fstatSync(fd).size > padded.length) ftruncateSync(fd, padded.length);
   } finally {
     closeSync(fd);
   }
+}
+
+/** A temp file (fsynced with `sync`) renamed over `file`: readers see the old anchor or the new one, whole. */
+function writeWhole(file: string, text: string, sync: boolean): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temp, 'w', 0o644);
+  try {
+    writeSync(fd, text);
+    if (sync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
 }
 
 /** Reads a sidecar; undefined when there is none, an error message when it is unreadable. */
@@ -256,7 +291,9 @@ function readAnchorOnce(file: string): Head | undefined | { error: string } {
     return { error: `cannot read the anchor ${file}: ${(error as Error).message}` };
   }
   try {
-    const value = JSON.parse(text) as Record<string, unknown>;
+    // The record is the first line; what follows it is padding.
+    const newline = text.indexOf('\n');
+    const value = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as Record<string, unknown>;
     const committing = value.committing as { seq?: unknown; hash?: unknown } | undefined;
     if (
       value.format === 'hookwise-audit-anchor/1' &&

@@ -10,11 +10,14 @@ export interface AuditEngineOptions {
  * Appends an `outcome` record for every fire of `engine`. The listener sees every
  * Outcome, denials included (docs/model.md, "Order"), so no hook can hide a call
  * from the trail. For tool events, the call itself (tool_name, tool_input,
- * tool_use_id) is kept next to the Outcome under `data.input`.
+ * tool_use_id) is kept next to the Outcome under `data.input`, as the agent asked
+ * for it: the input as received, before any hook rewrote it. What ran instead, when
+ * a hook rewrote it (the OS sandbox's `bwrap` line, a redirected path), is the
+ * Outcome's `updatedInput` beside it, and the hook that did it is in `hooks`.
  * Returns the function that stops recording.
  */
 export function auditEngine(engine: Pick<HookEngine, 'on'>, store: AuditSink, options: AuditEngineOptions = {}): () => void {
-  return engine.on('outcome', (outcome, { input, sessionId }) => {
+  return engine.on('outcome', (outcome, { received: input, sessionId }) => {
     const tool = typeof input.tool_name === 'string' ? input.tool_name : undefined;
     const data: Record<string, unknown> = { ...outcome };
     if (tool !== undefined) {

@@ -26,6 +26,7 @@ import {
   sqliteCode,
 } from './errors.js';
 import { ensureHeadCopyDir, headCopyPath, sqliteCopyProblem, sqliteIdentity, userStateDir } from './head-copy.js';
+import { createDatabaseOnce } from './create-db.js';
 import { migrateSqlite } from './migrations.js';
 import { defaultAuditPath } from './paths.js';
 import { freezeRecord, positiveInteger, type PendingRecord } from './record.js';
@@ -137,7 +138,17 @@ export class AuditStore implements AuditSink {
       if (this.headCopyPath) ensureHeadCopyDir(this.headCopyPath);
       // A database from before signed heads never had an anchor: its first one is written now, once, as it is upgraded.
       if (this.anchorPath && opened.upgraded) this.anchorLegacy(this.anchorPath);
-      else if (this.anchorPath && !options.reanchor) this.checkAnchors(this.anchorPath);
+      // Under the write lock: every anchor and copy write happens under it too (writeBatch,
+      // settleAnchors), so the chain's end, the anchor and the copy are read as one state.
+      else if (this.anchorPath && !options.reanchor) {
+        const anchorPath = this.anchorPath;
+        try {
+          this.db.transaction(() => this.checkAnchors(anchorPath)).immediate();
+        } catch (error) {
+          // Busy past the timeout: say it is locked, as a write would.
+          throw error instanceof AuditRollbackError ? error : writeError(error, this.path, this.busyTimeoutMs);
+        }
+      }
     } catch (error) {
       this.db.close();
       throw error;
@@ -241,27 +252,31 @@ export class AuditStore implements AuditSink {
     if (head) this.db.prepare('UPDATE audit_head SET mac = ? WHERE id = 1').run(headMac(key, SQLITE_STREAM, head.seq, head.hash));
   }
 
-  /** Brings the anchor up to the database's head (a crash may have come between a commit and its anchor). */
-  private reanchor(): void {
-    const head = this.db.prepare('SELECT seq, hash, mac FROM audit_head WHERE id = 1').get() as Omit<Head, 'stream'> | undefined;
-    if (!head) return;
-    const signed: Head = { stream: SQLITE_STREAM, ...head };
-    // A head that does not carry our signature is not ours to vouch for: leave the anchor as it is for verify to judge.
-    if (this.key && !macMatches(this.key.key, signed)) return;
-    this.tip = { seq: head.seq, hash: head.hash };
-    this.writeAnchorOf(signed);
-  }
-
-  /** After the commit: the anchor without its `committing` mark, then hookwise's own copy. */
-  private writeAnchorOf(head: Head): void {
-    for (const file of [this.anchorPath, this.headCopyPath]) {
-      if (!file) continue;
-      try {
-        writeAnchor(file, head, this.syncAnchor);
-      } catch (error) {
-        // The rows are committed and the anchor names them (written before the commit); the copy may lag, never lead.
-        this.onError(new Error(`cannot write the audit anchor ${file}: ${(error as Error).message}`));
-      }
+  /**
+   * After a commit, under the write lock again: the anchor without its `committing`
+   * mark, then hookwise's own copy, both set to the head the database holds now
+   * (this commit's, or a later writer's). Written only under the lock, neither can
+   * go back behind the chain (a slow writer overwriting a newer head) nor be read
+   * half-way through a commit by a store opening; the copy can only lag, after a
+   * crash between the commit and this step, never lead.
+   */
+  private settleAnchors(): void {
+    if (!this.anchorPath) return;
+    try {
+      this.db
+        .transaction(() => {
+          const head = this.db.prepare('SELECT seq, hash, mac FROM audit_head WHERE id = 1').get() as Omit<Head, 'stream'> | undefined;
+          if (!head) return;
+          const signed: Head = { stream: SQLITE_STREAM, ...head };
+          // A head that does not carry our signature is not ours to vouch for: verify judges it.
+          if (this.key && !macMatches(this.key.key, signed)) return;
+          for (const file of [this.anchorPath, this.headCopyPath]) if (file) writeAnchor(file, signed, this.syncAnchor);
+        })
+        .immediate();
+    } catch (error) {
+      // The rows are committed and the anchor names them (written before the commit, with the
+      // `committing` mark verify accepts); the copy lags until the next commit settles it.
+      this.onError(new Error(`cannot settle the audit anchors of ${this.path}: ${(error as Error).message}`));
     }
   }
 
@@ -341,7 +356,7 @@ export class AuditStore implements AuditSink {
     this.written += batch.length;
     this.backingOff = false;
     if (durable && this.checkpointDurable) this.checkpoint();
-    this.writeAnchorOf(head);
+    this.settleAnchors();
   }
 
   async flush(): Promise<void> {
@@ -412,6 +427,7 @@ function openWritable(file: string, busyTimeoutMs: number, synchronous: 'NORMAL'
   }
   let db: Database.Database | undefined;
   try {
+    createDatabaseOnce(file);
     db = new Database(file, { timeout: busyTimeoutMs });
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${synchronous}`);

@@ -98,15 +98,28 @@ export function verifyAudit(path: string, options: AuditVerifyOptions = {}): Aud
   }
   const { db, close } = opened;
   try {
-    // One read transaction: a writer appending meanwhile cannot make the rows and the head disagree.
-    db.exec('BEGIN');
-    return verifyOpen(db, path, key, options);
+    for (let attempt = 1; ; attempt++) {
+      // One read transaction: a writer appending meanwhile cannot make the rows and the head disagree.
+      db.exec('BEGIN');
+      const result = verifyOpen(db, path, key, options);
+      db.exec('COMMIT');
+      // The anchor files are outside that snapshot: a writer that committed while we read
+      // moved them past it. Check again from the new end rather than cry rollback.
+      if (result.ok || attempt === VERIFY_ATTEMPTS || lastHash(db) === result.headHash) return result;
+    }
   } catch (error) {
     throw readError(error, path);
   } finally {
     if (db.inTransaction) db.exec('COMMIT');
     close();
   }
+}
+
+/** How often verify reads again when writers kept moving the chain under it. */
+const VERIFY_ATTEMPTS = 5;
+
+function lastHash(db: Database.Database): string {
+  return (db.prepare('SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1').pluck().get() as string | undefined) ?? GENESIS_HASH;
 }
 
 function verifyOpen(db: Database.Database, path: string, key: ResolvedKey | undefined, options: AuditVerifyOptions): AuditVerifyResult {

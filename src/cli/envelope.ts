@@ -187,7 +187,7 @@ export function oneLine(text: string): string {
  * of it when the process exits. A non-blocking descriptor that is full (EAGAIN) is
  * retried after a millisecond's sleep until the reader takes it.
  */
-export function writeAll(fd: 1 | 2, text: string): void {
+export function writeAll(fd: number, text: string): void {
   const bytes = Buffer.from(text);
   let done = 0;
   const pause = new Int32Array(new SharedArrayBuffer(4));

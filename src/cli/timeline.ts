@@ -153,7 +153,8 @@ export class Timeline {
   }
 
   attach(engine: HookEngine): this {
-    this.offs.push(engine.on('outcome', (outcome, { input }) => this.onOutcome(outcome, input)));
+    // The call as the agent asked for it, not the OS sandbox's line it runs as.
+    this.offs.push(engine.on('outcome', (outcome, { received }) => this.onOutcome(outcome, received)));
     this.offs.push(engine.on('hookStart', ({ name, statusMessage }) => this.startSpinner(statusMessage ?? `running ${name}`)));
     this.offs.push(engine.on('hookEnd', () => this.stopSpinner()));
     return this;

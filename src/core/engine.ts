@@ -60,7 +60,10 @@ export interface EngineOptions {
 }
 
 export interface OutcomeEvent {
+  /** The input the call goes ahead with: after every rewrite (a `last` handler's too, e.g. the OS sandbox's line). */
   input: HookInput;
+  /** The input as the host handed it, before any hook rewrote it: what the agent asked for. */
+  received: HookInput;
   sessionId: string;
 }
 export interface HookStartEvent {
@@ -374,7 +377,10 @@ export class HookEngine {
     const selected = seen === undefined ? NO_HOOKS : this.select(idx!, candidates, seen, sessionId);
     if (selected.length === 0 && !this.sessions.anyUndelivered) {
       const outcome = emptyOutcome(canonical);
-      if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, seen ?? sealInput(input, canonical, sessionId, cwd), sessionId);
+      if (this.listeners.outcome.length > 0) {
+        const sealed = seen ?? sealInput(input, canonical, sessionId, cwd);
+        this.emitOutcome(outcome, sealed, sealed, sessionId);
+      }
       if (canonical === 'SessionEnd') return this.endSession(sessionId).then(() => outcome);
       return outcome;
     }
@@ -725,7 +731,7 @@ export class HookEngine {
 
   private finishOutcome(fire: Fire): Outcome | Promise<Outcome> {
     const outcome = fire.builder.finish();
-    if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, fire.input, fire.sessionId);
+    if (this.listeners.outcome.length > 0) this.emitOutcome(outcome, fire.input, fire.original, fire.sessionId);
     if (fire.event === 'SessionEnd') return this.endSession(fire.sessionId).then(() => outcome);
     return outcome;
   }
@@ -867,8 +873,8 @@ export class HookEngine {
     }
   }
 
-  private emitOutcome(outcome: Outcome, input: HookInput, sessionId: string): void {
-    this.emit('outcome', outcome, { input, sessionId });
+  private emitOutcome(outcome: Outcome, input: HookInput, received: HookInput, sessionId: string): void {
+    this.emit('outcome', outcome, { input, received, sessionId });
   }
 
   /** Anyone listening: then hooks are timed, unless the engine was told otherwise. */

@@ -19,17 +19,19 @@ export interface AuditSelection {
 export async function* auditCalls(target: string, selection: AuditSelection): AsyncGenerator<SourceBatch> {
   const filters: AuditFilters = { kind: 'outcome', event: 'PreToolUse', ...selection };
   const { isPostgresUrl } = await import('../audit/postgres-url.js');
-  let rows: Iterable<AuditRow>;
-  if (isPostgresUrl(target)) rows = await (await import('../audit/trail.js')).queryAuditTrail(target, filters);
-  else {
+  let items: Iterable<SourceItem>;
+  if (isPostgresUrl(target)) {
+    const rows = await (await import('../audit/trail.js')).queryAuditTrail(target, filters);
+    items = rows.map((row) => fromRow(target, row));
+  } else {
     const { existsSync } = await import('node:fs');
     const { AuditDatabaseMissingError } = await import('../audit/errors.js');
     if (!existsSync(target)) throw new AuditDatabaseMissingError(target);
-    rows = (await import('../audit/query.js')).iterateAudit(target, filters);
+    items = (await import('./sqlite-decisions.js')).sqliteDecisions(target, filters);
   }
   let batch: SourceItem[] = [];
-  for (const row of rows) {
-    batch.push(fromRow(target, row));
+  for (const item of items) {
+    batch.push(item);
     if (batch.length === BATCH) {
       yield batch;
       batch = [];
@@ -38,12 +40,23 @@ export async function* auditCalls(target: string, selection: AuditSelection): As
   if (batch.length) yield batch;
 }
 
-function fromRow(source: string, row: AuditRow): SourceItem {
-  const data = row.data as Partial<Outcome> & { input?: { tool_name?: unknown; tool_input?: unknown; tool_use_id?: unknown } };
+/** The parts of an outcome record's `data` a replay reads. */
+export type DecisionData = Partial<Pick<Outcome, 'blocked' | 'decision' | 'reason' | 'updatedInput' | 'hooks'>> & {
+  input?: { tool_name?: unknown; tool_input?: unknown; tool_use_id?: unknown };
+};
+
+export function fromRow(source: string, row: Pick<AuditRow, 'seq' | 'sessionId' | 'data'>): SourceItem {
+  const data = row.data as DecisionData;
   const call = data?.input;
   if (!call || typeof call.tool_name !== 'string' || typeof call.tool_input !== 'object' || call.tool_input === null)
     return { problem: { source, at: row.seq, problem: 'an outcome record without the call (data.input.tool_name, tool_input)' } };
-  const outcome = { blocked: data.blocked === true, decision: data.decision ?? null, updatedInput: data.updatedInput ?? null };
+  const outcome = {
+    blocked: data.blocked === true,
+    decision: data.decision ?? null,
+    updatedInput: data.updatedInput ?? null,
+    hooks: data.hooks,
+  };
+  const happened = happenedOf(outcome);
   return {
     call: {
       source,
@@ -55,9 +68,10 @@ function fromRow(source: string, row: AuditRow): SourceItem {
       toolUseId: typeof call.tool_use_id === 'string' ? call.tool_use_id : undefined,
       cwd: undefined,
       permissionMode: undefined,
-      happened: happenedOf(outcome),
+      happened,
       reason: typeof data.reason === 'string' ? data.reason : null,
-      updatedInput: outcome.updatedInput,
+      // The sandbox's line is not a rewrite of the call: only another hook's is compared.
+      updatedInput: happened === 'rewritten' ? outcome.updatedInput : null,
       recordsRewrites: true,
     },
   };

@@ -3,6 +3,7 @@ import type { HookEngine } from '../core/engine.js';
 import type { Outcome } from '../core/outcome.js';
 import { decidingHook } from '../policy-test/deciding-hook.js';
 import { happenedOf } from './classify.js';
+import { JudgementCache } from './judgement-cache.js';
 import type { Happened, RecordedCall, SourceBatch, SourceProblem } from './types.js';
 
 /** A call today's policy decides differently from what happened. */
@@ -33,6 +34,18 @@ export interface ReplayListener {
   progress?(calls: number): void;
 }
 
+export interface ReplayOptions {
+  projectDir: string;
+  /** Replaces each call's recorded cwd (sessions recorded in another folder or machine). */
+  cwd?: string;
+  /**
+   * Judge identical calls once (./judgement-cache.ts). Default true: a policy decides a
+   * call by the call (tool, input, folder, permission mode). False for a policy whose
+   * hooks count or remember calls (a budget guard, a once-per-session ask).
+   */
+  cache?: boolean;
+}
+
 /**
  * Fire each recorded call's PreToolUse through the engine (no tool runs: replay only
  * asks the policy) and report the calls where today's answer differs from what
@@ -42,10 +55,11 @@ export interface ReplayListener {
 export async function replayCalls(
   engine: HookEngine,
   items: AsyncIterable<SourceBatch>,
-  options: { projectDir: string /** Replaces each call's recorded cwd (sessions recorded in another folder or machine). */; cwd?: string },
+  options: ReplayOptions,
   listener: ReplayListener,
 ): Promise<ReplaySummary> {
   const summary: ReplaySummary = { calls: 0, same: 0, differences: 0, problems: 0, skipped: 0 };
+  const judged = options.cache === false ? undefined : new JudgementCache<Judgement>();
   for await (const batch of items) {
     for (const item of batch) {
       if ('problem' in item) {
@@ -59,11 +73,17 @@ export async function replayCalls(
         continue;
       }
       const call = options.cwd === undefined ? item.call : { ...item.call, cwd: options.cwd };
-      // Without a promise when every hook answers at once: a replay fires 100,000s of times.
-      const fired = engine.fireMaybeSync('PreToolUse', inputOf(call), { projectDir: call.cwd ?? options.projectDir, dryRun: true });
-      const outcome = fired instanceof Promise ? await fired : fired;
+      const projectDir = call.cwd ?? options.projectDir;
+      const key = judged?.keyOf(call, projectDir);
+      let now = key === undefined ? undefined : judged!.get(key);
+      if (now === undefined) {
+        // Without a promise when every hook answers at once: a replay fires 100,000s of times.
+        const fired = engine.fireMaybeSync('PreToolUse', inputOf(call), { projectDir, dryRun: true });
+        now = judgementOf(fired instanceof Promise ? await fired : fired);
+        if (key !== undefined) judged!.set(key, now);
+      }
       summary.calls++;
-      const difference = compare(call, outcome);
+      const difference = compare(call, now);
       if (difference) {
         summary.differences++;
         listener.difference(difference);
@@ -89,11 +109,23 @@ function inputOf(call: RecordedCall): Record<string, unknown> {
   return input;
 }
 
-function compare(call: RecordedCall, outcome: Outcome): Difference | undefined {
-  let now = happenedOf(outcome);
+/** What a fire decided, as much of it as a comparison and a report need. */
+interface Judgement {
+  happened: Happened;
+  reason: string | null;
+  hook: string | null;
+  updatedInput: Record<string, unknown> | null;
+}
+
+function judgementOf(outcome: Outcome): Judgement {
+  return { happened: happenedOf(outcome), reason: outcome.reason, hook: decidingHook(outcome), updatedInput: outcome.updatedInput };
+}
+
+function compare(call: RecordedCall, judgement: Judgement): Difference | undefined {
+  let now = judgement.happened;
   if (!call.recordsRewrites && now === 'rewritten') now = 'allowed';
-  const same = now === call.happened && (now !== 'rewritten' || isDeepStrictEqual(outcome.updatedInput, call.updatedInput));
+  const same = now === call.happened && (now !== 'rewritten' || isDeepStrictEqual(judgement.updatedInput, call.updatedInput));
   if (same) return undefined;
   const change = now === call.happened ? 'would have rewritten differently' : `would have ${now === 'allowed' ? 'allowed' : now}`;
-  return { call, now, change, reason: outcome.reason, hook: decidingHook(outcome), updatedInput: outcome.updatedInput };
+  return { call, now, change, reason: judgement.reason, hook: judgement.hook, updatedInput: judgement.updatedInput };
 }

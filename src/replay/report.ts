@@ -50,6 +50,18 @@ export function jsonLine(d: Difference): string {
   })}\n`;
 }
 
+/**
+ * The line printed when no call was decided differently. It says what the exit status
+ * says: unreadable lines (exit 2) and an empty replay are not "no differences".
+ */
+export function headline(s: ReplaySummary): string {
+  if (s.problems > 0)
+    return `no differences among the ${s.calls} calls replayed, but ${s.problems} line${s.problems === 1 ? '' : 's'} could not be read (see above): the replay is incomplete`;
+  if (s.calls === 0)
+    return `nothing replayed: no tool call was found in the sources${s.skipped > 0 ? ` (${s.skipped} not replayable, see above)` : ''}`;
+  return "no differences: today's policy decides every replayed call as recorded";
+}
+
 export function summaryLine(s: ReplaySummary, seconds: number): string {
   const rate = seconds > 0 ? ` (${Math.round(s.calls / seconds)} calls/s)` : '';
   return `replayed ${s.calls} tool calls${rate}: ${s.same} decided as recorded, ${s.differences} differently; ${s.skipped} not replayed, ${s.problems} unreadable`;

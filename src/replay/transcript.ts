@@ -15,19 +15,21 @@ interface ToolUse {
 }
 
 /**
- * Claude Code's tool errors that are not a hook's refusal: the tool ran and failed, or
- * Claude Code itself refused (input validation, a person's or the permission system's no).
- * Claude Code 2.1.197 writes a hook's refusal as a tool_result with `is_error: true` and
- * the hook's reason as its text (checked with real sessions, test/replay-claude).
+ * Claude Code's tool errors that are not a hook's refusal. Some say the tool ran and
+ * failed (a command's non-zero exit, a file the tool could not open): the call went
+ * ahead, so it is replayed as allowed, and a refusal of it today is a difference.
+ * The others say Claude Code itself refused before anything ran (input validation,
+ * a person's or the permission system's no, an interruption): those are not replayed.
+ * Claude Code 2.1.197 writes a hook's refusal as a tool_result with `is_error: true`
+ * and the hook's reason as its text (checked with real sessions, test/replay-claude).
  */
-const NOT_A_HOOK = [
-  /^Exit code \d+/,
+const RAN_AND_FAILED = [/^Exit code \d+/, /^Error: (ENOENT|EACCES|EISDIR)/];
+const REFUSED_BY_CLAUDE_CODE = [
   /^<tool_use_error>/,
   /^The user doesn't want to proceed/,
   /^Permission to use \S+ has been denied/,
   /^Claude requested permissions/,
   /^\[Request interrupted/,
-  /^Error: (ENOENT|EACCES|EISDIR)/,
   /^File (does not exist|has not been read)/,
 ];
 
@@ -45,6 +47,8 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
   if (!existsSync(file)) throw new PolicyTestError(file, 'no such transcript file');
   if (statSync(file).isDirectory()) throw new PolicyTestError(file, 'is a folder; name the session .jsonl files in it');
   const pending = new Map<string, ToolUse>();
+  /** Each prompt id with the turn it started. */
+  const prompts = new Map<string, number>();
   let turn = 0;
   let lineNo = 0;
   const permissionMode = { current: undefined as string | undefined };
@@ -59,18 +63,14 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
       yield { problem: { source: file, at: lineNo, problem: `not JSON (${(error as Error).message.split('\n')[0]})` } };
       continue;
     }
-    if (typeof entry !== 'object' || entry === null) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       yield { problem: { source: file, at: lineNo, problem: 'not a JSON object' } };
       continue;
     }
     if (typeof entry.permissionMode === 'string') permissionMode.current = entry.permissionMode;
     const content = entry.message?.content;
-    if (
-      entry.type === 'user' &&
-      !entry.isMeta &&
-      (typeof content === 'string' || (Array.isArray(content) && content.some((b) => b?.type === 'text')))
-    )
-      turn++;
+    if (startsTurn(entry, content, prompts)) turn++;
+    if (typeof entry.promptId === 'string' && !prompts.has(entry.promptId)) prompts.set(entry.promptId, turn);
     if (!Array.isArray(content)) continue;
     for (const block of content) {
       if (entry.type === 'assistant' && block?.type === 'tool_use') {
@@ -94,23 +94,47 @@ async function* transcriptItems(file: string): AsyncGenerator<SourceItem> {
         if (!use) continue;
         pending.delete(block.tool_use_id);
         const text = textOf(block.content);
-        const refusedByHook = block.is_error === true && !NOT_A_HOOK.some((p) => p.test(text));
-        if (block.is_error === true && !refusedByHook) {
+        const ranAndFailed = block.is_error === true && RAN_AND_FAILED.some((p) => p.test(text));
+        const refusedByClaudeCode = block.is_error === true && !ranAndFailed && REFUSED_BY_CLAUDE_CODE.some((p) => p.test(text));
+        const refusedByHook = block.is_error === true && !ranAndFailed && !refusedByClaudeCode;
+        if (refusedByClaudeCode) {
           yield {
             skipped: {
               source: file,
               at: use.at,
-              problem: `${use.name} call ${use.id} failed or was refused by Claude Code itself, not by a hook`,
+              problem: `${use.name} call ${use.id} was refused by Claude Code itself, not by a hook: it never ran`,
             },
           };
           continue;
         }
+        // The result carries its prompt's id: a call made after a prompt queued mid-turn belongs to that prompt.
+        const promptTurn = typeof entry.promptId === 'string' ? prompts.get(entry.promptId) : undefined;
+        if (promptTurn !== undefined) use.turn = promptTurn;
         yield { call: toCall(file, use, refusedByHook ? 'refused' : 'allowed', refusedByHook ? text : null) };
       }
     }
   }
   for (const use of pending.values())
     yield { skipped: { source: file, at: use.at, problem: `${use.name} call ${use.id} has no recorded result (the session ended first)` } };
+}
+
+/**
+ * Whether an entry starts a user turn. Claude Code gives each prompt a `promptId`,
+ * carried by the prompt and by every tool result of its turn: a new one is a new turn.
+ * In a `-p` session fed several prompts (stream-json input, a prompt queued while the
+ * agent works) that is the only sign: a prompt queued mid-turn reaches the model
+ * without a user text entry of its own. Transcripts without prompt ids count their
+ * user text entries.
+ */
+function startsTurn(entry: TranscriptEntry, content: string | Block[] | undefined, prompts: Map<string, number>): boolean {
+  if (typeof entry.promptId === 'string') return !prompts.has(entry.promptId);
+  // A transcript that numbers its prompts numbers all of them.
+  if (prompts.size > 0) return false;
+  return (
+    entry.type === 'user' &&
+    !entry.isMeta &&
+    (typeof content === 'string' || (Array.isArray(content) && content.some((b) => b?.type === 'text')))
+  );
 }
 
 function toCall(source: string, use: ToolUse, happened: Happened, reason: string | null): RecordedCall {
@@ -148,6 +172,7 @@ interface TranscriptEntry {
   sessionId?: unknown;
   cwd?: unknown;
   permissionMode?: unknown;
+  promptId?: unknown;
   message?: { content?: string | Block[] };
 }
 

@@ -136,7 +136,8 @@ function watchEngine(engine: HookEngine, scope: SessionScope): () => void {
   if (audit) {
     offs.push(
       engine.on('outcome', (outcome, meta) => {
-        if (meta.sessionId === scope.sessionId) audit.append(auditRecord(outcome, meta.input, scope.sessionId));
+        // The call as the agent asked for it; a rewrite is the Outcome's updatedInput beside it.
+        if (meta.sessionId === scope.sessionId) audit.append(auditRecord(outcome, meta.received, scope.sessionId));
       }),
     );
   }

@@ -20,11 +20,16 @@ export interface RunOptions {
 
 /** Run `node <args>` as a user would, without colours, with `stdin` piped in. */
 export function runNode(args: string[], options: RunOptions = {}): Promise<CliResult> {
+  return runProgram(process.execPath, args, options);
+}
+
+/** Run any program (`bash -c '…'` for a pipeline) the same way. */
+export function runProgram(program: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
     delete env.FORCE_COLOR;
     for (const name of options.unset ?? []) if (options.env?.[name] === undefined) delete env[name];
-    const child = spawn(process.execPath, args, { cwd: options.cwd ?? repoRoot, env });
+    const child = spawn(program, args, { cwd: options.cwd ?? repoRoot, env });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -32,6 +32,23 @@ describe('Timeline', () => {
     expect(text()).toContain('no-rm:deny');
   });
 
+  it("shows the agent's command, not the line a last handler rewrote it into (the OS sandbox's)", async () => {
+    const engine = new HookEngine();
+    engine.register({
+      name: 'sandbox',
+      events: 'PreToolUse',
+      matcher: 'Bash',
+      handler: () => undefined,
+      last: (input) => modify({ command: `{ __hw_d=$(exec /usr/bin/bwrap --die-with-parent -- ${String(input.tool_input?.command)}` }),
+    });
+    const { out, text } = sink();
+    const timeline = new Timeline({ out, width: 120 }).attach(engine);
+    await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls -la src' } });
+    timeline.detach();
+    expect(text()).toContain('ls -la src');
+    expect(text()).not.toContain('bwrap');
+  });
+
   it('wraps a long verdict inside the width instead of cutting it', async () => {
     const engine = new HookEngine();
     const reason = `refused because ${'this reason is long '.repeat(8)}and ends here`;

@@ -10,13 +10,11 @@
  * With --write-fixture it also copies the transcript to test/fixtures/replay/, which
  * test/replay/claude-transcript.test.ts replays in the ordinary suite.
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../differential/harness.mjs';
-import { CALLS, POLICY_V1, POLICY_V2, recordSession } from './session.mjs';
+import { CALLS, POLICY_V1, POLICY_V2, recordSession, replayJson } from './session.mjs';
 
-const cli = path.join(repoRoot, 'bin', 'hookwise.js');
 const session = await recordSession();
 let failed = 0;
 const check = (ok, what) => {
@@ -34,9 +32,9 @@ try {
     ['transcript', session.transcript],
     ['audit trail', session.audit],
   ]) {
-    const same = replay(source, 'v1.mjs');
+    const same = replayJson(session, source, 'v1.mjs');
     check(same.status === 0 && same.lines.length === 0, `${label}, unchanged policy: 0 differences (exit ${same.status})`);
-    const changed = replay(source, 'v2.mjs');
+    const changed = replayJson(session, source, 'v2.mjs');
     const got = changed.lines.map((l) => [l.input.command, l.change]);
     const want = [
       [CALLS[1].input.command, 'would have allowed'],
@@ -64,18 +62,3 @@ process.stdout.write(
   failed ? `\n${failed} checks failed\n` : '\nreplay reproduces the real session and finds exactly the changed decisions\n',
 );
 process.exitCode = failed ? 1 : 0;
-
-function replay(source, policy) {
-  const r = spawnSync(process.execPath, [cli, 'replay', source, '--json', '--config', policy, '--project', session.project], {
-    cwd: session.dir,
-    encoding: 'utf8',
-  });
-  return {
-    status: r.status,
-    lines: r.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l)),
-    stderr: r.stderr,
-  };
-}

@@ -35,10 +35,10 @@ export const CALLS = [
 ];
 
 /**
- * Runs the session in a new folder; returns the project folder, the transcript file
+ * Runs the session in a new folder (under `policy`, the mock model making `calls`); returns the project folder, the transcript file
  * and the audit database. The folder is the caller's to remove.
  */
-export async function recordSession() {
+export async function recordSession({ policy = POLICY_V1, calls = CALLS } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-replay-cc-'));
   const project = path.join(dir, 'project');
   const config = path.join(dir, 'claude-config');
@@ -46,7 +46,7 @@ export async function recordSession() {
   mkdirSync(config);
   writeFileSync(path.join(project, 'victim.txt'), 'sentinel\n');
   writeFileSync(path.join(project, 'README.md'), '# project\n');
-  writeFileSync(path.join(project, 'hookwise.config.mjs'), POLICY_V1);
+  writeFileSync(path.join(project, 'hookwise.config.mjs'), policy);
   const hook = `node "${path.join(repoRoot, 'bin', 'hookwise.js')}" claude-code --config "$CLAUDE_PROJECT_DIR/hookwise.config.mjs"`;
   writeFileSync(
     path.join(project, '.claude', 'settings.json'),
@@ -54,7 +54,7 @@ export async function recordSession() {
   );
   const mock = await startMockAnthropic();
   try {
-    const prompt = `Do it.\nSCRIPT: ${JSON.stringify(CALLS)}`;
+    const prompt = `Do it.\nSCRIPT: ${JSON.stringify(calls)}`;
     const child = spawn(
       claudeBinary(),
       ['-p', prompt, '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions', '--max-turns', '10'],
@@ -110,4 +110,24 @@ function findTranscript(projects) {
   const main = found.filter((f) => readFileSync(f, 'utf8').includes('SCRIPT: '));
   if (main.length !== 1) throw new Error(`expected one session transcript under ${projects}, found ${found.join(', ') || 'none'}`);
   return main[0];
+}
+
+/** `hookwise replay <source> --json --config <policy>` of a recorded session, judged in its project: exit status and differences. */
+export function replayJson(session, source, policy) {
+  const r = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'bin', 'hookwise.js'), 'replay', source, '--json', '--config', policy, '--project', session.project],
+    {
+      cwd: session.dir,
+      encoding: 'utf8',
+    },
+  );
+  return {
+    status: r.status,
+    lines: r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+    stderr: r.stderr,
+  };
 }

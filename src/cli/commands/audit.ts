@@ -46,7 +46,8 @@ export function defineAudit(program: Command, setExit: SetExit): void {
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (flags: FilterFlags & { out?: string }) => {
       const { exportAuditTrail, isPostgresUrl, AuditDatabaseMissingError } = await auditModule();
-      const { existsSync, openSync, writeSync, closeSync } = await import('node:fs');
+      const { existsSync, openSync, closeSync } = await import('node:fs');
+      const { writeAll } = await import('../envelope.js');
       const target = await auditTargetOf(flags);
       const filters = await filtersOf(flags);
       // Checked before --out is created, so a wrong path leaves no empty file behind.
@@ -60,16 +61,31 @@ export function defineAudit(program: Command, setExit: SetExit): void {
         }
       }
       let pending = '';
+      let buffered = 0;
+      let written = 0;
+      // All of each chunk, however little a slow pipe takes per write; a reader that
+      // goes away (EPIPE) or a full disk ends the export with an error, never exit 0.
+      const flush = () => {
+        try {
+          writeAll(fd, pending);
+        } catch (error) {
+          const to = flags.out ?? 'stdout';
+          throw new UserError(
+            `audit export: cannot write to ${to} after ${written} records were written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); the export is incomplete`,
+          );
+        }
+        pending = '';
+        written += buffered;
+        buffered = 0;
+      };
       const write = (chunk: string) => {
         pending += chunk;
-        if (pending.length >= 1 << 16) {
-          writeSync(fd, pending);
-          pending = '';
-        }
+        buffered++;
+        if (pending.length >= 1 << 16) flush();
       };
       try {
         await userErrors(async () => exportAuditTrail(target, filters, write));
-        if (pending) writeSync(fd, pending);
+        if (pending) flush();
       } finally {
         if (flags.out) closeSync(fd);
       }

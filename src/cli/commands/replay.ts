@@ -12,6 +12,7 @@ interface ReplayFlags {
   toTests?: string;
   runCommandHooks?: boolean;
   project?: string;
+  cache: boolean;
 }
 
 /** How often progress is written to stderr on a long replay (HOOKWISE_REPLAY_PROGRESS_MS changes it; 0: after every batch). */
@@ -48,6 +49,10 @@ export function defineReplay(program: Command, setExit: SetExit): void {
       '--project <dir>',
       'the project folder the calls are judged in, instead of the one each call recorded (default: the recorded cwd, else the current folder)',
     )
+    .option(
+      '--no-cache',
+      'judge every call, even one identical to a call judged before (for hooks that count or remember calls, e.g. a budget guard)',
+    )
     .addHelpText(
       'after',
       '\nExit status: 0 every call decided as recorded, 1 some decided differently, 2 a source, flag or policy could not be used (or a line could not be read).',
@@ -58,12 +63,16 @@ export function defineReplay(program: Command, setExit: SetExit): void {
 async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
   return usageErrors(async () => {
     const path = await import('node:path');
-    const { loadPolicy } = await import('../../policy-test/load-policy.js');
+    const { loadJudgingPolicy } = await import('../replay-policy.js');
     const r = await import('../../replay/index.js');
     const { sourceItems } = await import('../../replay/sources.js');
     const projectDir = path.resolve(flags.project ?? process.cwd());
     const items = await sourceItems(sources, { sessionId: flags.session, since: flags.since, until: flags.until });
-    const { engine, skipped } = await loadPolicy({ files: flags.config, cwd: process.cwd(), skipCommandHooks: !flags.runCommandHooks });
+    const { engine, skipped } = await loadJudgingPolicy({
+      files: flags.config,
+      cwd: process.cwd(),
+      skipCommandHooks: !flags.runCommandHooks,
+    });
     if (skipped.length)
       process.stderr.write(
         `hookwise: not running ${skipped.length} command hook${skipped.length === 1 ? '' : 's'} (pass --run-command-hooks to run them): ${skipped.join(', ')}\n`,
@@ -76,7 +85,7 @@ async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
     const summary = await r.replayCalls(
       engine,
       items,
-      { projectDir, cwd: flags.project ? projectDir : undefined },
+      { projectDir, cwd: flags.project ? projectDir : undefined, cache: flags.cache },
       {
         difference(d) {
           differences.push(d);
@@ -97,8 +106,7 @@ async function replay(sources: string[], flags: ReplayFlags): Promise<number> {
         },
       },
     );
-    if (!flags.json)
-      process.stdout.write(rows.length ? r.formatTable(rows) : "no differences: today's policy decides every replayed call as recorded\n");
+    if (!flags.json) process.stdout.write(rows.length ? r.formatTable(rows) : `${r.headline(summary)}\n`);
     process.stderr.write(`hookwise: ${r.summaryLine(summary, (Date.now() - started) / 1000)}\n`);
     if (flags.toTests) {
       const { writeFileSync } = await import('node:fs');
