@@ -65,7 +65,8 @@ export class ShadowRepo {
       fs.writeFileSync(path.join(this.gitDir, 'info', 'attributes'), '* -text -filter -ident -working-tree-encoding\n');
       // hookwise's own state is never rolled back with the work (an audit trail in .hookwise/ included).
       fs.writeFileSync(path.join(this.gitDir, 'info', 'exclude'), '');
-      fs.writeFileSync(this.dotGitExclude, '*.lock\n');
+      // Nothing in .git is left out: a lock file an agent leaves behind is taken back too.
+      fs.writeFileSync(this.dotGitExclude, '');
       await git(['hash-object', '-t', 'tree', '-w', '--stdin'], { gitDir: this.gitDir, input: '' });
     }
     this.writeFilesExclude();

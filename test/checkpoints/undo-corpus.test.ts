@@ -53,6 +53,7 @@ const CORPUS: { name: string; steps: string[] }[] = [
   { name: 'git reset --hard spelled through a variable', steps: ['g=git; $g reset -q --hard'] },
   { name: 'git clean through an alias file', steps: [`git -c alias.tidy='clean -fdxq' tidy`] },
   { name: 'the index deleted', steps: ['rm -f .git/index'] },
+  { name: 'a stale lock left in .git', steps: ['echo x > .git/index.lock && echo y > .git/refs/heads/main.lock'] },
   { name: 'the empty folder removed', steps: ['rmdir empty/deeper empty'] },
   {
     name: 'the ignored build folder touched and a tracked file too',
