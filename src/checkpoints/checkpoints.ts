@@ -74,7 +74,6 @@ export class Checkpoints {
   begin(start: StepStart): Promise<Step> {
     return this.locked(async () => {
       const before = await this.repo.snapshot();
-      await this.repo.keep([before]);
       const step: Step = { n: this.log.nextNumber(), ts: new Date().toISOString(), ...start, before };
       this.log.begin(step);
       return step;
@@ -92,7 +91,6 @@ export class Checkpoints {
   end(step: Step): Promise<StepEnd> {
     return this.locked(async () => {
       const after = await this.repo.snapshot();
-      await this.repo.keep([after]);
       const changes = await changesBetween(this.repo.gitDir, step.before, after);
       const lost = await lostFiles(this.repo.gitDir, step.before, changes);
       this.log.end(step.n, after, changes, lost);
@@ -136,7 +134,6 @@ export class Checkpoints {
       this.log.begin(step);
       await this.repo.restore(target.before, now);
       const after = await this.repo.snapshot();
-      await this.repo.keep([now, after]);
       const changes = await changesBetween(this.repo.gitDir, now, after);
       this.log.end(step.n, after, changes, []);
       return { step: { ...step, after, changes, lost: [] }, undid: undoes, changes };

@@ -222,14 +222,6 @@ export class ShadowRepo {
     return !out.includes('missing');
   }
 
-  /** Keeps these trees from pruning: a ref per tree, named by it. */
-  async keep(trees: Trees[]): Promise<void> {
-    const ids = new Set(objectsOf(trees).filter((id) => id !== EMPTY_TREE));
-    if (ids.size === 0) return;
-    const input = [...ids].map((id) => `update refs/kept/${id} ${id}\n`).join('');
-    await git(['update-ref', '--stdin'], { gitDir: this.gitDir, input });
-  }
-
   /** Lets go of every tree not in `trees`, then of the objects only they held. */
   async prune(trees: Trees[]): Promise<void> {
     const wanted = new Set(objectsOf(trees));
@@ -292,17 +284,23 @@ const SHADOW_CONFIG = `[core]
  */
 const SNAPSHOT_SCRIPT = `set -e
 GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" add -A
-GIT_INDEX_FILE="$2" git write-tree
+files=$(GIT_INDEX_FILE="$2" git write-tree)
+dotgit=
 if [ -n "$4" ]; then
   GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git -c core.excludesFile="$6" add -A
-  GIT_INDEX_FILE="$5" git write-tree
+  dotgit=$(GIT_INDEX_FILE="$5" git write-tree)
 fi
 cd "$1"
-{
+meta=$({
   GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard |
     xargs -0 -r sh -c 'find "$@" -type d -empty -printf "d %p\\0"' find
   if [ -n "$4" ]; then find .git -path '.git/objects/??' -prune -o \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
-} | git hash-object -w --stdin`;
+} | git hash-object -w --stdin)
+# Kept from pruning at once (./checkpoints.ts lets old steps go by dropping these refs).
+for id in $files $dotgit $meta; do echo "update refs/kept/$id $id"; done | git update-ref --stdin
+echo "$files"
+if [ -n "$dotgit" ]; then echo "$dotgit"; fi
+echo "$meta"`;
 
 /** The objects that hold these moments: each tree, and the blob of what trees leave out. */
 function objectsOf(trees: Trees[]): string[] {
