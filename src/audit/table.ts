@@ -36,6 +36,15 @@ export function formatAuditTable(rows: AuditRow[], colours: TableColours = plain
 }
 
 /** The one thing worth seeing at a glance: why an outcome decided, or what a tool was called with. */
+/** What a step changed on disk, when a checkpoint guard recorded it (docs/security.md#undo): `step 4 +1 ~0 -2, 3.1 kB`. */
+function stepChanges(data: Record<string, unknown>): string | undefined {
+  const hooks = Array.isArray(data.hooks) ? (data.hooks as Record<string, unknown>[]) : [];
+  const hook = hooks.find((h) => typeof h.step === 'number' && typeof (h.changes as { summary?: unknown })?.summary === 'string');
+  if (!hook) return undefined;
+  const lost = (hook.changes as { lost?: unknown[] }).lost?.length;
+  return `step ${hook.step} ${(hook.changes as { summary: string }).summary}${lost ? `, LOST ${lost}` : ''}`;
+}
+
 function detailOf(row: AuditRow): string {
   const data = (row.data ?? {}) as Record<string, unknown>;
   let text = '';
@@ -44,6 +53,8 @@ function detailOf(row: AuditRow): string {
   else if (data.input && typeof data.input === 'object' && (data.input as Record<string, unknown>).tool_input !== undefined) {
     text = JSON.stringify((data.input as Record<string, unknown>).tool_input);
   }
+  const changed = stepChanges(data);
+  if (changed) text = `${changed}: ${text}`;
   text = text.replace(/\s+/g, ' ');
   return text.length > DETAIL_WIDTH ? `${text.slice(0, DETAIL_WIDTH - 1)}…` : text;
 }
