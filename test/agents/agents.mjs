@@ -66,12 +66,14 @@ export const AGENTS = {
     pkg: '@github/copilot',
     version: '1.0.102',
     bin: 'copilot',
-    /** BYOK against the mock, offline; COPILOT_ALLOW_ALL=true also trusts the folder, so its hooks run. */
+    /**
+     * BYOK against the mock, offline. The folder is not trusted (no COPILOT_ALLOW_ALL, which
+     * would trust it): Copilot then runs only the user's hooks, which `hookwise init copilot` writes.
+     */
     setup({ home, mockUrl }) {
       return {
         COPILOT_HOME: path.join(home, '.copilot'),
         COPILOT_OFFLINE: 'true',
-        COPILOT_ALLOW_ALL: 'true',
         COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
         COPILOT_PROVIDER_WIRE_API: 'responses',
         COPILOT_PROVIDER_API_KEY: 'x',
@@ -277,7 +279,8 @@ export const AGENTS = {
     startMock: startMockGemini,
     /**
      * An API key against the mock: without `selectedType` and an explicit `-m` its model
-     * router retries classifier calls for minutes. The folder is trusted, so its project hooks run.
+     * router retries classifier calls for minutes. The folder is not trusted: Gemini then
+     * ignores the project's settings and runs the user's hooks, which `hookwise init gemini` writes.
      */
     setup({ home, mockUrl, mcpServer }) {
       mkdirSync(path.join(home, '.gemini'), { recursive: true });
@@ -288,7 +291,7 @@ export const AGENTS = {
         privacy: { usageStatisticsEnabled: false },
       };
       writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
-      return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+      return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl };
     },
     args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '-p', prompt],
     shell: (command) => ({ name: 'run_shell_command', args: { command } }),
@@ -321,9 +324,12 @@ export function agentBinary(name) {
   return bin;
 }
 
+/** The arguments of `hookwise init` for that agent. */
+export const initArgs = (name) => AGENTS[name].init ?? [name];
+
 /** `hookwise init <agent>` in the project, as a user would run it: the only set-up of hookwise. */
 export function initAgent(name, project, env) {
-  const r = spawnSync(process.execPath, [HOOKWISE, 'init', ...(AGENTS[name].init ?? [name])], { cwd: project, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [HOOKWISE, 'init', ...initArgs(name)], { cwd: project, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`hookwise init ${name} exited ${r.status}: ${r.stderr}`);
 }
 

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AGENTS, agentBinary, initAgent, mcpServerFor, repoRoot, runAgent, stopResidents } from './agents.mjs';
+import { AGENTS, agentBinary, initAgent, initArgs, mcpServerFor, repoRoot, runAgent, stopResidents } from './agents.mjs';
 import { cases } from './cases.mjs';
 import { startMockOpenAI } from './mock-openai.mjs';
 
@@ -58,6 +58,12 @@ async function runCase({ agent, c }) {
     }
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
     if (!c.withoutHookwise) initAgent(agent, project, env);
+    // What happens to the machine after init (a clone's missing state, another project's init): each must succeed.
+    for (const command of c.afterInit ?? []) {
+      const vars = { HOOKWISE_BIN: path.join(repoRoot, 'bin', 'hookwise.js'), HOOKWISE_INIT_ARGS: initArgs(agent).join(' ') };
+      const r = spawnSync('bash', ['-c', command], { cwd: project, env: { ...env, ...GIT_IDENTITY, ...vars }, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`afterInit \`${command}\` exited ${r.status}: ${r.stderr}`);
+    }
     // Each session is a run of its own in the same project (a second session reuses what the first left: its resident).
     const sessions = [c.steps, ...(c.nextSession ? [c.nextSession] : [])];
     let run;
@@ -67,7 +73,7 @@ async function runCase({ agent, c }) {
       const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps.map((s) => stepFor(agent, s, project)))}`;
       run = await runAgent(agent, { project, prompt, env, extraArgs });
     }
-    const failures = check(c.expect, { project, mock, env, lastSessionFrom });
+    const failures = check(c.expect, { project, mock, env, lastSessionFrom, output: run.output });
     return { failures, run, requests: mock.modelRequests().length };
   } finally {
     await mock.close();
@@ -93,8 +99,15 @@ function stepFor(agent, s, project) {
   return a.write(s.write[0], s.write[1], project);
 }
 
-function check(expect, { project, mock, env, lastSessionFrom }) {
+function check(expect, { project, mock, env, lastSessionFrom, output }) {
   const failures = [];
+  // The refusal's reason, shown or sent to the model; an agent that shows no hook's reason (Codex exec) passes only
+  // when the prompt itself was refused before any model request.
+  if (expect.refusedSaying) {
+    const said = output.includes(expect.refusedSaying) || mock.modelRequests().some((r) => r.raw.includes(expect.refusedSaying));
+    if (!said && mock.modelRequests().length > 0)
+      failures.push(`"${expect.refusedSaying}" was neither shown nor sent to the model, and the prompt reached it`);
+  }
   for (const [f, text] of Object.entries(expect.contains ?? {})) {
     const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '(missing)';
     if (!body.includes(text)) failures.push(`${f} holds ${JSON.stringify(body.slice(0, 80))}, not ${JSON.stringify(text)}: work was lost`);

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { CONFIG_MODULE_NAMES } from '../../config/discover.js';
+import { INSTALL_POINTER, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
 
 /**
  * The hook files `hookwise init cline` writes. Cline CLI 3.0.65 runs every executable in
@@ -26,14 +28,25 @@ export const MARKER = '# hookwise: written by `hookwise init cline` (docs/agents
 /** Extensions Cline accepts on a hook file (its hook-file-config). */
 const EXTENSIONS = ['', '.sh', '.bash', '.zsh', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.py', '.ps1'];
 
-export function clineHookScript(bin: string, event: string): string {
-  const refusal = JSON.stringify({ cancel: true, errorMessage: 'hookwise could not be run (exit CODE): the call is refused' });
-  const [before, after] = refusal.split('CODE');
+export function clineHookScript(event: string): string {
+  const refusal = (why: string) => JSON.stringify({ cancel: true, errorMessage: `hookwise failed closed: ${why}` });
+  const [before, after] = refusal('hookwise could not be run (exit CODE): the call is refused').split('CODE');
+  const isProject = CONFIG_MODULE_NAMES.map((name) => `[ -f "$p/${name}" ]`).join(' || ');
   return `#!/bin/sh
 ${MARKER}
 # Cline reads only the JSON a hook prints (exit codes mean nothing to it), so a hookwise
 # that cannot run is answered here with a cancel, which ends the run before the tool runs.
-out=$(node ${shellWord(bin)} cline${DETACHED.has(event) ? ' --no-resident' : ''})
+# hookwise is found in the project when Cline calls (src/hook-call/entry-command.ts):
+# its own node_modules, else the one \`hookwise init\` ran from on this machine.
+p="$PWD"
+{ ${isProject}; } || exit 0
+b="$p/node_modules/hookwise/bin/hookwise.js"
+[ -f "$b" ] || b=$(cat "$p/${INSTALL_POINTER}" 2>/dev/null)
+if ! { [ -f "$b" ] && command -v node >/dev/null; }; then
+  printf '%s\\n' ${shellWord(refusal(NOT_INSTALLED))}
+  exit 0
+fi
+out=$(node "$b" cline${DETACHED.has(event) ? ' --no-resident' : ''})
 code=$?
 if [ "$code" -eq 0 ]; then
   printf '%s\\n' "$out"
@@ -51,5 +64,3 @@ export function isHookFileFor(event: string, fileName: string): boolean {
 }
 
 export const isHookwiseScript = (text: string): boolean => text.includes(MARKER);
-
-const shellWord = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
