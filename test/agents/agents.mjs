@@ -38,6 +38,8 @@ export const AGENTS = {
       const toml = `\n[mcp_servers.sentinel]\ncommand = ${JSON.stringify(server.command)}\nargs = [${args}]\n`;
       appendFileSync(path.join(home, '.codex', 'config.toml'), toml);
     },
+    /** `codex exec` shows that a hook blocked the prompt, not the hook's reason. */
+    refusalShownAs: /hook: UserPromptSubmit Blocked/,
     args: (prompt) => [
       'exec',
       '--skip-git-repo-check',
@@ -254,6 +256,8 @@ export const AGENTS = {
       const config = { mcpServers: { sentinel: { ...server, disabled: false, autoApprove: ['touch'] } } };
       writeFileSync(path.join(settings, 'cline_mcp_settings.json'), JSON.stringify(config));
     },
+    /** A hook's `cancel` ends the run; its --json output says so, not the hook's errorMessage. */
+    refusalShownAs: /"finishReason":"aborted"/,
     args: (prompt) => ['--json', '-P', 'openai-compatible', '-m', 'gpt-4o', prompt],
     shell: (command) => ({ name: 'run_commands', args: { commands: [command] } }),
     /** Several commands in one call: Cline runs each (concurrently); hookwise judges each. */
@@ -293,7 +297,8 @@ export const AGENTS = {
       writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
       return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl };
     },
-    args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '-p', prompt],
+    /** --skip-trust: headless in a folder nobody trusted, which Gemini otherwise refuses to run in at all. */
+    args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '--skip-trust', '-p', prompt],
     shell: (command) => ({ name: 'run_shell_command', args: { command } }),
     write: (file, content, project) => ({ name: 'write_file', args: { file_path: path.join(project, file), content } }),
     edit: (file, before, after, project) => ({

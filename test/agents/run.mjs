@@ -73,7 +73,7 @@ async function runCase({ agent, c }) {
       const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps.map((s) => stepFor(agent, s, project)))}`;
       run = await runAgent(agent, { project, prompt, env, extraArgs });
     }
-    const failures = check(c.expect, { project, mock, env, lastSessionFrom, output: run.output });
+    const failures = check(c.expect, { agent, project, mock, env, lastSessionFrom, output: run.output });
     return { failures, run, requests: mock.modelRequests().length };
   } finally {
     await mock.close();
@@ -99,14 +99,13 @@ function stepFor(agent, s, project) {
   return a.write(s.write[0], s.write[1], project);
 }
 
-function check(expect, { project, mock, env, lastSessionFrom, output }) {
+function check(expect, { agent, project, mock, env, lastSessionFrom, output }) {
   const failures = [];
-  // The refusal's reason, shown or sent to the model; an agent that shows no hook's reason (Codex exec) passes only
-  // when the prompt itself was refused before any model request.
+  // The refusal's reason, shown or sent to the model; an agent that never shows a hook's reason must show the refusal its own way.
   if (expect.refusedSaying) {
     const said = output.includes(expect.refusedSaying) || mock.modelRequests().some((r) => r.raw.includes(expect.refusedSaying));
-    if (!said && mock.modelRequests().length > 0)
-      failures.push(`"${expect.refusedSaying}" was neither shown nor sent to the model, and the prompt reached it`);
+    const shown = AGENTS[agent].refusalShownAs?.test(output);
+    if (!said && !shown) failures.push(`"${expect.refusedSaying}" was neither shown nor sent to the model`);
   }
   for (const [f, text] of Object.entries(expect.contains ?? {})) {
     const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '(missing)';

@@ -17,7 +17,7 @@ let loads = 0;
 
 /** A fresh copy of the module (its own state), its limit on an answer set to `limitMs`. */
 async function loadMod(limitMs = MOD_LIMIT_MS) {
-  const source = modSource({ node: 'node', bin: 'hookwise.js', events: EVENTS })
+  const source = modSource({ events: EVENTS })
     .replace(`const LIMIT_MS = ${MOD_LIMIT_MS}`, `const LIMIT_MS = ${limitMs}`)
     .concat(`\n// copy ${++loads}\n`);
   const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {

@@ -39,6 +39,28 @@ describe('hookwise init claude-code --mod', () => {
     expect(JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(settings);
   });
 
+  it('after `init claude-code` (or --serve), replaces the settings hooks: each event answered, and recorded, once', async () => {
+    const dir = path.join(root, 'from-settings');
+    mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    const mine = { matcher: 'Bash', hooks: [{ type: 'command', command: './mine.sh' }] };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [mine] } }));
+    expect((await runCli(['init', 'claude-code', '--dir', dir])).code).toBe(0);
+    const settingsOf = () => JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(JSON.stringify(settingsOf())).toMatch(/hookwise\.js\\" claude-code|hookwise claude-code/);
+    const mod = await runCli(['init', 'claude-code', '--mod', '--dir', dir]);
+    expect(mod.code).toBe(0);
+    expect(mod.stdout).toMatch(/hookwise's settings hooks removed on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop/);
+    const after = settingsOf();
+    // Only the user's hook and the marker are left.
+    expect(after.hooks).toEqual({ PreToolUse: [mine], UserPromptSubmit: [withMarker({}).settings.hooks!.UserPromptSubmit[0]] });
+    expect(JSON.stringify(after)).not.toMatch(/ claude-code\b/);
+    // The same from --serve's http entries.
+    expect((await runCli(['init', 'claude-code', '--serve', '--dir', dir])).code).toBe(0);
+    expect(JSON.stringify(settingsOf())).toContain('/v1/claude-code');
+    expect((await runCli(['init', 'claude-code', '--mod', '--dir', dir])).code).toBe(0);
+    expect(JSON.stringify(settingsOf())).not.toContain('/v1/claude-code');
+  });
+
   it('--mod goes with claude-code only', async () => {
     const r = await runCli(['init', 'codex', '--mod', '--dir', path.join(root, 'other')]);
     expect(r.code).not.toBe(0);
@@ -64,7 +86,7 @@ describe('hookwise init claude-code --mod', () => {
 
 describe("the mod's HMAC", () => {
   it("is node:crypto's HMAC-SHA-256, for short, long and non-ASCII text", () => {
-    const source = modSource({ node: 'node', bin: 'hookwise.js', events: [] });
+    const source = modSource({ events: [] });
     const body = source.slice(source.indexOf('const encoder'), source.indexOf('function start('));
     const hmacOf = new Function(`${body}; return hmacOf;`)() as (key: string) => (text: string) => string;
     const key = crypto.randomBytes(32).toString('hex');

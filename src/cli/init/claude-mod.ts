@@ -23,13 +23,13 @@ export interface ModFiles {
   files: Record<string, string>;
 }
 
-export function modFiles(node: string, bin: string): ModFiles {
+export function modFiles(): ModFiles {
   const plugin = { name: 'hookwise', version: '0.1.0', description: 'hookwise: every hook event through the project policy' };
   return {
     files: {
       [path.join(MOD_DIR, '.claude-plugin', 'plugin.json')]: `${JSON.stringify(plugin, null, 2)}\n`,
       [path.join(MOD_DIR, 'hooks', 'hooks.json')]: `${JSON.stringify({ modules: ['./register.js'] }, null, 2)}\n`,
-      [path.join(MOD_DIR, 'hooks', 'register.js')]: modSource({ node, bin, events: EVENTS }),
+      [path.join(MOD_DIR, 'hooks', 'register.js')]: modSource({ events: EVENTS }),
     },
   };
 }

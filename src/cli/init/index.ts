@@ -112,7 +112,7 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
 /** Claude Code's in-process mod, and the marker that says when it did not load (./claude-mod.ts). */
 async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
   const { MOD_DIR, modFiles, withMarker, withoutSettingsEntries, writeModFiles } = await import('./claude-mod.js');
-  const mod = modFiles(process.execPath, hookwiseBin(dir));
+  const mod = modFiles();
   const file = path.join(dir, '.claude', 'settings.json');
   const current = await readSettings(file);
   let marked: ReturnType<typeof withMarker>;
@@ -129,6 +129,7 @@ async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: 
     for (const [rel, text] of Object.entries(mod.files)) say(`--- ${rel}\n${text}`);
     return say(`--- .claude/settings.json\n${settingsText}`);
   }
+  await keepInstallPointer(dir, say);
   await writeModFiles(dir, mod, (line) => say(`${pc.green(line.slice(0, 9))}${line.slice(9)}`));
   if (marked.added || cleared.removed.length > 0) {
     await mkdir(path.dirname(file), { recursive: true });

@@ -21,7 +21,7 @@ import { killHookProcesses } from '../hook-processes.js';
 import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
 import { parseInputObject } from '../stdin.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';
-import { RECURSION_GUARD, residentDir, untrusted } from './address.cjs';
+import { MAX_SOCKET_PATH, RECURSION_GUARD, RESIDENT_DIR_ENV, residentDir, untrusted } from './address.cjs';
 import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
@@ -102,7 +102,15 @@ export async function runModResident(args: string[]): Promise<number> {
     log(`not starting: ${why}`);
     return 1;
   }
-  const code = await new ModResident(key, path.join(dir, `mod-${process.pid}.sock`), flags.failOpen === true, args).run();
+  const socket = path.join(dir, `mod-${process.pid}.sock`);
+  // Past the limit the kernel would bind a cut name the mod never finds: say so now, not after its wait.
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    log(
+      `not starting: the socket path ${socket} is ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH} a Unix socket allows here: set ${RESIDENT_DIR_ENV} to a shorter folder`,
+    );
+    return 1;
+  }
+  const code = await new ModResident(key, socket, flags.failOpen === true, args).run();
   // The watchdog and the loaded config's handles would keep it alive: it is done.
   process.exit(code);
 }
