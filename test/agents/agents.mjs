@@ -171,6 +171,8 @@ export const AGENTS = {
      * `opencode run` quotes each argument that holds a space before joining them: one word per
      * argument keeps the prompt as it is, and after `--` a word such as `-s` is not read as an option.
      */
+    /** A prompt the plugin refuses never reaches the model; `opencode run` shows nothing of why (it logs it). */
+    refusedPromptUnseen: true,
     args: (prompt) => ['run', '--dangerously-skip-permissions', '--', ...prompt.split(' ')],
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),

@@ -104,7 +104,7 @@ function check(expect, { agent, project, mock, env, lastSessionFrom, output }) {
   // The refusal's reason, shown or sent to the model; an agent that never shows a hook's reason must show the refusal its own way.
   if (expect.refusedSaying) {
     const said = output.includes(expect.refusedSaying) || mock.modelRequests().some((r) => r.raw.includes(expect.refusedSaying));
-    const shown = AGENTS[agent].refusalShownAs?.test(output);
+    const shown = AGENTS[agent].refusalShownAs?.test(output) || (AGENTS[agent].refusedPromptUnseen && mock.modelRequests().length === 0);
     if (!said && !shown) failures.push(`"${expect.refusedSaying}" was neither shown nor sent to the model`);
   }
   for (const [f, text] of Object.entries(expect.contains ?? {})) {

@@ -15,7 +15,7 @@ export const PLUGIN_MARK = '// hookwise: OpenCode plugin';
 export function openCodePlugin(): string {
   return `${PLUGIN_MARK}, written by \`hookwise init opencode\` (docs/agents.md). init rewrites it: edit your policy, not this file.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 const CONFIGS = ${JSON.stringify(CONFIG_MODULE_NAMES)};
@@ -37,6 +37,23 @@ function hookwiseIn(directory) {
   if (pointed && existsSync(pointed)) return pointed;
   throw new Error(NOT_INSTALLED);
 }
+
+/**
+ * Node from PATH, found once. OpenCode runs in Bun, which puts a \`node\` that is Bun on
+ * the PATH of what it starts: hookwise needs Node itself, so such a link is passed over.
+ */
+let node;
+function nodeBinary() {
+  if (node) return node;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, 'node');
+    try {
+      if (!/bun/i.test(path.basename(realpathSync(file))) && existsSync(file)) return (node = file);
+    } catch {}
+  }
+  return (node = 'node');
+}
 /** Past hookwise's own deadline (it answers a refusal at 20 s): only a hookwise that cannot answer at all gets here. */
 const WAIT_MS = ${PLUGIN_WAIT_MS};
 
@@ -48,7 +65,7 @@ function ask(call) {
     try {
       bin = hookwiseIn(call.directory);
       if (bin === null) return resolve({});
-      child = spawn('node', [bin, 'opencode'], { cwd: call.directory, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(nodeBinary(), [bin, 'opencode'], { cwd: call.directory, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
       return reject(new Error(error.message === NOT_INSTALLED ? NOT_INSTALLED : \`hookwise failed closed: cannot run \${bin}: \${error.message}\`));
     }
