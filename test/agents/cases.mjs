@@ -192,10 +192,11 @@ export const cases = [
   },
   {
     name: 'Stop fires when the run goes idle, before the agent exits',
-    agents: ['opencode'],
+    // Cline runs TaskComplete detached: hookwise must record it even when Cline has exited first.
+    agents: ['opencode', 'cline'],
     config: `import { writeFileSync } from 'node:fs';\nimport path from 'node:path';\nimport { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'stop', events: 'Stop', handler: (i) => { writeFileSync(path.join(i.cwd, 'stopped.txt'), 'x'); } }] });\n`,
     steps: [{ shell: 'echo ok > ran.txt' }],
-    expect: { present: ['ran.txt', 'stopped.txt'] },
+    expect: { present: ['ran.txt', 'stopped.txt'], settleMs: 20_000 },
   },
   {
     name: 'a broken policy at Stop ends the run (the agent is not kept going)',

@@ -73,6 +73,10 @@ async function runCase({ agent, c }) {
       const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps.map((s) => stepFor(agent, s, project)))}`;
       run = await runAgent(agent, { project, prompt, env, extraArgs });
     }
+    // What a detached hook records may land after the agent exits: waited for, up to settleMs.
+    const until = Date.now() + (c.expect.settleMs ?? 0);
+    while (Date.now() < until && !(c.expect.present ?? []).every((f) => existsSync(path.join(project, f))))
+      await new Promise((r) => setTimeout(r, 250));
     const failures = check(c.expect, { agent, project, mock, env, lastSessionFrom, output: run.output });
     return { failures, run, requests: mock.modelRequests().length };
   } finally {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -187,5 +187,22 @@ describe('the mod resident (hookwise claude-code --mod-serve)', () => {
       const { reply } = JSON.parse((await post(input, nonce, requestMacOf(key, nonce, input))).text);
       expect(JSON.parse(reply)).toMatchObject({ code: 0, unheard: [] });
     });
+  });
+});
+
+describe('the mod resident in a folder past the Unix socket limit', () => {
+  it('does not start, and says why and what to set, rather than leaving the mod to wait', () => {
+    const long = path.join(root, 'r'.repeat(60), 's'.repeat(60));
+    mkdirSync(long, { recursive: true, mode: 0o700 });
+    const r = spawnSync(process.execPath, [cliPath, 'claude-code', '--mod-serve'], {
+      input: `${'a'.repeat(64)}\n`,
+      encoding: 'utf8',
+      env: { ...process.env, HOOKWISE_RESIDENT_DIR: long, HOOKWISE_CLAUDE_CODE: '' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /not starting: the socket path .* is \d+ bytes, over the 100 a Unix socket allows here: set HOOKWISE_RESIDENT_DIR/,
+    );
   });
 });

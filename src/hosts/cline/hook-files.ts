@@ -22,6 +22,16 @@ export const CLINE_HOOK_EVENTS = ['TaskStart', 'UserPromptSubmit', 'PreToolUse',
  */
 const DETACHED = new Set<string>(['TaskStart', 'UserPromptSubmit', 'TaskComplete']);
 
+/**
+ * A detached event's answer is never read, and Cline may end (and its process group with
+ * it) before a cold hookwise has loaded the policy: the TaskComplete record would be lost.
+ * Where setsid is there, hookwise runs in a session of its own, which outlives the agent,
+ * and the script ends at once (its input stays hookwise's stdin).
+ */
+const DETACHED_RUN = `# Cline does not wait for this event: hookwise records it in a session of its own, outliving the agent.
+command -v setsid >/dev/null && exec setsid node "$b" cline --no-resident >/dev/null 2>&1
+`;
+
 /** The first lines of every file hookwise writes: how a later init knows its own. */
 export const MARKER = '# hookwise: written by `hookwise init cline` (docs/agents.md)';
 
@@ -46,7 +56,7 @@ if ! { [ -f "$b" ] && command -v node >/dev/null; }; then
   printf '%s\\n' ${shellWord(refusal(NOT_INSTALLED))}
   exit 0
 fi
-out=$(node "$b" cline${DETACHED.has(event) ? ' --no-resident' : ''})
+${DETACHED.has(event) ? DETACHED_RUN : ''}out=$(node "$b" cline${DETACHED.has(event) ? ' --no-resident' : ''})
 code=$?
 if [ "$code" -eq 0 ]; then
   printf '%s\\n' "$out"
