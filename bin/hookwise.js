@@ -4,17 +4,10 @@
 // command-line parser and the other commands' modules, and is answered by a
 // resident hookwise when one serves it (docs/claude-code.md#the-resident).
 // `hookwise codex|copilot|droid|cline|gemini|opencode` are the same command for another
-// agent (src/hosts); the agents, and their refusals, are one table (src/hook-call/unloaded-failure.cts).
+// agent (src/hosts); the agents, and their refusals, are one table (./agents.cjs).
+const { AGENT_COMMANDS, UNLOADED_FAILURE } = require('./agents.cjs');
 const [, , command, ...rest] = process.argv;
-const table = () => require('../dist/hook-call/unloaded-failure.cjs');
-let agents;
-try {
-  agents = table().AGENT_COMMANDS;
-} catch {
-  // No build at all: every agent's call reaches the failure answer below.
-  agents = ['codex', 'copilot', 'droid', 'cline', 'gemini', 'opencode'];
-}
-const agent = agents.includes(command);
+const agent = AGENT_COMMANDS.includes(command);
 const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
 const args = agent ? ['--agent', command, ...rest] : rest;
 
@@ -37,16 +30,7 @@ run.then(
       process.exitCode = 1;
       return;
     }
-    let answer;
-    try {
-      answer = table().UNLOADED_FAILURE[command](line);
-    } catch {
-      // Not even the table loads: a deny in Claude Code's shape, on the exit that blocks there.
-      answer = {
-        stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } })}\n`,
-        code: 2,
-      };
-    }
+    const answer = UNLOADED_FAILURE[command](line);
     if (answer.stdout) process.stdout.write(answer.stdout);
     process.exitCode = answer.code;
   },

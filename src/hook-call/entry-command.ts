@@ -39,7 +39,6 @@ export interface EntryOptions {
 export function entryCommand(host: Host, options: EntryOptions): string {
   const args = options.args ?? '';
   if (/[^\w\s=.,:/-]/.test(args)) throw new Error(`entry arguments must be plain words: ${args}`);
-  const isProject = CONFIG_MODULE_NAMES.map((name) => `[ -f "$p/${name}" ]`).join(' || ');
   const failure = host.failure(options.event, NOT_INSTALLED, false);
   const refuse = [
     failure.stderr && `echo ${shellWord(failure.stderr)} >&2`,
@@ -48,14 +47,22 @@ export function entryCommand(host: Host, options: EntryOptions): string {
   ].filter(Boolean);
   return [
     'p="$PWD"',
-    `{ ${isProject}; } || exit 0`,
+    IN_HOOKWISE_PROJECT,
     ...(options.deferTo ? [`grep -qs 'hookwise/bin/hookwise.js' ${options.deferTo} && exit 0`] : []),
-    'b="$p/node_modules/hookwise/bin/hookwise.js"',
-    `[ -f "$b" ] || b=$(cat "$p/${INSTALL_POINTER}" 2>/dev/null)`,
+    ...FIND_HOOKWISE,
     `[ -f "$b" ] && command -v node >/dev/null && exec node "$b" ${host.name}${args ? ` ${args.trim()}` : ''}`,
     ...refuse,
   ].join('; ');
 }
+
+/** sh: ends the hook (exit 0, nothing to run) unless the folder `$p` holds a hookwise.config.*. */
+export const IN_HOOKWISE_PROJECT = `{ ${CONFIG_MODULE_NAMES.map((name) => `[ -f "$p/${name}" ]`).join(' || ')}; } || exit 0`;
+
+/** sh: `$b` is the hookwise of the project `$p` (its node_modules, else this machine's pointer); check it with `[ -f "$b" ]`. */
+export const FIND_HOOKWISE = [
+  'b="$p/node_modules/hookwise/bin/hookwise.js"',
+  `[ -f "$b" ] || b=$(cat "$p/${INSTALL_POINTER}" 2>/dev/null)`,
+];
 
 /** Does this command run hookwise for that agent (this form, or the `node "<path>/hookwise.js" agent` of earlier releases)? */
 export function runsHookwiseFor(agent: string): RegExp {

@@ -273,7 +273,7 @@ describe('hookwise gemini when hookwise cannot even load (a broken install)', ()
     const bin = path.join(mkdtempSync(path.join(root, 'install-')), 'bin');
     mkdirSync(bin);
     // The launcher without dist/ beside it: its require of the resident client fails.
-    for (const f of ['hookwise.js', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(bin, f));
+    for (const f of ['hookwise.js', 'agents.cjs', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(bin, f));
     const r = spawnSync(process.execPath, [path.join(bin, 'hookwise.js'), 'gemini'], {
       input: JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }),
       encoding: 'utf8',

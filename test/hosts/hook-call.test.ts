@@ -8,13 +8,13 @@ import { AGENT_NAMES, hostNamed } from '../../src/hosts/index.js';
 import { repoRoot } from '../cli/run-cli.js';
 
 /**
- * The one table of agents (src/hook-call/unloaded-failure.cts) that bin/hookwise.js reads
- * when hookwise cannot load: the same agents as src/hosts, each row the host's own
- * failure answer for an event not yet read. Run against the build (`npm run build`).
+ * The one table of agents (bin/agents.cjs) that bin/hookwise.js reads: the same agents
+ * as src/hosts, each row the host's own failure answer for an event not yet read.
  */
-const { UNLOADED_FAILURE, AGENT_COMMANDS } = createRequire(import.meta.url)(
-  path.join(repoRoot, 'dist', 'hook-call', 'unloaded-failure.cjs'),
-) as typeof import('../../src/hook-call/unloaded-failure.cjs');
+const { UNLOADED_FAILURE, AGENT_COMMANDS } = createRequire(import.meta.url)(path.join(repoRoot, 'bin', 'agents.cjs')) as {
+  UNLOADED_FAILURE: Record<string, (line: string) => { stdout?: string; code: number }>;
+  AGENT_COMMANDS: string[];
+};
 
 const root = mkdtempSync(path.join(tmpdir(), 'hookwise-hook-call-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -34,15 +34,10 @@ describe('the table of agents', () => {
 });
 
 describe('bin/hookwise.js with a hookwise that cannot load', () => {
-  // A copy of the launcher whose build holds only the table: every call fails as a broken install does.
+  // A copy of the launcher with no build beside it: every call fails as a broken install does.
   const install = path.join(root, 'broken');
   mkdirSync(path.join(install, 'bin'), { recursive: true });
-  mkdirSync(path.join(install, 'dist', 'hook-call'), { recursive: true });
-  for (const f of ['hookwise.js', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(install, 'bin', f));
-  copyFileSync(
-    path.join(repoRoot, 'dist', 'hook-call', 'unloaded-failure.cjs'),
-    path.join(install, 'dist', 'hook-call', 'unloaded-failure.cjs'),
-  );
+  for (const f of ['hookwise.js', 'agents.cjs', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(install, 'bin', f));
 
   it.each(AGENT_NAMES)('%s: refused in its own form', (name) => {
     const r = spawnSync(process.execPath, [path.join(install, 'bin', 'hookwise.js'), name], {

@@ -1,4 +1,4 @@
-import { INSTALL_POINTER, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
+import { FIND_HOOKWISE, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
 /**
  * The hooks module of Claude Code's in-process mod (`hookwise init claude-code --mod`,
  * docs/claude-code.md#the-mod), verified against Claude Code 2.1.328. Its sandbox has no
@@ -336,8 +336,7 @@ export const register = (on) => {
 function residentLookup(): string {
   return [
     'p="${CLAUDE_PROJECT_DIR:-$PWD}"',
-    'b="$p/node_modules/hookwise/bin/hookwise.js"',
-    `[ -f "$b" ] || b=$(cat "$p/${INSTALL_POINTER}" 2>/dev/null)`,
+    ...FIND_HOOKWISE,
     '[ -f "$b" ] && command -v node >/dev/null && exec node "$b" claude-code --mod-serve',
     `echo ${shellWord(`not starting: ${NOT_INSTALLED}`)} >&2`,
     'exit 1',

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { CONFIG_MODULE_NAMES } from '../../config/discover.js';
-import { INSTALL_POINTER, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
+import { FIND_HOOKWISE, IN_HOOKWISE_PROJECT, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
 
 /**
  * The hook files `hookwise init cline` writes. Cline CLI 3.0.65 runs every executable in
@@ -41,7 +40,6 @@ const EXTENSIONS = ['', '.sh', '.bash', '.zsh', '.js', '.mjs', '.cjs', '.ts', '.
 export function clineHookScript(event: string): string {
   const refusal = (why: string) => JSON.stringify({ cancel: true, errorMessage: `hookwise failed closed: ${why}` });
   const [before, after] = refusal('hookwise could not be run (exit CODE): the call is refused').split('CODE');
-  const isProject = CONFIG_MODULE_NAMES.map((name) => `[ -f "$p/${name}" ]`).join(' || ');
   return `#!/bin/sh
 ${MARKER}
 # Cline reads only the JSON a hook prints (exit codes mean nothing to it), so a hookwise
@@ -49,9 +47,8 @@ ${MARKER}
 # hookwise is found in the project when Cline calls (src/hook-call/entry-command.ts):
 # its own node_modules, else the one \`hookwise init\` ran from on this machine.
 p="$PWD"
-{ ${isProject}; } || exit 0
-b="$p/node_modules/hookwise/bin/hookwise.js"
-[ -f "$b" ] || b=$(cat "$p/${INSTALL_POINTER}" 2>/dev/null)
+${IN_HOOKWISE_PROJECT}
+${FIND_HOOKWISE.join('\n')}
 if ! { [ -f "$b" ] && command -v node >/dev/null; }; then
   printf '%s\\n' ${shellWord(refusal(NOT_INSTALLED))}
   exit 0

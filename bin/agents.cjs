@@ -1,22 +1,17 @@
-/**
- * Each agent's refusal when hookwise itself cannot even load (a broken install): the one
- * table of agents `bin/hookwise.js` reads, before any of hookwise's ES modules. A row is
- * what the host's own failure answer (src/hosts/<agent>, `failure(undefined, …)`) is for
- * an event not yet read; test/hosts/hook-call.test.ts holds the two equal. CommonJS, so
- * the launcher can require it when nothing else loads. A new agent is a folder in
- * src/hosts and a row here.
- */
-export interface UnloadedAnswer {
-  stdout?: string;
-  code: number;
-}
+// The table of agents `hookwise <agent>` answers, with each one's refusal when hookwise
+// itself cannot even load (a broken install, no dist/): read by ./hookwise.js before any
+// of hookwise's modules, so it lives beside the launcher, in plain CommonJS. A row is
+// what the host's own failure answer (src/hosts/<agent>, `failure(undefined, …)`) is for
+// an event not yet read; test/hosts/hook-call.test.ts holds the table equal to the hosts.
+// A new agent is a folder in src/hosts and a row here (ARCHITECTURE.md).
 
-const json = (value: Record<string, unknown>): UnloadedAnswer => ({ stdout: `${JSON.stringify(value)}\n`, code: 0 });
+const json = (value) => ({ stdout: `${JSON.stringify(value)}\n`, code: 0 });
 /** Codex, Copilot and droid run the tool on exit 1 and may on 2: a JSON deny on exit 0. */
-const claudeShapedDeny = (line: string) =>
+const claudeShapedDeny = (line) =>
   json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } });
 
-export const UNLOADED_FAILURE: Readonly<Record<string, (line: string) => UnloadedAnswer>> = {
+/** @type {Readonly<Record<string, (line: string) => { stdout?: string; code: number }>>} */
+const UNLOADED_FAILURE = {
   // Exit 2 blocks whatever the event was (its stderr is the reason).
   'claude-code': () => ({ code: 2 }),
   codex: claudeShapedDeny,
@@ -31,4 +26,6 @@ export const UNLOADED_FAILURE: Readonly<Record<string, (line: string) => Unloade
 };
 
 /** The agents `hookwise <agent>` answers besides Claude Code (`hookwise claude-code`). */
-export const AGENT_COMMANDS: readonly string[] = Object.keys(UNLOADED_FAILURE).filter((name) => name !== 'claude-code');
+const AGENT_COMMANDS = Object.keys(UNLOADED_FAILURE).filter((name) => name !== 'claude-code');
+
+module.exports = { UNLOADED_FAILURE, AGENT_COMMANDS };
