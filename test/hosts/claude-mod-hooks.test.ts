@@ -133,3 +133,36 @@ describe("the mod's hooks module", () => {
     expect(await fire('PreToolUse', bash, $)).toEqual({ deny: 'hookwise failed closed: hookwise did not answer within 50 ms' });
   });
 });
+
+describe('a resident that ends before it serves', () => {
+  /** Claude Code's `$` whose resident writes `stderr` and ends. */
+  const ending = (stderr: string) => ({
+    ...standIn(() => allow()).$,
+    process: {
+      hookEnv: async () => ({}),
+      spawn: () =>
+        (async function* () {
+          yield { stream: 'stderr', text: stderr };
+        })(),
+    },
+  });
+
+  it.each([
+    [
+      'a crash: the error Node printed, not its closing banner',
+      "/x/y.js:1\nthrow new Error('boom')\n^\n\nError: boom-4d1\n    at x (/x/y.js:1:7)\n\nNode.js v20.20.2\n",
+      /the hookwise resident ended: Error: boom-4d1/,
+    ],
+    [
+      'its own reason',
+      '2026-01-01T00:00:00.000Z hookwise resident 7: not starting: hookwise is not installed in this project\n',
+      /the hookwise resident ended: not starting: hookwise is not installed in this project/,
+    ],
+  ])('refuses the call, saying why it ended: %s', async (_name, stderr, why) => {
+    const { fire } = await loadMod();
+    const refused = JSON.stringify(await fire('PreToolUse', bash, ending(stderr)));
+    expect(refused).toMatch(why);
+    expect(refused).toMatch(/"deny":"hookwise failed closed: /);
+    expect(refused).not.toMatch(/Node\.js v20/);
+  });
+});
