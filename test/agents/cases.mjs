@@ -109,6 +109,14 @@ export const cases = [
     expect: { absent: ['denied.txt'], present: ['after.txt'], seen: ['REASON-2b9'] },
   },
   {
+    name: 'in a folder the agent trusts, the project file and the user file answer each call once between them',
+    agents: ['copilot', 'gemini'],
+    config: `import { appendFileSync } from 'node:fs';\nimport path from 'node:path';\nimport { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'count', events: 'PreToolUse', handler: (i) => { appendFileSync(path.join(i.cwd, 'calls.txt'), 'x\\n'); } }] });\n`,
+    env: { COPILOT_ALLOW_ALL: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    steps: [{ shell: 'echo ok > once.txt' }],
+    expect: { present: ['once.txt'], lines: { 'calls.txt': 1 } },
+  },
+  {
     name: 'the audit trail records the call',
     config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
     env: { HOOKWISE_AUDIT_DB: 'audit.db' },

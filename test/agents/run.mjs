@@ -115,6 +115,12 @@ function check(expect, { agent, project, mock, env, lastSessionFrom, output }) {
     const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '(missing)';
     if (!body.includes(text)) failures.push(`${f} holds ${JSON.stringify(body.slice(0, 80))}, not ${JSON.stringify(text)}: work was lost`);
   }
+  for (const [f, count] of Object.entries(expect.lines ?? {})) {
+    const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '';
+    const lines = body.split('\n').filter(Boolean).length;
+    if (lines !== count)
+      failures.push(`${f} holds ${lines} lines, not ${count}: an event was answered ${lines > count ? 'twice' : 'never'}`);
+  }
   for (const f of expect.absent ?? []) if (existsSync(path.join(project, f))) failures.push(`${f} exists: the refused call ran`);
   for (const f of expect.present ?? [])
     if (!existsSync(path.join(project, f))) failures.push(`${f} is missing: the allowed call did not run`);
