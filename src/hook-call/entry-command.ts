@@ -48,7 +48,8 @@ export function entryCommand(host: Host, options: EntryOptions): string {
   return [
     'p="$PWD"',
     IN_HOOKWISE_PROJECT,
-    ...(options.deferTo ? [`grep -qs 'hookwise/bin/hookwise.js' ${options.deferTo} && exit 0`] : []),
+    // Only an entry of this form counts (its lookup text is in no other hook): an older one naming a path may be gone.
+    ...(options.deferTo ? [`grep -qsF '${FIND_HOOKWISE[0]!.slice(3, -1)}' ${options.deferTo} && exit 0`] : []),
     ...FIND_HOOKWISE,
     `[ -f "$b" ] && command -v node >/dev/null && exec node "$b" ${host.name}${args ? ` ${args.trim()}` : ''}`,
     ...refuse,

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,5 +136,34 @@ describe('hookwise codex|copilot|droid, spawned, with a broken policy', () => {
     const stop = await call(agent, dir, { hook_event_name: 'Stop', stop_hook_active: false });
     expect(stop.code).toBe(0);
     expect(JSON.parse(stop.stdout)).toEqual({ continue: false, stopReason: expect.stringMatching(/broken/) });
+  });
+});
+
+describe("the project's entry beside the user's (Copilot, Gemini)", () => {
+  const project = mkdtempSync(path.join(root, 'defer-'));
+  writeFileSync(path.join(project, 'hookwise.config.mjs'), 'export default {};\n');
+  const userFile = path.join(project, 'user.json');
+  const run = () =>
+    spawnSync('sh', ['-c', entryCommand(hostNamed('copilot'), { event: 'PreToolUse', deferTo: '"$USER_FILE"' })], {
+      cwd: project,
+      input: '{}',
+      encoding: 'utf8',
+      env: { ...process.env, USER_FILE: userFile },
+    });
+  const [user] = initTargets('copilot', project, { HOME: '/home/u' });
+
+  it("stays silent where the user's file wires hookwise this way, so no call is answered twice", () => {
+    writeFileSync(userFile, JSON.stringify(mergeHooksFile({}, user!.shape).file));
+    expect(run()).toMatchObject({ status: 0, stdout: '' });
+  });
+
+  it("answers itself when the user's file is missing, or names one install the way an earlier release did", () => {
+    rmSync(userFile, { force: true });
+    expect(JSON.parse(run().stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/hookwise is not installed in this project/);
+    writeFileSync(
+      userFile,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ command: 'node "/gone/node_modules/hookwise/bin/hookwise.js" copilot' }] }] } }),
+    );
+    expect(JSON.parse(run().stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 });
