@@ -52,7 +52,8 @@ describe('hookwise init claude-code --mod', () => {
     expect(mod.stdout).toMatch(/hookwise's settings hooks removed on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop/);
     const after = settingsOf();
     // Only the user's hook and the marker are left.
-    expect(after.hooks).toEqual({ PreToolUse: [mine], UserPromptSubmit: [withMarker({}).settings.hooks!.UserPromptSubmit[0]] });
+    const marker = (withMarker({}).settings.hooks as Record<string, unknown[]>).UserPromptSubmit![0];
+    expect(after.hooks).toEqual({ PreToolUse: [mine], UserPromptSubmit: [marker] });
     expect(JSON.stringify(after)).not.toMatch(/ claude-code\b/);
     // The same from --serve's http entries.
     expect((await runCli(['init', 'claude-code', '--serve', '--dir', dir])).code).toBe(0);
