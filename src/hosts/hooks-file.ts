@@ -9,8 +9,8 @@ export const AGENT_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', '
 export interface HooksFileShape {
   /** Events under a top-level `hooks` object (Codex, Copilot), or at the top level (droid). */
   wrapped: boolean;
-  /** The hook command, e.g. `node "/…/hookwise.js" codex`. */
-  command: string;
+  /** The hook command for one of the agent's events (src/hook-call/entry-command.ts). */
+  command: (event: string) => string;
   /** Seconds the agent waits; hookwise answers well within it (src/hosts/<agent>). */
   timeoutSeconds: number;
   /** Recognises a hookwise entry already there. */
@@ -24,7 +24,7 @@ export interface HooksFileShape {
 export interface HooksMerge {
   file: Record<string, unknown>;
   added: string[];
-  /** Events whose hookwise entry now runs `command` (an older path or timeout was there). */
+  /** Events whose hookwise entry now runs the current command (an earlier release's, or another timeout, was there). */
   updated: string[];
 }
 
@@ -36,8 +36,9 @@ export function mergeHooksFile(existing: Record<string, unknown>, shape: HooksFi
   const added: string[] = [];
   const updated: string[] = [];
   const timeout = shape.timeoutMs ?? shape.timeoutSeconds;
-  const entry = { type: 'command', command: shape.command, timeout };
   for (const event of shape.events ?? AGENT_EVENTS) {
+    const command = shape.command(event);
+    const entry = { type: 'command', command, timeout };
     const where = shape.wrapped ? `hooks.${event}` : event;
     const groups = merged[event] === undefined ? [] : asArray(merged[event], where);
     const at = groups.findIndex((g) => hookwiseHooks(g, shape.runsHookwise).length > 0);
@@ -48,8 +49,8 @@ export function mergeHooksFile(existing: Record<string, unknown>, shape: HooksFi
     }
     const group = groups[at] as { hooks: Record<string, unknown>[] };
     const current = hookwiseHooks(group, shape.runsHookwise)[0]!;
-    if (current.command === shape.command && current.timeout === timeout) continue;
-    const hooks = group.hooks.map((h) => (h === current ? { ...h, command: shape.command, timeout } : h));
+    if (current.command === command && current.timeout === timeout) continue;
+    const hooks = group.hooks.map((h) => (h === current ? { ...h, command, timeout } : h));
     merged[event] = groups.map((g, i) => (i === at ? { ...group, hooks } : g));
     updated.push(event);
   }

@@ -38,6 +38,8 @@ export const AGENTS = {
       const toml = `\n[mcp_servers.sentinel]\ncommand = ${JSON.stringify(server.command)}\nargs = [${args}]\n`;
       appendFileSync(path.join(home, '.codex', 'config.toml'), toml);
     },
+    /** `codex exec` shows that a hook blocked the prompt, not the hook's reason. */
+    refusalShownAs: /hook: UserPromptSubmit Blocked/,
     args: (prompt) => [
       'exec',
       '--skip-git-repo-check',
@@ -66,12 +68,14 @@ export const AGENTS = {
     pkg: '@github/copilot',
     version: '1.0.102',
     bin: 'copilot',
-    /** BYOK against the mock, offline; COPILOT_ALLOW_ALL=true also trusts the folder, so its hooks run. */
+    /**
+     * BYOK against the mock, offline. The folder is not trusted (no COPILOT_ALLOW_ALL, which
+     * would trust it): Copilot then runs only the user's hooks, which `hookwise init copilot` writes.
+     */
     setup({ home, mockUrl }) {
       return {
         COPILOT_HOME: path.join(home, '.copilot'),
         COPILOT_OFFLINE: 'true',
-        COPILOT_ALLOW_ALL: 'true',
         COPILOT_PROVIDER_BASE_URL: `${mockUrl}/v1`,
         COPILOT_PROVIDER_WIRE_API: 'responses',
         COPILOT_PROVIDER_API_KEY: 'x',
@@ -167,6 +171,8 @@ export const AGENTS = {
      * `opencode run` quotes each argument that holds a space before joining them: one word per
      * argument keeps the prompt as it is, and after `--` a word such as `-s` is not read as an option.
      */
+    /** A prompt the plugin refuses never reaches the model; `opencode run` shows nothing of why (it logs it). */
+    refusedPromptUnseen: true,
     args: (prompt) => ['run', '--dangerously-skip-permissions', '--', ...prompt.split(' ')],
     shell: (command) => ({ name: 'bash', args: { command, description: 'step' } }),
     write: (file, content, project) => ({ name: 'write', args: { filePath: path.join(project, file), content } }),
@@ -252,6 +258,8 @@ export const AGENTS = {
       const config = { mcpServers: { sentinel: { ...server, disabled: false, autoApprove: ['touch'] } } };
       writeFileSync(path.join(settings, 'cline_mcp_settings.json'), JSON.stringify(config));
     },
+    /** A hook's `cancel` ends the run; its --json output says so, not the hook's errorMessage. */
+    refusalShownAs: /"finishReason":"aborted"/,
     args: (prompt) => ['--json', '-P', 'openai-compatible', '-m', 'gpt-4o', prompt],
     shell: (command) => ({ name: 'run_commands', args: { commands: [command] } }),
     /** Several commands in one call: Cline runs each (concurrently); hookwise judges each. */
@@ -277,7 +285,8 @@ export const AGENTS = {
     startMock: startMockGemini,
     /**
      * An API key against the mock: without `selectedType` and an explicit `-m` its model
-     * router retries classifier calls for minutes. The folder is trusted, so its project hooks run.
+     * router retries classifier calls for minutes. The folder is not trusted: Gemini then
+     * ignores the project's settings and runs the user's hooks, which `hookwise init gemini` writes.
      */
     setup({ home, mockUrl, mcpServer }) {
       mkdirSync(path.join(home, '.gemini'), { recursive: true });
@@ -288,9 +297,10 @@ export const AGENTS = {
         privacy: { usageStatisticsEnabled: false },
       };
       writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
-      return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+      return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl };
     },
-    args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '-p', prompt],
+    /** --skip-trust: headless in a folder nobody trusted, which Gemini otherwise refuses to run in at all. */
+    args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '--skip-trust', '-p', prompt],
     shell: (command) => ({ name: 'run_shell_command', args: { command } }),
     write: (file, content, project) => ({ name: 'write_file', args: { file_path: path.join(project, file), content } }),
     edit: (file, before, after, project) => ({
@@ -321,9 +331,12 @@ export function agentBinary(name) {
   return bin;
 }
 
+/** The arguments of `hookwise init` for that agent. */
+export const initArgs = (name) => AGENTS[name].init ?? [name];
+
 /** `hookwise init <agent>` in the project, as a user would run it: the only set-up of hookwise. */
 export function initAgent(name, project, env) {
-  const r = spawnSync(process.execPath, [HOOKWISE, 'init', ...(AGENTS[name].init ?? [name])], { cwd: project, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [HOOKWISE, 'init', ...initArgs(name)], { cwd: project, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`hookwise init ${name} exited ${r.status}: ${r.stderr}`);
 }
 

@@ -89,6 +89,34 @@ export const cases = [
     expect: { present: ['danger.txt', '.env.local'] },
   },
   {
+    name: 'hookwise not installed here (a clone, or the install init named is gone): every call refused, saying so',
+    config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
+    // What a clone has: the committed config and hook files, none of this machine's .hookwise/ state.
+    afterInit: ['rm -f .hookwise/install'],
+    steps: [{ shell: 'echo x > danger.txt' }, { write: ['.env.local', 'TOKEN=1'] }],
+    expect: { absent: ['danger.txt', '.env.local'], refusedSaying: 'hookwise is not installed in this project' },
+  },
+  {
+    name: 'init in a second project, since deleted, leaves this one protected by its own policy',
+    config: policy(
+      `{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\\\.txt' }, handler: () => deny('REASON-2b9 not here') }`,
+    ),
+    // Each user-level hooks file was once re-pointed at the last project init ran in.
+    afterInit: [
+      'mkdir -p ../second && cp hookwise.config.mjs ../second/ && (cd ../second && git init -q && node "$HOOKWISE_BIN" init $HOOKWISE_INIT_ARGS >/dev/null) && rm -rf ../second',
+    ],
+    steps: [{ shell: 'echo x > denied.txt' }, { shell: 'echo ok > after.txt' }],
+    expect: { absent: ['denied.txt'], present: ['after.txt'], seen: ['REASON-2b9'] },
+  },
+  {
+    name: 'in a folder the agent trusts, the project file and the user file answer each call once between them',
+    agents: ['copilot', 'gemini'],
+    config: `import { appendFileSync } from 'node:fs';\nimport path from 'node:path';\nimport { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'count', events: 'PreToolUse', handler: (i) => { appendFileSync(path.join(i.cwd, 'calls.txt'), 'x\\n'); } }] });\n`,
+    env: { COPILOT_ALLOW_ALL: 'true', GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+    steps: [{ shell: 'echo ok > once.txt' }],
+    expect: { present: ['once.txt'], lines: { 'calls.txt': 1 } },
+  },
+  {
     name: 'the audit trail records the call',
     config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
     env: { HOOKWISE_AUDIT_DB: 'audit.db' },
@@ -172,10 +200,11 @@ export const cases = [
   },
   {
     name: 'Stop fires when the run goes idle, before the agent exits',
-    agents: ['opencode'],
+    // Cline runs TaskComplete detached: hookwise must record it even when Cline has exited first.
+    agents: ['opencode', 'cline'],
     config: `import { writeFileSync } from 'node:fs';\nimport path from 'node:path';\nimport { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'stop', events: 'Stop', handler: (i) => { writeFileSync(path.join(i.cwd, 'stopped.txt'), 'x'); } }] });\n`,
     steps: [{ shell: 'echo ok > ran.txt' }],
-    expect: { present: ['ran.txt', 'stopped.txt'] },
+    expect: { present: ['ran.txt', 'stopped.txt'], settleMs: 20_000 },
   },
   {
     name: 'a broken policy at Stop ends the run (the agent is not kept going)',

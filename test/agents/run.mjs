@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AGENTS, agentBinary, initAgent, mcpServerFor, repoRoot, runAgent, stopResidents } from './agents.mjs';
+import { AGENTS, agentBinary, initAgent, initArgs, mcpServerFor, repoRoot, runAgent, stopResidents } from './agents.mjs';
 import { cases } from './cases.mjs';
 import { startMockOpenAI } from './mock-openai.mjs';
 
@@ -58,6 +58,12 @@ async function runCase({ agent, c }) {
     }
     if (c.config) writeFileSync(path.join(project, 'hookwise.config.mjs'), c.config);
     if (!c.withoutHookwise) initAgent(agent, project, env);
+    // What happens to the machine after init (a clone's missing state, another project's init): each must succeed.
+    for (const command of c.afterInit ?? []) {
+      const vars = { HOOKWISE_BIN: path.join(repoRoot, 'bin', 'hookwise.js'), HOOKWISE_INIT_ARGS: initArgs(agent).join(' ') };
+      const r = spawnSync('bash', ['-c', command], { cwd: project, env: { ...env, ...GIT_IDENTITY, ...vars }, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`afterInit \`${command}\` exited ${r.status}: ${r.stderr}`);
+    }
     // Each session is a run of its own in the same project (a second session reuses what the first left: its resident).
     const sessions = [c.steps, ...(c.nextSession ? [c.nextSession] : [])];
     let run;
@@ -67,7 +73,11 @@ async function runCase({ agent, c }) {
       const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps.map((s) => stepFor(agent, s, project)))}`;
       run = await runAgent(agent, { project, prompt, env, extraArgs });
     }
-    const failures = check(c.expect, { project, mock, env, lastSessionFrom });
+    // What a detached hook records may land after the agent exits: waited for, up to settleMs.
+    const until = Date.now() + (c.expect.settleMs ?? 0);
+    while (Date.now() < until && !(c.expect.present ?? []).every((f) => existsSync(path.join(project, f))))
+      await new Promise((r) => setTimeout(r, 250));
+    const failures = check(c.expect, { agent, project, mock, env, lastSessionFrom, output: run.output });
     return { failures, run, requests: mock.modelRequests().length };
   } finally {
     await mock.close();
@@ -93,11 +103,23 @@ function stepFor(agent, s, project) {
   return a.write(s.write[0], s.write[1], project);
 }
 
-function check(expect, { project, mock, env, lastSessionFrom }) {
+function check(expect, { agent, project, mock, env, lastSessionFrom, output }) {
   const failures = [];
+  // The refusal's reason, shown or sent to the model; an agent that never shows a hook's reason must show the refusal its own way.
+  if (expect.refusedSaying) {
+    const said = output.includes(expect.refusedSaying) || mock.modelRequests().some((r) => r.raw.includes(expect.refusedSaying));
+    const shown = AGENTS[agent].refusalShownAs?.test(output) || (AGENTS[agent].refusedPromptUnseen && mock.modelRequests().length === 0);
+    if (!said && !shown) failures.push(`"${expect.refusedSaying}" was neither shown nor sent to the model`);
+  }
   for (const [f, text] of Object.entries(expect.contains ?? {})) {
     const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '(missing)';
     if (!body.includes(text)) failures.push(`${f} holds ${JSON.stringify(body.slice(0, 80))}, not ${JSON.stringify(text)}: work was lost`);
+  }
+  for (const [f, count] of Object.entries(expect.lines ?? {})) {
+    const body = existsSync(path.join(project, f)) ? readFileSync(path.join(project, f), 'utf8') : '';
+    const lines = body.split('\n').filter(Boolean).length;
+    if (lines !== count)
+      failures.push(`${f} holds ${lines} lines, not ${count}: an event was answered ${lines > count ? 'twice' : 'never'}`);
   }
   for (const f of expect.absent ?? []) if (existsSync(path.join(project, f))) failures.push(`${f} exists: the refused call ran`);
   for (const f of expect.present ?? [])

@@ -54,7 +54,7 @@ describe('Claude Code: a replaced output it would ignore ends the run', () => {
 });
 
 describe("the mod's classic.PostToolUse result", () => {
-  const source = modSource({ node: 'node', bin: 'hookwise.js', events: [] });
+  const source = modSource({ events: [] });
   const body = source.slice(source.indexOf('const CONTEXT'), source.indexOf('let resident'));
   const helpers = source.slice(source.indexOf('const parsed'), source.indexOf("/** hookwise's result first"));
   const classicResult = new Function(`${body}\n${helpers}; return classicResult;`)() as (

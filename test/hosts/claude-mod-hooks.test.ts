@@ -17,7 +17,7 @@ let loads = 0;
 
 /** A fresh copy of the module (its own state), its limit on an answer set to `limitMs`. */
 async function loadMod(limitMs = MOD_LIMIT_MS) {
-  const source = modSource({ node: 'node', bin: 'hookwise.js', events: EVENTS })
+  const source = modSource({ events: EVENTS })
     .replace(`const LIMIT_MS = ${MOD_LIMIT_MS}`, `const LIMIT_MS = ${limitMs}`)
     .concat(`\n// copy ${++loads}\n`);
   const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
@@ -131,5 +131,38 @@ describe("the mod's hooks module", () => {
     const { $ } = standIn((input) => (input.hook_event_name === 'PreToolUse' ? 'never' : allow()));
     await fire('SessionStart', start, $);
     expect(await fire('PreToolUse', bash, $)).toEqual({ deny: 'hookwise failed closed: hookwise did not answer within 50 ms' });
+  });
+});
+
+describe('a resident that ends before it serves', () => {
+  /** Claude Code's `$` whose resident writes `stderr` and ends. */
+  const ending = (stderr: string) => ({
+    ...standIn(() => allow()).$,
+    process: {
+      hookEnv: async () => ({}),
+      spawn: () =>
+        (async function* () {
+          yield { stream: 'stderr', text: stderr };
+        })(),
+    },
+  });
+
+  it.each([
+    [
+      'a crash: the error Node printed, not its closing banner',
+      "/x/y.js:1\nthrow new Error('boom')\n^\n\nError: boom-4d1\n    at x (/x/y.js:1:7)\n\nNode.js v20.20.2\n",
+      /the hookwise resident ended: Error: boom-4d1/,
+    ],
+    [
+      'its own reason',
+      '2026-01-01T00:00:00.000Z hookwise resident 7: not starting: hookwise is not installed in this project\n',
+      /the hookwise resident ended: not starting: hookwise is not installed in this project/,
+    ],
+  ])('refuses the call, saying why it ended: %s', async (_name, stderr, why) => {
+    const { fire } = await loadMod();
+    const refused = JSON.stringify(await fire('PreToolUse', bash, ending(stderr)));
+    expect(refused).toMatch(why);
+    expect(refused).toMatch(/"deny":"hookwise failed closed: /);
+    expect(refused).not.toMatch(/Node\.js v20/);
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -39,6 +39,29 @@ describe('hookwise init claude-code --mod', () => {
     expect(JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'))).toEqual(settings);
   });
 
+  it('after `init claude-code` (or --serve), replaces the settings hooks: each event answered, and recorded, once', async () => {
+    const dir = path.join(root, 'from-settings');
+    mkdirSync(path.join(dir, '.claude'), { recursive: true });
+    const mine = { matcher: 'Bash', hooks: [{ type: 'command', command: './mine.sh' }] };
+    writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [mine] } }));
+    expect((await runCli(['init', 'claude-code', '--dir', dir])).code).toBe(0);
+    const settingsOf = () => JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(JSON.stringify(settingsOf())).toMatch(/hookwise\.js\\" claude-code|hookwise claude-code/);
+    const mod = await runCli(['init', 'claude-code', '--mod', '--dir', dir]);
+    expect(mod.code).toBe(0);
+    expect(mod.stdout).toMatch(/hookwise's settings hooks removed on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop/);
+    const after = settingsOf();
+    // Only the user's hook and the marker are left.
+    const marker = (withMarker({}).settings.hooks as Record<string, unknown[]>).UserPromptSubmit![0];
+    expect(after.hooks).toEqual({ PreToolUse: [mine], UserPromptSubmit: [marker] });
+    expect(JSON.stringify(after)).not.toMatch(/ claude-code\b/);
+    // The same from --serve's http entries.
+    expect((await runCli(['init', 'claude-code', '--serve', '--dir', dir])).code).toBe(0);
+    expect(JSON.stringify(settingsOf())).toContain('/v1/claude-code');
+    expect((await runCli(['init', 'claude-code', '--mod', '--dir', dir])).code).toBe(0);
+    expect(JSON.stringify(settingsOf())).not.toContain('/v1/claude-code');
+  });
+
   it('--mod goes with claude-code only', async () => {
     const r = await runCli(['init', 'codex', '--mod', '--dir', path.join(root, 'other')]);
     expect(r.code).not.toBe(0);
@@ -64,7 +87,7 @@ describe('hookwise init claude-code --mod', () => {
 
 describe("the mod's HMAC", () => {
   it("is node:crypto's HMAC-SHA-256, for short, long and non-ASCII text", () => {
-    const source = modSource({ node: 'node', bin: 'hookwise.js', events: [] });
+    const source = modSource({ events: [] });
     const body = source.slice(source.indexOf('const encoder'), source.indexOf('function start('));
     const hmacOf = new Function(`${body}; return hmacOf;`)() as (key: string) => (text: string) => string;
     const key = crypto.randomBytes(32).toString('hex');
@@ -165,5 +188,22 @@ describe('the mod resident (hookwise claude-code --mod-serve)', () => {
       const { reply } = JSON.parse((await post(input, nonce, requestMacOf(key, nonce, input))).text);
       expect(JSON.parse(reply)).toMatchObject({ code: 0, unheard: [] });
     });
+  });
+});
+
+describe('the mod resident in a folder past the Unix socket limit', () => {
+  it('does not start, and says why and what to set, rather than leaving the mod to wait', () => {
+    const long = path.join(root, 'r'.repeat(60), 's'.repeat(60));
+    mkdirSync(long, { recursive: true, mode: 0o700 });
+    const r = spawnSync(process.execPath, [cliPath, 'claude-code', '--mod-serve'], {
+      input: `${'a'.repeat(64)}\n`,
+      encoding: 'utf8',
+      env: { ...process.env, HOOKWISE_RESIDENT_DIR: long, HOOKWISE_CLAUDE_CODE: '' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /not starting: the socket path .* is \d+ bytes, over the 100 a Unix socket allows here: set HOOKWISE_RESIDENT_DIR/,
+    );
   });
 });

@@ -251,12 +251,30 @@ describe('after the tool, and hookwise failing', () => {
 
 describe('the hook files', () => {
   it('a hook script whose hookwise cannot run answers cancel itself (Cline would run the tool on silence)', () => {
-    const file = path.join(root, 'PreToolUse');
-    writeFileSync(file, clineHookScript(path.join(root, 'missing', 'hookwise.js'), 'PreToolUse'));
+    const dir = mkdtempSync(path.join(root, 'script-'));
+    writeFileSync(path.join(dir, 'hookwise.config.mjs'), 'export default {};\n');
+    const file = path.join(dir, 'PreToolUse');
+    writeFileSync(file, clineHookScript('PreToolUse'));
     chmodSync(file, 0o755);
-    const r = spawnSync(file, { input: '{}', encoding: 'utf8' });
+    const run = () => spawnSync(file, { cwd: dir, input: '{}', encoding: 'utf8' });
+    // A clone, or an install since deleted: nothing says where hookwise is.
+    expect(JSON.parse(run().stdout)).toEqual({
+      cancel: true,
+      errorMessage: expect.stringMatching(/hookwise is not installed in this project/),
+    });
+    mkdirSync(path.join(dir, '.hookwise'));
+    writeFileSync(path.join(dir, '.hookwise', 'install'), path.join(root, 'missing', 'hookwise.js'));
+    expect(JSON.parse(run().stdout).errorMessage).toMatch(/hookwise is not installed in this project/);
+    // One that runs and fails: its exit code, refused.
+    const crashing = path.join(dir, 'crash.cjs');
+    writeFileSync(crashing, 'process.exit(3);\n');
+    writeFileSync(path.join(dir, '.hookwise', 'install'), crashing);
+    const r = run();
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ cancel: true, errorMessage: 'hookwise could not be run (exit 1): the call is refused' });
+    expect(JSON.parse(r.stdout)).toEqual({
+      cancel: true,
+      errorMessage: 'hookwise failed closed: hookwise could not be run (exit 3): the call is refused',
+    });
   });
 
   it('names Cline runs for an event', () => {
@@ -269,7 +287,8 @@ describe('the hook files', () => {
     const init = () => runCli(['init', 'cline'], { cwd: dir, env: { HOME: dir } });
     expect((await init()).code).toBe(0);
     const pre = path.join(dir, '.clinerules', 'hooks', 'PreToolUse');
-    expect(readFileSync(pre, 'utf8')).toMatch(/hookwise\.js' cline\)\n/);
+    expect(readFileSync(pre, 'utf8')).toMatch(/node "\$b" cline\)\n/);
+    expect(readFileSync(pre, 'utf8')).not.toContain(dir);
     expect(readFileSync(path.join(dir, '.clinerules', 'hooks', 'TaskComplete'), 'utf8')).toMatch(/cline --no-resident/);
     expect((await init()).stdout).toMatch(/kept .*\.clinerules\/hooks\/ \(hookwise already answers every event\)/);
     writeFileSync(path.join(dir, '.clinerules', 'hooks', 'PostToolUse'), '#!/bin/sh\necho mine\n');

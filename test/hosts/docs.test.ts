@@ -13,12 +13,12 @@ const lines = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => m[1]!.tr
 const commands = lines.filter((line) => line.startsWith('npx hookwise init '));
 /** What each init writes, and a line the file must hold. */
 const WRITES: Record<string, { file: (home: string, project: string) => string; holds: string }> = {
-  codex: { file: (home) => path.join(home, '.codex', 'hooks.json'), holds: 'hookwise.js\\" codex' },
-  copilot: { file: (_home, project) => path.join(project, '.github', 'hooks', 'hookwise.json'), holds: 'hookwise.js\\" copilot' },
-  droid: { file: (home) => path.join(home, '.factory', 'hooks.json'), holds: 'hookwise.js\\" droid' },
-  cline: { file: (_home, project) => path.join(project, '.clinerules', 'hooks', 'PreToolUse'), holds: "hookwise.js' cline" },
-  gemini: { file: (_home, project) => path.join(project, '.gemini', 'settings.json'), holds: 'hookwise.js\\" gemini' },
-  opencode: { file: (_home, project) => path.join(project, '.opencode', 'plugins', 'hookwise.js'), holds: `hookwise.js", 'opencode'` },
+  codex: { file: (home) => path.join(home, '.codex', 'hooks.json'), holds: 'node \\"$b\\" codex' },
+  copilot: { file: (home) => path.join(home, '.copilot', 'hooks', 'hookwise.json'), holds: 'node \\"$b\\" copilot' },
+  droid: { file: (home) => path.join(home, '.factory', 'hooks.json'), holds: 'node \\"$b\\" droid' },
+  cline: { file: (_home, project) => path.join(project, '.clinerules', 'hooks', 'PreToolUse'), holds: 'node "$b" cline' },
+  gemini: { file: (home) => path.join(home, '.gemini', 'settings.json'), holds: 'node \\"$b\\" gemini' },
+  opencode: { file: (_home, project) => path.join(project, '.opencode', 'plugins', 'hookwise.js'), holds: `[bin, 'opencode']` },
   'claude-code': { file: (_home, project) => path.join(project, '.claude', 'settings.json'), holds: 'hookwise claude-code' },
   'claude-code --mod': {
     file: (_home, project) => path.join(project, '.claude', 'hookwise-mod', 'hooks', 'register.js'),
@@ -35,7 +35,7 @@ describe('docs/agents.md', () => {
     const target = WRITES[command.slice('npx hookwise init '.length)]!;
     const home = mkdtempSync(path.join(root, 'home-'));
     const project = mkdtempSync(path.join(root, 'project-'));
-    const r = await runCli(command.split(' ').slice(2), { cwd: project, env: { HOME: home }, unset: ['CODEX_HOME'] });
+    const r = await runCli(command.split(' ').slice(2), { cwd: project, env: { HOME: home }, unset: ['CODEX_HOME', 'COPILOT_HOME'] });
     expect(r.code).toBe(0);
     expect(existsSync(path.join(project, 'hookwise.config.ts'))).toBe(true);
     expect(readFileSync(target.file(home, project), 'utf8')).toContain(target.holds);

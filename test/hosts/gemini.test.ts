@@ -8,10 +8,11 @@ import { replaceOutput } from '../../src/core/index.js';
 import { pathGuard, shellGuard } from '../../src/guards/index.js';
 import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import { mergeHooksFile } from '../../src/hosts/hooks-file.js';
-import { initTarget } from '../../src/hosts/init-targets.js';
+import { initTargets } from '../../src/hosts/init-targets.js';
+import { entryCommand } from '../../src/hook-call/entry-command.js';
 import { GEMINI_INIT_EVENTS } from '../../src/hosts/gemini/events.js';
 import { hasCommandSubstitution } from '../../src/hosts/gemini/shell.js';
-import { cliPath, repoRoot, runCli } from '../cli/run-cli.js';
+import { repoRoot, runCli } from '../cli/run-cli.js';
 
 /**
  * Gemini CLI 0.61.0's protocol (src/hosts/gemini), with a real engine and the real
@@ -209,15 +210,25 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('hookwise init gemini', () => {
   it("writes Gemini's events with a timeout in milliseconds; run twice changes nothing", () => {
-    const target = initTarget('gemini', '/p', '/x/hookwise.js', { HOME: '/home/u' });
-    expect(target.file).toBe('/p/.gemini/settings.json');
-    const { file, added } = mergeHooksFile({ security: { auth: { selectedType: 'gemini-api-key' } } }, target.shape);
+    const [, target] = initTargets('gemini', '/p', { HOME: '/home/u' });
+    expect(target!.file).toBe('/p/.gemini/settings.json');
+    const { file, added } = mergeHooksFile({ security: { auth: { selectedType: 'gemini-api-key' } } }, target!.shape);
     expect(added).toEqual([...GEMINI_INIT_EVENTS]);
     expect(file.security).toEqual({ auth: { selectedType: 'gemini-api-key' } });
     expect((file.hooks as Record<string, unknown>).BeforeTool).toEqual([
-      { matcher: '*', hooks: [{ type: 'command', command: 'node "/x/hookwise.js" gemini', timeout: 60_000 }] },
+      {
+        matcher: '*',
+        hooks: [
+          {
+            type: 'command',
+            // The project's file stays silent where the user's answers (so nothing is answered twice).
+            command: entryCommand(gemini, { event: 'PreToolUse', deferTo: '"$HOME/.gemini/settings.json"' }),
+            timeout: 60_000,
+          },
+        ],
+      },
     ]);
-    expect(mergeHooksFile(file, target.shape)).toMatchObject({ added: [], updated: [] });
+    expect(mergeHooksFile(file, target!.shape)).toMatchObject({ added: [], updated: [] });
   });
 
   it('spawned: merges into .gemini/settings.json, keeping what was there', async () => {
@@ -225,13 +236,16 @@ describe('hookwise init gemini', () => {
     mkdirSync(path.join(dir, '.gemini'));
     const mine = { matcher: 'write_file', hooks: [{ type: 'command', command: './mine.sh' }] };
     writeFileSync(path.join(dir, '.gemini', 'settings.json'), JSON.stringify({ model: { name: 'x' }, hooks: { BeforeTool: [mine] } }));
-    const r = await runCli(['init', 'gemini'], { cwd: dir });
+    const home = path.join(dir, 'home');
+    const r = await runCli(['init', 'gemini'], { cwd: dir, env: { HOME: home } });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/trusted folder/);
+    expect(r.stdout).toMatch(/in every folder, trusted or not/);
+    const user = JSON.parse(readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8'));
+    expect(user.hooks.BeforeTool[0].hooks[0].command).toBe(entryCommand(gemini, { event: 'PreToolUse' }));
     const file = JSON.parse(readFileSync(path.join(dir, '.gemini', 'settings.json'), 'utf8'));
     expect(file.model).toEqual({ name: 'x' });
     expect(file.hooks.BeforeTool[0]).toEqual(mine);
-    expect(file.hooks.BeforeTool[1].hooks[0].command).toBe(`node ${JSON.stringify(cliPath)} gemini`);
+    expect(file.hooks.BeforeTool[1].hooks[0].command).toMatch(/exec node "\$b" gemini/);
     expect(Object.keys(file.hooks)).toEqual(['BeforeTool', 'SessionStart', 'BeforeAgent', 'AfterTool', 'AfterAgent']);
   });
 
@@ -259,7 +273,7 @@ describe('hookwise gemini when hookwise cannot even load (a broken install)', ()
     const bin = path.join(mkdtempSync(path.join(root, 'install-')), 'bin');
     mkdirSync(bin);
     // The launcher without dist/ beside it: its require of the resident client fails.
-    for (const f of ['hookwise.js', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(bin, f));
+    for (const f of ['hookwise.js', 'agents.cjs', 'package.json']) copyFileSync(path.join(repoRoot, 'bin', f), path.join(bin, f));
     const r = spawnSync(process.execPath, [path.join(bin, 'hookwise.js'), 'gemini'], {
       input: JSON.stringify({ hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }),
       encoding: 'utf8',

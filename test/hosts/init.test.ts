@@ -1,20 +1,23 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENTS, mergeHooksFile } from '../../src/hosts/hooks-file.js';
-import { initTarget } from '../../src/hosts/init-targets.js';
+import { entryCommand, runsHookwiseFor } from '../../src/hook-call/entry-command.js';
+import { hostNamed } from '../../src/hosts/index.js';
+import { initTargets } from '../../src/hosts/init-targets.js';
 import { cliPath, runCli } from '../cli/run-cli.js';
 
 /** `hookwise init codex|copilot|droid`: each agent's own hooks file, merged with what is there. */
 const root = mkdtempSync(path.join(tmpdir(), 'hookwise-init-agents-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const shape = (wrapped: boolean) => ({
+const shape = (wrapped: boolean, command = (event: string) => entryCommand(hostNamed('codex'), { event })) => ({
   wrapped,
-  command: 'node "/x/hookwise.js" codex',
+  command,
   timeoutSeconds: 60,
-  runsHookwise: /\bhookwise(\.js")?\s+codex\b/,
+  runsHookwise: runsHookwiseFor('codex'),
 });
 
 describe('mergeHooksFile', () => {
@@ -27,16 +30,21 @@ describe('mergeHooksFile', () => {
     expect(hooks.Custom).toEqual([]);
     expect(hooks.PreToolUse).toEqual([
       mine,
-      { matcher: '*', hooks: [{ type: 'command', command: 'node "/x/hookwise.js" codex', timeout: 60 }] },
+      { matcher: '*', hooks: [{ type: 'command', command: entryCommand(hostNamed('codex'), { event: 'PreToolUse' }), timeout: 60 }] },
     ]);
   });
 
-  it('run twice changes nothing; a moved hookwise is updated in place', () => {
+  it("run twice changes nothing; an earlier release's entry naming one install is replaced in place", () => {
     const once = mergeHooksFile({}, shape(true)).file;
     expect(mergeHooksFile(once, shape(true))).toMatchObject({ added: [], updated: [] });
-    const moved = mergeHooksFile(once, { ...shape(true), command: 'node "/y/hookwise.js" codex' });
-    expect(moved.updated).toEqual([...AGENT_EVENTS]);
-    expect(JSON.stringify(moved.file)).not.toContain('/x/');
+    const earlier = mergeHooksFile(
+      {},
+      shape(true, () => 'node "/b/node_modules/hookwise/bin/hookwise.js" codex'),
+    ).file;
+    const repaired = mergeHooksFile(earlier, shape(true));
+    expect(repaired.updated).toEqual([...AGENT_EVENTS]);
+    expect(repaired.added).toEqual([]);
+    expect(JSON.stringify(repaired.file)).not.toContain('/b/');
   });
 
   it('droid: events at the top level; a hooks wrapper (which droid ignores) is an error naming the fix', () => {
@@ -51,12 +59,25 @@ describe('mergeHooksFile', () => {
     expect(() => mergeHooksFile({ hooks: { Stop: {} } }, shape(true))).toThrow(/hooks\.Stop: expected an array of matcher groups/);
   });
 
-  it('where each agent reads its hooks', () => {
+  it("where each agent reads its hooks: the user's file, and for agents that trust folders the project's too", () => {
     const env = { HOME: '/home/u' };
-    expect(initTarget('codex', '/p', '/b.js', env).file).toBe('/home/u/.codex/hooks.json');
-    expect(initTarget('codex', '/p', '/b.js', { ...env, CODEX_HOME: '/c' }).file).toBe('/c/hooks.json');
-    expect(initTarget('copilot', '/p', '/b.js', env).file).toBe('/p/.github/hooks/hookwise.json');
-    expect(initTarget('droid', '/p', '/b.js', env).file).toBe('/home/u/.factory/hooks.json');
+    const files = (agent: string, e: NodeJS.ProcessEnv = env) => initTargets(agent, '/p', e).map((t) => `${t.scope} ${t.file}`);
+    expect(files('codex')).toEqual(['user /home/u/.codex/hooks.json']);
+    expect(files('codex', { ...env, CODEX_HOME: '/c' })).toEqual(['user /c/hooks.json']);
+    expect(files('copilot')).toEqual(['user /home/u/.copilot/hooks/hookwise.json', 'project /p/.github/hooks/hookwise.json']);
+    expect(files('copilot', { ...env, COPILOT_HOME: '/cp' })[0]).toBe('user /cp/hooks/hookwise.json');
+    expect(files('droid')).toEqual(['user /home/u/.factory/hooks.json']);
+    expect(files('gemini')).toEqual(['user /home/u/.gemini/settings.json', 'project /p/.gemini/settings.json']);
+  });
+
+  it('no file names a machine path: every entry finds hookwise in the project it runs in', () => {
+    for (const agent of ['codex', 'copilot', 'droid', 'gemini'])
+      for (const target of initTargets(agent, '/some/project', { HOME: '/home/u' })) {
+        const text = JSON.stringify(mergeHooksFile({}, target.shape).file);
+        expect(text).not.toContain('/some/project');
+        expect(text).not.toContain('/home/u');
+        expect(text).not.toContain(process.execPath);
+      }
   });
 });
 
@@ -72,7 +93,9 @@ describe('hookwise init <agent>, spawned', () => {
     expect(r.stdout).toMatch(/wrote +hookwise\.config\.ts/);
     const file = JSON.parse(readFileSync(path.join(codexHome, 'hooks.json'), 'utf8'));
     expect(file.hooks.PreToolUse[0]).toEqual(mine);
-    expect(file.hooks.PreToolUse[1].hooks[0].command).toBe(`node ${JSON.stringify(cliPath)} codex`);
+    expect(file.hooks.PreToolUse[1].hooks[0].command).toBe(entryCommand(hostNamed('codex'), { event: 'PreToolUse' }));
+    // The hookwise this project runs, in its machine-local state (never in the user's file).
+    expect(readFileSync(path.join(dir, '.hookwise', 'install'), 'utf8').trim()).toBe(cliPath);
     const again = await runCli(['init', 'codex'], { cwd: dir, env: { CODEX_HOME: codexHome } });
     expect(again.stdout).toMatch(/kept .*hooks\.json \(hookwise already answers every event\)/);
   });
@@ -81,7 +104,7 @@ describe('hookwise init <agent>, spawned', () => {
     const dir = mkdtempSync(path.join(root, 'p-'));
     mkdirSync(path.join(dir, '.github', 'hooks'), { recursive: true });
     writeFileSync(path.join(dir, '.github', 'hooks', 'hookwise.json'), '{ not json');
-    const r = await runCli(['init', 'copilot'], { cwd: dir });
+    const r = await runCli(['init', 'copilot'], { cwd: dir, env: { HOME: path.join(dir, 'home'), COPILOT_HOME: '' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/hookwise\.json/);
     expect(readFileSync(path.join(dir, '.github', 'hooks', 'hookwise.json'), 'utf8')).toBe('{ not json');
@@ -113,5 +136,34 @@ describe('hookwise codex|copilot|droid, spawned, with a broken policy', () => {
     const stop = await call(agent, dir, { hook_event_name: 'Stop', stop_hook_active: false });
     expect(stop.code).toBe(0);
     expect(JSON.parse(stop.stdout)).toEqual({ continue: false, stopReason: expect.stringMatching(/broken/) });
+  });
+});
+
+describe("the project's entry beside the user's (Copilot, Gemini)", () => {
+  const project = mkdtempSync(path.join(root, 'defer-'));
+  writeFileSync(path.join(project, 'hookwise.config.mjs'), 'export default {};\n');
+  const userFile = path.join(project, 'user.json');
+  const run = () =>
+    spawnSync('sh', ['-c', entryCommand(hostNamed('copilot'), { event: 'PreToolUse', deferTo: '"$USER_FILE"' })], {
+      cwd: project,
+      input: '{}',
+      encoding: 'utf8',
+      env: { ...process.env, USER_FILE: userFile },
+    });
+  const [user] = initTargets('copilot', project, { HOME: '/home/u' });
+
+  it("stays silent where the user's file wires hookwise this way, so no call is answered twice", () => {
+    writeFileSync(userFile, JSON.stringify(mergeHooksFile({}, user!.shape).file));
+    expect(run()).toMatchObject({ status: 0, stdout: '' });
+  });
+
+  it("answers itself when the user's file is missing, or names one install the way an earlier release did", () => {
+    rmSync(userFile, { force: true });
+    expect(JSON.parse(run().stdout).hookSpecificOutput.permissionDecisionReason).toMatch(/hookwise is not installed in this project/);
+    writeFileSync(
+      userFile,
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ command: 'node "/gone/node_modules/hookwise/bin/hookwise.js" copilot' }] }] } }),
+    );
+    expect(JSON.parse(run().stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 });

@@ -25,9 +25,14 @@ export default defineConfig({ hooks: [
 `;
 
 let n = 0;
-async function pluginIn(project: string, bin = cliPath) {
+/** The plugin in a project whose machine-local state names `bin` as its hookwise (as init writes it); none when null. */
+async function pluginIn(project: string, bin: string | null = cliPath) {
+  if (bin !== null) {
+    mkdirSync(path.join(project, '.hookwise'), { recursive: true });
+    writeFileSync(path.join(project, '.hookwise', 'install'), `${bin}\n`);
+  }
   const file = path.join(root, `plugin-${n++}.mjs`);
-  writeFileSync(file, openCodePlugin(process.execPath, bin));
+  writeFileSync(file, openCodePlugin());
   const { Hookwise } = await import(pathToFileURL(file).href);
   return Hookwise({ directory: project });
 }
@@ -97,13 +102,27 @@ describe('the plugin inside OpenCode', () => {
 
   it('a hookwise that cannot run, or answers what the plugin cannot read, refuses', async () => {
     const missing = await pluginIn(project(), path.join(root, 'no-such', 'hookwise.js'));
-    await expect(missing['tool.execute.before'](...call('bash', { command: 'ls' }))).rejects.toThrow(/hookwise failed closed/);
+    await expect(missing['tool.execute.before'](...call('bash', { command: 'ls' }))).rejects.toThrow(
+      /hookwise failed closed: hookwise is not installed in this project/,
+    );
+    // A clone: the committed plugin and policy, no machine-local state.
+    const clone = await pluginIn(project(), null);
+    await expect(clone['tool.execute.before'](...call('bash', { command: 'ls' }))).rejects.toThrow(
+      /hookwise is not installed in this project/,
+    );
     const noise = path.join(root, 'noise.cjs');
     writeFileSync(noise, `process.stdout.write('{"hookSpecificOutput":{"permissionDecision":"allow"}}\\n');\n`);
     const wrong = await pluginIn(project(), noise);
     await expect(wrong['tool.execute.before'](...call('bash', { command: 'ls' }))).rejects.toThrow(
       /an answer OpenCode's plugin cannot read/,
     );
+  });
+
+  it('in a folder with no hookwise.config.*, nothing to run: the call passes', async () => {
+    const hooks = await pluginIn(mkdtempSync(path.join(root, 'plain-')), null);
+    const [input, output] = call('bash', { command: 'rm -rf build', description: 'd' });
+    await hooks['tool.execute.before'](input, output);
+    expect(output.args).toEqual({ command: 'rm -rf build', description: 'd' });
   });
 });
 
@@ -117,7 +136,9 @@ describe('hookwise init opencode', () => {
     const r = await runCli(['init', 'opencode'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote +\.opencode\/plugins\/hookwise\.js/);
-    expect(readFileSync(plugin(dir), 'utf8')).toContain(JSON.stringify(cliPath));
+    // The plugin (committed with the project) names no machine's hookwise; this machine's is in .hookwise/.
+    expect(readFileSync(plugin(dir), 'utf8')).not.toContain(cliPath);
+    expect(readFileSync(path.join(dir, '.hookwise', 'install'), 'utf8').trim()).toBe(cliPath);
     expect(readFileSync(path.join(dir, '.opencode', 'plugins', 'mine.js'), 'utf8')).toBe('export const Mine = async () => ({});\n');
     expect(existsSync(path.join(dir, 'hookwise.config.ts'))).toBe(true);
     expect((await runCli(['init', 'opencode'], { cwd: dir })).stdout).toMatch(/kept +\.opencode\/plugins\/hookwise\.js/);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isHookwiseEntry } from '../../config/claude/hookwise-entry.js';
 import { EVENTS } from '../../core/events.js';
 import { MOD_LOADED_ENV, modSource } from './mod-source.js';
 
@@ -22,13 +23,13 @@ export interface ModFiles {
   files: Record<string, string>;
 }
 
-export function modFiles(node: string, bin: string): ModFiles {
+export function modFiles(): ModFiles {
   const plugin = { name: 'hookwise', version: '0.1.0', description: 'hookwise: every hook event through the project policy' };
   return {
     files: {
       [path.join(MOD_DIR, '.claude-plugin', 'plugin.json')]: `${JSON.stringify(plugin, null, 2)}\n`,
       [path.join(MOD_DIR, 'hooks', 'hooks.json')]: `${JSON.stringify({ modules: ['./register.js'] }, null, 2)}\n`,
-      [path.join(MOD_DIR, 'hooks', 'register.js')]: modSource({ node, bin, events: EVENTS }),
+      [path.join(MOD_DIR, 'hooks', 'register.js')]: modSource({ events: EVENTS }),
     },
   };
 }
@@ -45,6 +46,38 @@ export function withMarker(settings: Record<string, unknown>): { settings: Recor
   if (has) return { settings, added: false };
   const marker = { hooks: [{ type: 'command', command: MOD_MARKER, timeout: 10 }] };
   return { settings: { ...settings, hooks: { ...hooks, UserPromptSubmit: [...groups, marker] } }, added: true };
+}
+
+/**
+ * settings.json without hookwise's own entries (the `hookwise claude-code` command, the
+ * http entry to `hookwise serve`): with the mod loaded they would answer every event a
+ * second time, and record it twice. Other hooks are kept as they are; a group left empty,
+ * and an event left with no group, go. `removed` names the events that lost an entry.
+ */
+export function withoutSettingsEntries(settings: Record<string, unknown>): { settings: Record<string, unknown>; removed: string[] } {
+  const hooks = settings.hooks;
+  if (hooks === undefined) return { settings, removed: [] };
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) throw new Error('"hooks": expected an object of events');
+  const removed: string[] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(groups)) {
+      kept[event] = groups;
+      continue;
+    }
+    let lost = false;
+    const next = groups.flatMap((group) => {
+      const entries = (group as { hooks?: unknown })?.hooks;
+      if (!Array.isArray(entries) || !entries.some(isHookwiseEntry)) return [group];
+      lost = true;
+      const others = entries.filter((h) => !isHookwiseEntry(h));
+      return others.length > 0 ? [{ ...(group as object), hooks: others }] : [];
+    });
+    if (lost) removed.push(event);
+    if (next.length > 0) kept[event] = next;
+  }
+  if (removed.length === 0) return { settings, removed };
+  return { settings: { ...settings, hooks: kept }, removed };
 }
 
 /** Writes the mod's files; says which it wrote. */

@@ -13,11 +13,11 @@ import { UserError } from '../errors.js';
  * workspace stops init too: Cline runs every PreToolUse hook on the same input and keeps
  * the last `overrideInput`, so a rewrite of that hook would run unjudged.
  */
-export async function wireCline(dir: string, bin: string, print: boolean, say: (line: string) => void): Promise<void> {
+export async function wireCline(dir: string, print: boolean, say: (line: string) => void): Promise<void> {
   const folder = path.join(dir, isFile(path.join(dir, '.clinerules')) ? '.cline' : '.clinerules', 'hooks');
   const shown = (file: string) => path.relative(dir, file);
   if (print) {
-    for (const event of CLINE_HOOK_EVENTS) say(`--- ${shown(path.join(folder, event))} (executable)\n${clineHookScript(bin, event)}`);
+    for (const event of CLINE_HOOK_EVENTS) say(`--- ${shown(path.join(folder, event))} (executable)\n${clineHookScript(event)}`);
     return;
   }
   const conflicts = [...foreignAtTargets(folder), ...foreignPreToolUse(dir)].map(shown);
@@ -28,7 +28,7 @@ export async function wireCline(dir: string, bin: string, print: boolean, say: (
   const written: string[] = [];
   for (const event of CLINE_HOOK_EVENTS) {
     const file = path.join(folder, event);
-    const script = clineHookScript(bin, event);
+    const script = clineHookScript(event);
     if (existsSync(file) && readFileSync(file, 'utf8') === script) continue;
     await mkdir(folder, { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;

@@ -13,6 +13,7 @@ import { STARTER_CONFIG } from './starter-config.js';
 import { keepStateInUserFolder, STATE_LOCATIONS } from './state.js';
 import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
+import { INSTALL_POINTER } from '../../hook-call/entry-command.js';
 
 export interface InitOptions {
   host: string | undefined;
@@ -60,8 +61,11 @@ export async function initProject(options: InitOptions): Promise<void> {
   if (state === 'user') await keepStateInUserFolder(dir, options.print, say);
   if (options.host === 'claude-code' && options.mod) await wireClaudeCodeMod(dir, options, say);
   else if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
-  else if (options.host === 'opencode') await wireOpenCode(dir, hookwiseBin(dir), options.print, say);
-  else if (options.host !== undefined) await wireAgent(options.host, dir, options, say);
+  else if (options.host !== undefined) {
+    if (!options.print) await keepInstallPointer(dir, say);
+    if (options.host === 'opencode') await wireOpenCode(dir, options.print, say);
+    else await wireAgent(options.host, dir, options, say);
+  }
   if (!options.print) printNextSteps(options, installsHookwise(dir), say);
   if (!options.print && state === 'project' && !(await import('../../audit/paths.js')).usesUserState(dir))
     say(
@@ -107,13 +111,16 @@ async function wireClaudeCode(dir: string, options: InitOptions, say: (line: str
 
 /** Claude Code's in-process mod, and the marker that says when it did not load (./claude-mod.ts). */
 async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
-  const { MOD_DIR, modFiles, withMarker, writeModFiles } = await import('./claude-mod.js');
-  const mod = modFiles(process.execPath, hookwiseBin(dir));
+  const { MOD_DIR, modFiles, withMarker, withoutSettingsEntries, writeModFiles } = await import('./claude-mod.js');
+  const mod = modFiles();
   const file = path.join(dir, '.claude', 'settings.json');
   const current = await readSettings(file);
   let marked: ReturnType<typeof withMarker>;
+  let cleared: ReturnType<typeof withoutSettingsEntries>;
   try {
-    marked = withMarker(current ?? {});
+    // The mod answers every event: hookwise's settings entries (of `init claude-code`, or --serve) go.
+    cleared = withoutSettingsEntries(current ?? {});
+    marked = withMarker(cleared.settings);
   } catch (error) {
     throw new UserError(`${file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
   }
@@ -122,43 +129,74 @@ async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: 
     for (const [rel, text] of Object.entries(mod.files)) say(`--- ${rel}\n${text}`);
     return say(`--- .claude/settings.json\n${settingsText}`);
   }
+  await keepInstallPointer(dir, say);
   await writeModFiles(dir, mod, (line) => say(`${pc.green(line.slice(0, 9))}${line.slice(9)}`));
-  if (marked.added) {
+  if (marked.added || cleared.removed.length > 0) {
     await mkdir(path.dirname(file), { recursive: true });
     await writeAtomically(file, settingsText);
+  }
+  if (cleared.removed.length > 0)
+    say(
+      `${pc.green('updated')}  .claude/settings.json: hookwise's settings hooks removed on ${cleared.removed.join(', ')} (the mod answers every event; each is recorded once)`,
+    );
+  if (marked.added)
     say(
       `${pc.green(current ? 'updated' : 'wrote')}  .claude/settings.json: a UserPromptSubmit marker that refuses prompts when the mod did not load`,
     );
-  }
   say(
     `${pc.yellow('note')}     load the mod: claude --plugin-dir ${MOD_DIR} (or name its absolute path in CLAUDE_CODE_PLUGIN_DIRS, in the env block of ~/.claude/settings.json)`,
   );
 }
 
-/** Codex, Copilot or droid: their own hooks file, merged (src/hosts/hooks-file.ts). */
+/** Codex, Copilot, droid or Gemini: their own hooks files, merged (src/hosts/hooks-file.ts, src/hosts/init-targets.ts). */
 async function wireAgent(agent: string, dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
   // Cline reads hook executables, not a hooks file (./cline-hooks.ts).
-  if (agent === 'cline') return (await import('./cline-hooks.js')).wireCline(dir, hookwiseBin(dir), options.print, say);
-  const { initTarget } = await import('../../hosts/init-targets.js');
+  if (agent === 'cline') return (await import('./cline-hooks.js')).wireCline(dir, options.print, say);
+  const { initTargets } = await import('../../hosts/init-targets.js');
   const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
-  const target = initTarget(agent, dir, hookwiseBin(dir));
-  const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
-  const current = await readSettings(target.file);
-  let merged: ReturnType<typeof mergeHooksFile>;
-  try {
-    merged = mergeHooksFile(current ?? {}, target.shape);
-  } catch (error) {
-    throw new UserError(`${target.file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
+  for (const target of initTargets(agent, dir)) {
+    const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
+    const current = await readSettings(target.file);
+    let merged: ReturnType<typeof mergeHooksFile>;
+    try {
+      merged = mergeHooksFile(current ?? {}, target.shape);
+    } catch (error) {
+      throw new UserError(`${target.file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
+    }
+    const text = `${JSON.stringify(merged.file, null, 2)}\n`;
+    if (options.print) {
+      say(`--- ${shown}\n${text}`);
+      continue;
+    }
+    if (merged.added.length === 0 && merged.updated.length === 0) {
+      say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
+      continue;
+    }
+    await mkdir(path.dirname(target.file), { recursive: true });
+    await writeAtomically(target.file, text);
+    if (merged.added.length > 0) say(`${pc.green(current ? 'updated' : 'wrote')}  ${shown}: hookwise on ${merged.added.join(', ')}`);
+    if (merged.updated.length > 0)
+      say(
+        `${pc.green('updated')}  ${shown}: the current hookwise command (it finds each project's hookwise) on ${merged.updated.join(', ')}`,
+      );
+    say(`${pc.yellow('note')}     ${target.note}`);
   }
-  const text = `${JSON.stringify(merged.file, null, 2)}\n`;
-  if (options.print) return say(`--- ${shown}\n${text}`);
-  if (merged.added.length === 0 && merged.updated.length === 0)
-    return say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
-  await mkdir(path.dirname(target.file), { recursive: true });
-  await writeAtomically(target.file, text);
-  if (merged.added.length > 0) say(`${pc.green(current ? 'updated' : 'wrote')}  ${shown}: hookwise on ${merged.added.join(', ')}`);
-  if (merged.updated.length > 0) say(`${pc.green('updated')}  ${shown}: the current hookwise command on ${merged.updated.join(', ')}`);
-  say(`${pc.yellow('note')}     ${target.note}`);
+}
+
+/**
+ * Where the agents' hook commands find hookwise in a project that does not install it
+ * (src/hook-call/entry-command.ts): this hookwise, named in the project's machine-local
+ * state. A project that installs hookwise runs its own whatever this says.
+ */
+async function keepInstallPointer(dir: string, say: (line: string) => void): Promise<void> {
+  const file = path.join(dir, INSTALL_POINTER);
+  const bin = hookwiseBin(dir);
+  const current = existsSync(file) ? (await readFile(file, 'utf8')).trim() : undefined;
+  if (current === bin) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeAtomically(file, `${bin}\n`);
+  if (!installsHookwise(dir))
+    say(`${pc.green((current ? 'updated' : 'wrote').padEnd(8))} ${INSTALL_POINTER}: the hookwise agents run here (${bin})`);
 }
 
 /** The hookwise the agent runs: the project's own when it installs one, else this one. */

@@ -1,3 +1,4 @@
+import { FIND_HOOKWISE, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
 /**
  * The hooks module of Claude Code's in-process mod (`hookwise init claude-code --mod`,
  * docs/claude-code.md#the-mod), verified against Claude Code 2.1.328. Its sandbox has no
@@ -17,10 +18,6 @@
  * (LIMIT_MS) and refuses past it. On end-of-turn events failing closed ends the run.
  */
 export interface ModSourceOptions {
-  /** The Node that runs hookwise (the one `init` ran under). */
-  node: string;
-  /** bin/hookwise.js of the hookwise the project uses. */
-  bin: string;
   /** The events hookwise knows (src/core/events.ts): the others are not sent. */
   events: readonly string[];
 }
@@ -37,15 +34,17 @@ export const MOD_START_LIMIT_MS = 30000;
 /** Set by the mod as the session starts; the UserPromptSubmit marker (claude-settings) refuses prompts without it. */
 export const MOD_LOADED_ENV = 'HOOKWISE_MOD_LOADED';
 
-export function modSource({ node, bin, events }: ModSourceOptions): string {
+export function modSource({ events }: ModSourceOptions): string {
   return `// hookwise for Claude Code, in-process (docs/claude-code.md#the-mod). Written by
 // \`hookwise init claude-code --mod\`: run it again rather than editing this file.
 // It sends every hook event hookwise knows (PostToolBatch only while a hook listens)
 // to a hookwise resident this mod starts, and answers as \`hookwise claude-code\`
 // would; any failure refuses (fails closed).
 
-const NODE = ${JSON.stringify(node)}
-const HOOKWISE = ${JSON.stringify(bin)}
+// The project's hookwise, found when the session starts (this file names no machine's install):
+// its node_modules, else the one \`hookwise init\` ran from on this machine; else the resident
+// does not start, saying why, and every call is refused.
+const RESIDENT = ['sh', '-c', ${JSON.stringify(residentLookup())}, 'hookwise-mod']
 const EVENTS = ${JSON.stringify(events)}
 const LIMIT_MS = ${MOD_LIMIT_MS}
 const START_LIMIT_MS = ${MOD_START_LIMIT_MS}
@@ -143,6 +142,17 @@ function hmacOf(key) {
   }
 }
 
+/**
+ * Why the resident ended, from its stderr: its own "not starting: …" line, else the error
+ * Node printed for a crash, else the last line. Never Node's closing "Node.js v…" banner.
+ */
+function whyEnded(err) {
+  const lines = err.split('\\n').map((l) => l.trim()).filter((l) => l !== '' && !/^Node\\.js v\\d/.test(l))
+  const own = lines.findLast((l) => l.includes('not starting:'))
+  if (own) return own.slice(own.indexOf('not starting:'))
+  return lines.find((l) => /^([A-Z]\\w*)?Error\\b/.test(l)) ?? lines.pop() ?? 'no reason given'
+}
+
 function start($) {
   const key = randomHex(32)
   const started = (async () => {
@@ -154,7 +164,7 @@ function start($) {
         let err = ''
         try {
           // The key goes on stdin only: never on disk, in argv or in the environment, out of the agent's reach.
-          const child = $.process.spawn({ argv: [NODE, HOOKWISE, 'claude-code', '--mod-serve'], env, input: key })
+          const child = $.process.spawn({ argv: RESIDENT, env, input: key })
           for await (const piece of child) {
             if (piece.stream === 'stdout') {
               out += piece.text
@@ -165,7 +175,7 @@ function start($) {
               $.ui.log(piece.text.trimEnd(), { to: 'debug' })
             }
           }
-          reject(new Error(\`the hookwise resident ended: \${err.trim().split('\\n').pop() || 'no reason given'}\`))
+          reject(new Error(\`the hookwise resident ended: \${whyEnded(err)}\`))
         } catch (error) {
           reject(error)
         } finally {
@@ -320,4 +330,15 @@ export const register = (on) => {
   }).catch(($, e, next) => failure(next.event.slice('classic.'.length), next.error?.message ?? 'the hookwise mod failed', e, next))
 }
 `;
+}
+
+/** The sh line that starts the project's hookwise as the mod's resident (src/hook-call/entry-command.ts finds it the same way). */
+function residentLookup(): string {
+  return [
+    'p="${CLAUDE_PROJECT_DIR:-$PWD}"',
+    ...FIND_HOOKWISE,
+    '[ -f "$b" ] && command -v node >/dev/null && exec node "$b" claude-code --mod-serve',
+    `echo ${shellWord(`not starting: ${NOT_INSTALLED}`)} >&2`,
+    'exit 1',
+  ].join('; ');
 }

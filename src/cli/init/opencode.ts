@@ -11,10 +11,10 @@ import { UserError } from '../errors.js';
  * only over a file hookwise wrote (its first line says so): the user's other plugins,
  * and a hookwise.js of their own, are never touched.
  */
-export async function wireOpenCode(dir: string, bin: string, print: boolean, say: (line: string) => void): Promise<void> {
+export async function wireOpenCode(dir: string, print: boolean, say: (line: string) => void): Promise<void> {
   const relative = path.join('.opencode', 'plugins', 'hookwise.js');
   const file = path.join(dir, relative);
-  const text = openCodePlugin(process.execPath, bin);
+  const text = openCodePlugin();
   if (print) return say(`--- ${relative}\n${text}`);
   const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   if (current !== undefined && !current.startsWith(PLUGIN_MARK))
@@ -27,5 +27,5 @@ export async function wireOpenCode(dir: string, bin: string, print: boolean, say
   say(
     `${pc.green((current === undefined ? 'wrote' : 'updated').padEnd(8))} ${relative}: hookwise on tool calls, prompts, session start and idle`,
   );
-  say(`${pc.yellow('note')}     OpenCode loads it at start; it runs \`${process.execPath} ${bin} opencode\` for each hook`);
+  say(`${pc.yellow('note')}     OpenCode loads it at start; for each hook it runs \`node <the project's hookwise> opencode\``);
 }

@@ -15,7 +15,7 @@ import path = require('node:path');
 /** Bumped when the request or reply shape changes: an older resident then never matches. */
 const PROTOCOL = 3;
 /** Unix socket paths are limited to 108 bytes on Linux (104 on macOS). */
-const MAX_SOCKET_PATH = 100;
+export const MAX_SOCKET_PATH = 100;
 
 /** Set in the environment of everything hookwise runs: a hook that calls `hookwise claude-code` again is ignored. */
 export const RECURSION_GUARD = 'HOOKWISE_CLAUDE_CODE';

@@ -263,14 +263,14 @@ async function inProcess(args: string[], input?: string, afterAnswer?: () => voi
 
 /** The resident took the call and died with it: the failure answer, as any failure of hookwise's own. */
 async function failClosed(args: string[], input: string, reason: string): Promise<number> {
-  const { claudeCodeFailure, parseClaudeCodeArgs } = await import('../commands/claude-code.js');
+  const { failureAnswer, parseHookCallArgs } = await import('../../hook-call/index.js');
   let event: string | undefined;
   try {
     const name = (JSON.parse(input) as { hook_event_name?: unknown }).hook_event_name;
     if (typeof name === 'string') event = name;
   } catch {}
   const failOpen = process.argv.includes('--fail-open') || process.env.HOOKWISE_FAIL_OPEN === '1';
-  const answer = claudeCodeFailure(event, reason, failOpen, parseClaudeCodeArgs(args).agent);
+  const answer = failureAnswer(event, reason, failOpen, parseHookCallArgs(args).agent);
   if (answer.stdout) fs.writeSync(1, answer.stdout);
   fs.writeSync(2, `${answer.stderr}\n`);
   return answer.code;

@@ -7,21 +7,21 @@ import { claudeCodeHost } from '../../hosts/claude-code/index.js';
 import {
   answerFor,
   auditTo,
-  claudeCodeFailure,
+  failureAnswer,
   configFiles,
   eventOf,
   loadFor,
   loadTimeoutOf,
   noConfig,
-  parseClaudeCodeArgs,
+  parseHookCallArgs,
   projectDirOf,
-} from '../commands/claude-code.js';
+} from '../../hook-call/index.js';
 import { DEFAULT_STALL_TIMEOUT_MS, oneLine, within } from '../envelope.js';
 import { killHookProcesses } from '../hook-processes.js';
 import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
 import { parseInputObject } from '../stdin.js';
 import { startWatchdog, type Watchdog } from '../watchdog.js';
-import { RECURSION_GUARD, residentDir, untrusted } from './address.cjs';
+import { MAX_SOCKET_PATH, RECURSION_GUARD, RESIDENT_DIR_ENV, residentDir, untrusted } from './address.cjs';
 import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
@@ -33,7 +33,7 @@ import { keepWasmOnBaseline } from '../wasm-baseline.js';
  *
  * The mod's sandbox has no Node, only `$.http.fetch` (over a Unix socket), so this
  * resident speaks HTTP: one POST per hook event, answered exactly as `hookwise
- * claude-code` answers (the Claude Code host, the same functions as ../commands/claude-code.ts).
+ * claude-code` answers (the Claude Code host, the same functions of src/hook-call).
  *
  * Trust: the mod makes a random key and hands it over on stdin; it is never on disk, in
  * argv or in the environment, so the agent's own shell (the same user) cannot read it.
@@ -85,7 +85,7 @@ interface Loaded {
 /** Runs until the session's mod ends it (or its parent goes); resolves with the exit code. */
 export async function runModResident(args: string[]): Promise<number> {
   keepWasmOnBaseline();
-  const flags = parseClaudeCodeArgs(args);
+  const flags = parseHookCallArgs(args);
   if (flags.badArgument !== undefined) {
     log(`not starting: unknown argument ${flags.badArgument}`);
     return 1;
@@ -102,7 +102,15 @@ export async function runModResident(args: string[]): Promise<number> {
     log(`not starting: ${why}`);
     return 1;
   }
-  const code = await new ModResident(key, path.join(dir, `mod-${process.pid}.sock`), flags.failOpen === true, args).run();
+  const socket = path.join(dir, `mod-${process.pid}.sock`);
+  // Past the limit the kernel would bind a cut name the mod never finds: say so now, not after its wait.
+  if (Buffer.byteLength(socket) > MAX_SOCKET_PATH) {
+    log(
+      `not starting: the socket path ${socket} is ${Buffer.byteLength(socket)} bytes, over the ${MAX_SOCKET_PATH} a Unix socket allows here: set ${RESIDENT_DIR_ENV} to a shorter folder`,
+    );
+    return 1;
+  }
+  const code = await new ModResident(key, socket, flags.failOpen === true, args).run();
   // The watchdog and the loaded config's handles would keep it alive: it is done.
   process.exit(code);
 }
@@ -169,7 +177,7 @@ class ModResident {
   private preload(): void {
     const projectDir = process.env.CLAUDE_PROJECT_DIR;
     if (!projectDir) return;
-    void configFiles(parseClaudeCodeArgs(this.args).config, projectDir)
+    void configFiles(parseHookCallArgs(this.args).config, projectDir)
       .then((files) => {
         if (files.length > 0 && !this.served) this.serve(files, projectDir);
       })
@@ -224,7 +232,7 @@ class ModResident {
       event = eventOf(inputs[0]!.hook_event_name);
       const projectDir = projectDirOf(inputs[0]!);
       const work = (async () => {
-        const files = await configFiles(parseClaudeCodeArgs(this.args).config, projectDir);
+        const files = await configFiles(parseHookCallArgs(this.args).config, projectDir);
         if (files.length === 0) return { stderr: noConfig(projectDir), code: 0 };
         const key = JSON.stringify([files, projectDir]);
         const changed = this.files.changed();
@@ -246,7 +254,7 @@ class ModResident {
       return await within(MOD_DEADLINE_MS, 'answering the Claude Code mod', work);
     } catch (error) {
       const reason = oneLine(error instanceof Error ? error.message : String(error));
-      const failure = claudeCodeFailure(event, reason, this.failOpen);
+      const failure = failureAnswer(event, reason, this.failOpen);
       return { ...(failure.stdout && { stdout: failure.stdout }), stderr: failure.stderr, code: failure.code };
     }
   }

@@ -7,17 +7,17 @@ import { hostNamed } from '../../hosts/index.js';
 import {
   answerFor,
   auditTo,
-  claudeCodeFailure,
+  failureAnswer,
   configFiles,
   eventOf,
   loadFor,
   loadTimeoutOf,
   stallTimeoutOf,
   noConfig,
-  parseClaudeCodeArgs,
+  parseHookCallArgs,
   projectDirOf,
-  type ClaudeCodeFlags,
-} from '../commands/claude-code.js';
+  type HookCallFlags,
+} from '../../hook-call/index.js';
 import { millis, oneLine, within } from '../envelope.js';
 import { parseInputObject } from '../stdin.js';
 import { killHookProcesses } from '../hook-processes.js';
@@ -33,7 +33,7 @@ import { keepWasmOnBaseline } from '../wasm-baseline.js';
  * The resident hookwise (docs/claude-code.md#the-resident): one process per identity
  * (./address.cts) that answers `hookwise claude-code` calls over a Unix socket, with
  * the config loaded once. Every call is answered exactly as the process itself would
- * answer it (the same functions of ../commands/claude-code.ts); what differs is only
+ * answer it (the same functions of src/hook-call, as ../commands/claude-code.ts); what differs is only
  * what a process cannot keep: the loaded config, the bash parser, the audit file.
  *
  * It serves one config. When a file the config was loaded from changes, or the call
@@ -63,7 +63,7 @@ export async function runResident(args: string[]): Promise<number> {
   const dir = residentDir();
   const socket = socketPath(dir, identity);
   const why = untrusted(dir) ?? (socket ? undefined : 'the socket path would be too long');
-  const flags = parseClaudeCodeArgs(args);
+  const flags = parseHookCallArgs(args);
   if (why || !socket || flags.badArgument !== undefined) {
     log(`not starting: ${why ?? `unknown argument ${flags.badArgument}`}`);
     return 1;
@@ -107,7 +107,7 @@ class Resident {
 
   constructor(
     private readonly identity: string,
-    private readonly flags: ClaudeCodeFlags,
+    private readonly flags: HookCallFlags,
     private readonly socket: string,
     private readonly key: string,
     /** The key file it took from its launcher, until it serves. */
@@ -296,7 +296,7 @@ class Resident {
       return this.host.deadlineMs ? await within(this.host.deadlineMs, `answering ${this.host.label}`, work) : await work;
     } catch (error) {
       const reason = oneLine(error instanceof Error ? error.message : String(error));
-      const failure = claudeCodeFailure(call.event, reason, this.failOpen, this.flags.agent);
+      const failure = failureAnswer(call.event, reason, this.failOpen, this.flags.agent);
       return { kind: 'answer', ...(failure.stdout && { stdout: failure.stdout }), stderr: `${failure.stderr}\n`, code: failure.code };
     }
   }

@@ -1,3 +1,5 @@
+import { CONFIG_MODULE_NAMES } from '../../config/discover.js';
+import { INSTALL_POINTER, NOT_INSTALLED } from '../../hook-call/entry-command.js';
 import { PLUGIN_WAIT_MS } from './index.js';
 
 /**
@@ -10,11 +12,48 @@ import { PLUGIN_WAIT_MS } from './index.js';
  */
 export const PLUGIN_MARK = '// hookwise: OpenCode plugin';
 
-export function openCodePlugin(node: string, bin: string): string {
+export function openCodePlugin(): string {
   return `${PLUGIN_MARK}, written by \`hookwise init opencode\` (docs/agents.md). init rewrites it: edit your policy, not this file.
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 
-const COMMAND = [${JSON.stringify(node)}, ${JSON.stringify(bin)}, 'opencode'];
+const CONFIGS = ${JSON.stringify(CONFIG_MODULE_NAMES)};
+const NOT_INSTALLED = ${JSON.stringify(`hookwise failed closed: ${NOT_INSTALLED}`)};
+
+/**
+ * The project's hookwise, found when OpenCode calls (this file names no machine's install):
+ * its node_modules, else the one \`hookwise init\` ran from on this machine (${INSTALL_POINTER}).
+ * Null in a folder with no hookwise.config.*: nothing to run there.
+ */
+function hookwiseIn(directory) {
+  if (!CONFIGS.some((name) => existsSync(path.join(directory, name)))) return null;
+  const installed = path.join(directory, 'node_modules', 'hookwise', 'bin', 'hookwise.js');
+  if (existsSync(installed)) return installed;
+  let pointed = '';
+  try {
+    pointed = readFileSync(path.join(directory, ${JSON.stringify(INSTALL_POINTER)}), 'utf8').trim();
+  } catch {}
+  if (pointed && existsSync(pointed)) return pointed;
+  throw new Error(NOT_INSTALLED);
+}
+
+/**
+ * Node from PATH, found once. OpenCode runs in Bun, which puts a \`node\` that is Bun on
+ * the PATH of what it starts: hookwise needs Node itself, so such a link is passed over.
+ */
+let node;
+function nodeBinary() {
+  if (node) return node;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, 'node');
+    try {
+      if (!/bun/i.test(path.basename(realpathSync(file))) && existsSync(file)) return (node = file);
+    } catch {}
+  }
+  return (node = 'node');
+}
 /** Past hookwise's own deadline (it answers a refusal at 20 s): only a hookwise that cannot answer at all gets here. */
 const WAIT_MS = ${PLUGIN_WAIT_MS};
 
@@ -22,10 +61,13 @@ const WAIT_MS = ${PLUGIN_WAIT_MS};
 function ask(call) {
   return new Promise((resolve, reject) => {
     let child;
+    let bin;
     try {
-      child = spawn(COMMAND[0], COMMAND.slice(1), { cwd: call.directory, stdio: ['pipe', 'pipe', 'pipe'] });
+      bin = hookwiseIn(call.directory);
+      if (bin === null) return resolve({});
+      child = spawn(nodeBinary(), [bin, 'opencode'], { cwd: call.directory, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
-      return reject(new Error(\`hookwise failed closed: cannot run \${COMMAND[1]}: \${error.message}\`));
+      return reject(new Error(error.message === NOT_INSTALLED ? NOT_INSTALLED : \`hookwise failed closed: cannot run \${bin}: \${error.message}\`));
     }
     let out = '';
     let err = '';
@@ -38,7 +80,7 @@ function ask(call) {
     child.stdin.on('error', () => {});
     child.on('error', (error) => {
       clearTimeout(timer);
-      reject(new Error(\`hookwise failed closed: cannot run \${COMMAND[1]}: \${error.message} (run \\\`hookwise init opencode\\\` again)\`));
+      reject(new Error(\`hookwise failed closed: cannot run node \${bin}: \${error.message} (run \\\`hookwise init opencode\\\` again)\`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
