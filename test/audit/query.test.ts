@@ -90,4 +90,25 @@ describe('formatAuditTable', () => {
     expect(lines[1]).toBe('10   2026-01-01T00:00:09.000Z  session-1  outcome  PreToolUse  allow     Read  record 9');
     expect(lines[2]).toBe('12   2026-01-01T00:00:11.000Z  session-1  tool     PreToolUse  -         Read  record 11');
   });
+
+  it('shows what a step changed on disk, as the checkpoint guard recorded it', () => {
+    const row = {
+      seq: 3,
+      ts: '2026-01-01T00:00:02.000Z',
+      sessionId: 's',
+      kind: 'outcome',
+      event: 'PostToolUse',
+      decision: null,
+      tool: 'Bash',
+      data: {
+        input: { tool_name: 'Bash', tool_input: { command: ': > notes.md' } },
+        hooks: [{ name: 'guard:checkpoint', step: 4, changes: { summary: '+0 ~1 -0, 25 B', lost: ['notes.md'] } }],
+      },
+      prevHash: '',
+      hash: '',
+    };
+    expect(formatAuditTable([row])[1]).toMatch(
+      /PostToolUse {2}- {9}Bash {2}step 4 \+0 ~1 -0, 25 B, LOST 1: \{"command":": > notes\.md"\}$/,
+    );
+  });
 });
