@@ -18,7 +18,6 @@ export interface Trees {
 
 /** git's empty tree: what a workspace without a `.git` folder restores `.git` to. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
 /** What git says of a file that was there when it listed the folder and gone when it read it. */
 const VANISHED = /unable to stat|unable to index|No such file or directory|could not open .* for reading/;
 
@@ -36,7 +35,10 @@ export class ShadowRepo {
   private readonly gitIndex: string;
   private readonly filesExclude: string;
   private readonly dotGitExclude: string;
+  private readonly metaFile: string;
   private ready = false;
+  /** Ids this process has seen kept by a ref (a workspace snapshots the same trees over and over). */
+  private readonly kept = new Set<string>();
 
   constructor(
     readonly workspace: string,
@@ -47,6 +49,7 @@ export class ShadowRepo {
     this.gitIndex = path.join(dir, 'git.index');
     this.filesExclude = path.join(dir, 'files.exclude');
     this.dotGitExclude = path.join(dir, 'git.exclude');
+    this.metaFile = path.join(dir, 'meta.tmp');
   }
 
   private get dotGit(): string {
@@ -121,14 +124,25 @@ export class ShadowRepo {
     const out = (await run('/bin/sh', ['-c', SNAPSHOT_SCRIPT, 'snapshot', ...this.scriptArgs(hasGit)], { gitDir: this.gitDir })) as string;
     const ids = out.trim().split('\n');
     const [files, dotGit] = ids;
-    const meta = ids.at(-1);
-    if (ids.length !== (hasGit ? 3 : 2) || !ids.every((id) => /^[0-9a-f]{40,64}$/.test(id)))
+    const meta = ids[hasGit ? 2 : 1];
+    if (ids.length < (hasGit ? 2 : 1) || ids.length > (hasGit ? 3 : 2) || !ids.every((id) => /^[0-9a-f]{40,64}$/.test(id)))
       throw new CheckpointError(`git wrote no tree for ${this.workspace}: ${JSON.stringify(out.slice(0, 500))}`);
-    return { files: files!, git: hasGit ? dotGit! : null, ...(meta !== EMPTY_BLOB && { meta }) };
+    for (const id of ids) this.kept.add(id);
+    return { files: files!, git: hasGit ? dotGit! : null, ...(meta !== undefined && { meta }) };
   }
 
   private scriptArgs(hasGit: boolean): string[] {
-    return [this.workspace, this.filesIndex, this.filesExclude, hasGit ? this.dotGit : '', this.gitIndex, this.dotGitExclude];
+    const keptAlready = [...this.kept].slice(-64).join(' ');
+    return [
+      this.workspace,
+      this.filesIndex,
+      this.filesExclude,
+      hasGit ? this.dotGit : '',
+      this.gitIndex,
+      this.dotGitExclude,
+      this.metaFile,
+      keptAlready,
+    ];
   }
 
   /**
@@ -231,6 +245,7 @@ export class ShadowRepo {
       await git(['update-ref', '--stdin'], { gitDir: this.gitDir, input: drop.map((r) => `delete ${r}\n`).join('') });
     }
     await git(['prune', '--expire=now'], { gitDir: this.gitDir });
+    this.kept.clear();
     // The indexes remember the trees they last wrote, and those may be gone now: the next snapshot hashes afresh.
     for (const index of [this.filesIndex, this.gitIndex]) fs.rmSync(index, { force: true });
   }
@@ -280,7 +295,8 @@ const SHADOW_CONFIG = `[core]
 /**
  * One shell, several git runs: a process start from Node costs more than git's own work
  * on an unchanged workspace. $1 workspace, $2 its index, $3 its excludes, $4 its .git
- * folder (empty: none), $5 that folder's index, $6 its excludes.
+ * folder (empty: none), $5 that folder's index, $6 its excludes, $7 a scratch file for what trees
+ * leave out, $8 the ids already kept by a ref.
  */
 const SNAPSHOT_SCRIPT = `set -e
 GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" add -A
@@ -291,16 +307,20 @@ if [ -n "$4" ]; then
   dotgit=$(GIT_INDEX_FILE="$5" git write-tree)
 fi
 cd "$1"
-meta=$({
+{
   GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard |
     xargs -0 -r sh -c 'find "$@" -type d -empty -printf "d %p\\0"' find
   if [ -n "$4" ]; then find .git -path '.git/objects/??' -prune -o \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
-} | git hash-object -w --stdin)
-# Kept from pruning at once (./checkpoints.ts lets old steps go by dropping these refs).
-for id in $files $dotgit $meta; do echo "update refs/kept/$id $id"; done | git update-ref --stdin
+} > "$7"
+meta=
+if [ -s "$7" ]; then meta=$(git hash-object -w "$7"); fi
+# Each new id kept from pruning at once (./checkpoints.ts lets old steps go by dropping these refs); $8 lists those kept already.
+for id in $files $dotgit $meta; do
+  case " $8 " in *" $id "*) ;; *) echo "update refs/kept/$id $id" ;; esac
+done | git update-ref --stdin
 echo "$files"
 if [ -n "$dotgit" ]; then echo "$dotgit"; fi
-echo "$meta"`;
+if [ -n "$meta" ]; then echo "$meta"; fi`;
 
 /** The objects that hold these moments: each tree, and the blob of what trees leave out. */
 function objectsOf(trees: Trees[]): string[] {
