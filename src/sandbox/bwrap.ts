@@ -1,4 +1,6 @@
+import { isWithin } from '../guards/paths/resolve.js';
 import type { Layout } from './layout.js';
+import type { PrivateTemp } from './private-temp.js';
 import type { ResolvedSandbox } from './settings.js';
 
 /** The base every bubblewrap run of hookwise starts from: new namespaces, no capabilities, the whole file system read-only. */
@@ -21,18 +23,30 @@ export const READ_ONLY_BWRAP = [
  * earlier ones, so the hidden folders come first, then the roots shown on top of
  * them, then the read-only and masked paths inside the roots.
  */
-export function bwrapArgs(layout: Layout, settings: ResolvedSandbox): string[] {
+export function bwrapArgs(layout: Layout, settings: ResolvedSandbox, temp?: PrivateTemp): string[] {
   const args = [...READ_ONLY_BWRAP, '--new-session'];
   if (settings.network === 'on') args.push('--share-net');
   // The command's bash is the first process (no init holding the unscrubbed environment), and its environment file is masked.
   args.push('--as-pid-1', '--ro-bind', '/dev/null', '/proc/1/environ');
-  for (const top of layout.hidden) args.push('--tmpfs', top);
+  // A session's own /tmp and /var/tmp (private-temp.ts), else an empty one per command.
+  for (const top of layout.hidden) {
+    const own = temp?.folders[top];
+    if (own !== undefined) args.push('--bind', own, top);
+    else args.push('--tmpfs', top);
+  }
   for (const dir of layout.readable) args.push('--ro-bind-try', dir, dir);
   for (const dir of layout.writable) args.push('--bind', dir, dir);
   for (const dir of layout.pinned) args.push('--bind', dir, dir);
   for (const p of layout.readOnly) args.push('--ro-bind', p, p);
   for (const f of layout.maskedFiles) args.push('--ro-bind', '/dev/null', f);
   for (const d of layout.maskedDirs) args.push('--tmpfs', d, '--remount-ro', d);
+  // Every session's folders, where the command could see them: its own is its /tmp, and no other is anywhere.
+  if (temp !== undefined && visibleIn(layout, temp.root)) args.push('--tmpfs', temp.root, '--remount-ro', temp.root);
   args.push('--setenv', 'HOOKWISE_SANDBOX', 'bwrap');
   return args;
+}
+
+/** Whether the sandbox shows a path: not in a hidden folder, or in a root shown again on top of one. */
+function visibleIn(layout: Layout, p: string): boolean {
+  return !layout.hidden.some((top) => isWithin(p, top)) || [...layout.readable, ...layout.writable].some((root) => isWithin(p, root));
 }
