@@ -66,7 +66,9 @@ function readOnly(text: string, { policy, layout, cwd }: HeldBackInputs): string
       why = `a protected path (${kept}): files there run code when an editor, git or an agent next starts`;
       fix = 'a person changes it outside the agent, or approves a Write of it';
     } else if (layout.writable.some((w) => isWithin(where, w))) {
-      return undefined; // writable: the error is not the sandbox's
+      // Named in full and writable: the error is not the sandbox's. A relative name may be from another folder the command went to.
+      if (path.isAbsolute(raw!) || raw!.startsWith('~')) return undefined;
+      fix = `a person can allow a folder with ${GUARD}({ allowWrite: ['<folder>'] })`;
     }
   }
   return `hookwise: the OS sandbox kept ${shown} read-only: ${why}; ${fix}.`;
