@@ -123,7 +123,7 @@ describe('what a command leaves in its /tmp reaches nothing outside', () => {
 
 describe('after a sandboxed command, one line says what the sandbox held back and how a person allows it', () => {
   /** Run through the guard, then fire PostToolUse with what the host would report; the line the model gets. */
-  async function after(command: string): Promise<{ status: number | null; line: string | undefined }> {
+  async function afterCommand(command: string): Promise<{ status: number | null; line: string | undefined }> {
     const { line } = await hostLine(engine, r, command, `${r.root}:session-a`);
     expect(line, `the guard refused ${command}`).toBeDefined();
     const res = await runBash(r, line!);
@@ -143,30 +143,30 @@ describe('after a sandboxed command, one line says what the sandbox held back an
 
   it('a write the kernel refused (EROFS) names the path and allowWrite', async () => {
     const home = [...r.home].reverse().join('');
-    const { status, line } = await after(`python3 -c "import os; open(os.path.join('${home}'[::-1], 'made.txt'), 'w')"`);
+    const { status, line } = await afterCommand(`python3 -c "import os; open(os.path.join('${home}'[::-1], 'made.txt'), 'w')"`);
     expect(status).not.toBe(0);
     expect(line).toMatch(/kept .*made\.txt read-only: outside the folders a command may write; .*allowWrite: \['.*made\.txt'\]/);
     expect(fs.existsSync(path.join(r.home, 'made.txt'))).toBe(false);
   });
 
   it('a protected file says it is protected', async () => {
-    const { line } = await after(`python3 -c "open('.git/' + 'config', 'a').write('x')"`);
+    const { line } = await afterCommand(`python3 -c "open('.git/' + 'config', 'a').write('x')"`);
     expect(line).toMatch(/a protected path .*\.git\/config/);
   });
 
   it('a name that does not resolve names the host and the setting that allows it', async () => {
-    const { status, line } = await after('curl -sS --max-time 5 http://example.invalid-hw/');
+    const { status, line } = await afterCommand('curl -sS --max-time 5 http://example.invalid-hw/');
     expect(status).not.toBe(0);
     expect(line).toMatch(/no network \(sandbox\.network is 'off'\).*example\.invalid-hw.*network: 'registries'/);
   });
 
   it('a file that exists outside but is hidden says so', async () => {
-    const { line } = await after(`python3 -c "print(open('${r.outside}' + '/sentinel.txt').read())"`);
+    const { line } = await afterCommand(`python3 -c "print(open('${r.outside}' + '/sentinel.txt').read())"`);
     expect(line).toMatch(/sentinel\.txt exists outside the sandbox, but inside it \/tmp is this session's own folder.*allowRead/);
   });
 
   it('a command that failed on its own gets no line', async () => {
-    const { status, line } = await after('ls no-such-file-here');
+    const { status, line } = await afterCommand('ls no-such-file-here');
     expect(status).not.toBe(0);
     expect(line).toBeUndefined();
   });
