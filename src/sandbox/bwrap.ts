@@ -18,6 +18,13 @@ export const READ_ONLY_BWRAP = [
   '/proc',
 ];
 
+/** Package managers' retry settings, set to none when the command has no network. */
+export const NO_RETRIES: ReadonlyArray<readonly [string, string]> = [
+  ['npm_config_fetch_retries', '0'],
+  ['PIP_RETRIES', '0'],
+  ['CARGO_NET_RETRY', '0'],
+];
+
 /**
  * bubblewrap's arguments for a layout (Linux). Order matters: later mounts cover
  * earlier ones, so the hidden folders come first, then the roots shown on top of
@@ -43,6 +50,8 @@ export function bwrapArgs(layout: Layout, settings: ResolvedSandbox, temp?: Priv
   // Every session's folders, where the command could see them: its own is its /tmp, and no other is anywhere.
   if (temp !== undefined && visibleIn(layout, temp.root)) args.push('--tmpfs', temp.root, '--remount-ro', temp.root);
   args.push('--setenv', 'HOOKWISE_SANDBOX', 'bwrap');
+  // No network: package managers fail at once instead of retrying for a minute (npm waits 10 s and more between tries).
+  if (settings.network === 'off') for (const [name, value] of NO_RETRIES) args.push('--setenv', name, value);
   return args;
 }
 

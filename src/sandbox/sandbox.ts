@@ -106,7 +106,24 @@ export class Sandbox {
       // bubblewrap's --dev makes /dev a private tmpfs (bwrap.ts): a place the scrub may write that nothing else sees.
       scratch: this.platform === 'darwin' ? undefined : '/dev/shm',
       prelude: bridge?.prelude,
+      noRoute: this.platform === 'darwin' ? undefined : this.noRouteNote(),
     });
+  }
+
+  /** What a command that found no route to a host is told: why, and the setting that would let it through. */
+  private noRouteNote(): string | undefined {
+    const { network } = this.settings;
+    if (network === 'on') return undefined;
+    if (network === 'off') {
+      return (
+        "hookwise sandbox: this command tried to reach the network, and the policy gives it none (the shell guard's sandbox.network is 'off'); " +
+        "a person can allow package registries and git remotes with shellGuard({ sandbox: { network: 'registries' } }), or hosts with { network: { allow: ['host'] } }"
+      );
+    }
+    return (
+      'hookwise sandbox: this command tried to reach a host directly; only the hosts on sandbox.network are reachable, ' +
+      'through the proxy in HTTPS_PROXY (programs that ignore the proxy variables reach nothing)'
+    );
   }
 
   /** The quoted program and layout arguments, and the digest: made once, as the layout is kept while the disk does not change. */
