@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { isWithin } from '../guards/paths/resolve.js';
 import type { Layout } from './layout.js';
 import type { PrivateTemp } from './private-temp.js';
 import type { ResolvedSandbox } from './settings.js';
+import { CACHE_VARIABLES } from './tool-caches.js';
 
 /** The base every bubblewrap run of hookwise starts from: new namespaces, no capabilities, the whole file system read-only. */
 export const READ_ONLY_BWRAP = [
@@ -47,12 +49,27 @@ export function bwrapArgs(layout: Layout, settings: ResolvedSandbox, temp?: Priv
   for (const p of layout.readOnly) args.push('--ro-bind', p, p);
   for (const f of layout.maskedFiles) args.push('--ro-bind', '/dev/null', f);
   for (const d of layout.maskedDirs) args.push('--tmpfs', d, '--remount-ro', d);
-  // Every session's folders, where the command could see them: its own is its /tmp, and no other is anywhere.
-  if (temp !== undefined && visibleIn(layout, temp.root)) args.push('--tmpfs', temp.root, '--remount-ro', temp.root);
+  if (temp !== undefined) privateArgs(layout, temp, args);
   args.push('--setenv', 'HOOKWISE_SANDBOX', 'bwrap');
   // No network: package managers fail at once instead of retrying for a minute (npm waits 10 s and more between tries).
   if (settings.network === 'off') for (const [name, value] of NO_RETRIES) args.push('--setenv', name, value);
   return args;
+}
+
+/**
+ * Every session's folders and every workspace's caches, where the command could see them:
+ * masked (its own /tmp is its /tmp, and no other is anywhere), then its workspace's caches
+ * shown again in the mask, writable, and named to the tools (tool-caches.ts).
+ */
+function privateArgs(layout: Layout, temp: PrivateTemp, args: string[]): void {
+  const visible = visibleIn(layout, temp.root);
+  if (visible) args.push('--tmpfs', temp.root);
+  if (temp.cache !== undefined) {
+    args.push('--bind', temp.cache, temp.cache);
+    for (const [name, folder] of CACHE_VARIABLES) args.push('--setenv', name, path.join(temp.cache, folder));
+    for (const [source, target] of temp.overlaid ?? []) args.push('--bind', source, target);
+  }
+  if (visible) args.push('--remount-ro', temp.root);
 }
 
 /** Whether the sandbox shows a path: not in a hidden folder, or in a root shown again on top of one. */

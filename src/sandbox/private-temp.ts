@@ -4,6 +4,7 @@ import path from 'node:path';
 import { stateDirOf } from '../core/state-dir.js';
 import { isWithin } from '../guards/paths/resolve.js';
 import { PRIVATE_TEMP } from './outside.js';
+import { overlaidCaches } from './tool-caches.js';
 
 /**
  * A session's own temporary folders (docs/security.md#the-os-sandbox): `/tmp` and
@@ -13,10 +14,18 @@ import { PRIVATE_TEMP } from './outside.js';
  * (bwrap.ts), so a command reaches its own only as `/tmp`, and never another's.
  */
 export interface PrivateTemp {
-  /** The folder all sessions' folders are in (masked in the sandbox). */
+  /** The folder all sessions' folders and all workspaces' caches are in: masked in the sandbox, whose binds come from it. */
   root: string;
   /** Each temporary folder (`/tmp`, `/var/tmp`) -> the real folder shown there. */
   folders: Readonly<Record<string, string>>;
+  /**
+   * The workspace's own tool caches (npm, pip, Go, cargo's registry): writable, shown at their
+   * own path, and used by nothing outside the sandbox, so what a command puts there runs only
+   * in this workspace's sandbox, which could write the workspace anyway (tool-caches.ts).
+   */
+  cache?: string;
+  /** Caches shown over the real one (cargo's registry): source in `cache`, destination in the home folder. */
+  overlaid?: Array<[string, string]>;
 }
 
 /** A session's folder is removed when it has not been used for this long (its commands touch it). */
@@ -26,10 +35,18 @@ export const STALE_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 let lastSweep = 0;
 
-/** The folder that holds every session's temporary folders, for a home folder. */
-export function privateTempRoot(home: string, env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(stateDirOf(env, home), 'sandbox', 'tmp');
+/** The folder that holds every session's temporary folders and every workspace's caches, for a home folder. */
+export function sandboxStateRoot(home: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(stateDirOf(env, home), 'sandbox');
 }
+
+/** The folder that holds every session's temporary folders. */
+export function privateTempRoot(home: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(sandboxStateRoot(home, env), 'tmp');
+}
+
+/** A workspace's caches are removed when no command used them for this long. */
+export const CACHE_STALE_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A session's folder name: a hash, so that no session id (the host's text) can name a path. */
 export function sessionKey(sessionId: string | undefined, workspace: string): string {
@@ -54,9 +71,16 @@ export function sessionFolders(root: string, key: string): Record<string, string
  * /tmp); whatever a command left at one of them that is not a folder (a link planted
  * for the next command's mount to follow) is removed first.
  */
-export function preparePrivateTemp(root: string, key: string, mountPoints: readonly string[] = []): PrivateTemp | undefined {
+export function preparePrivateTemp(
+  root: string,
+  key: string,
+  mountPoints: readonly string[] = [],
+  workspace?: string,
+  home?: string,
+): PrivateTemp | undefined {
   try {
     if (!ownFolder(root, true)) return undefined;
+    const cache = workspace === undefined ? undefined : prepareCache(path.join(path.dirname(root), 'cache'), workspace);
     const session = path.join(root, key);
     if (!ownFolder(session, false)) return undefined;
     const folders = sessionFolders(root, key);
@@ -68,7 +92,8 @@ export function preparePrivateTemp(root: string, key: string, mountPoints: reado
     const now = new Date();
     fs.utimesSync(session, now, now);
     sweepStale(root, key);
-    return { root, folders };
+    if (cache === undefined) return { root: path.dirname(root), folders };
+    return { root: path.dirname(root), folders, cache, overlaid: home === undefined ? [] : overlaidCaches(cache, home) };
   } catch {
     return undefined;
   }
@@ -103,15 +128,32 @@ function clearWay(dir: string, rel: string): void {
   }
 }
 
-/** Remove the folders nobody used for STALE_MS (a session that ended without SessionEnd). */
+/** A workspace's cache folder (made 700), touched as used; undefined when it cannot be made safely. */
+function prepareCache(cacheRoot: string, workspace: string): string | undefined {
+  if (!ownFolder(cacheRoot, false)) return undefined;
+  const name = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
+  const dir = path.join(cacheRoot, name);
+  if (!ownFolder(dir, false)) return undefined;
+  const now = new Date();
+  fs.utimesSync(dir, now, now);
+  return dir;
+}
+
+/** Remove the folders nobody used for long (a session that ended without SessionEnd, a workspace's old caches). */
 function sweepStale(root: string, current: string): void {
   const now = Date.now();
   if (now - lastSweep < SWEEP_EVERY_MS) return;
   lastSweep = now;
-  for (const name of fs.readdirSync(root)) {
-    if (name === current) continue;
-    const stat = fs.lstatSync(path.join(root, name), { throwIfNoEntry: false });
-    if (stat !== undefined && now - stat.mtimeMs > STALE_MS) removeSafely(root, path.join(root, name));
+  const cacheRoot = path.join(path.dirname(root), 'cache');
+  for (const [dir, staleMs] of [
+    [root, STALE_MS],
+    [cacheRoot, CACHE_STALE_MS],
+  ] as const) {
+    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      if (name === current) continue;
+      const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+      if (stat !== undefined && now - stat.mtimeMs > staleMs) removeSafely(dir, path.join(dir, name));
+    }
   }
 }
 

@@ -78,7 +78,13 @@ export class Sandbox {
     const temp =
       session === undefined || this.platform === 'darwin'
         ? undefined
-        : preparePrivateTemp(privateTempRoot(policy.home), session, [...layout.readable, ...layout.writable]);
+        : preparePrivateTemp(
+            privateTempRoot(policy.home),
+            session,
+            [...layout.readable, ...layout.writable],
+            layout.workspace,
+            policy.home,
+          );
     const { launcher, digest } = this.launcherFor(layout, found.program, temp);
     return { line: this.lineFor(launcher, layout, command, env, bridge), digest, layout };
   }

@@ -108,11 +108,12 @@ describe('what a command leaves in its /tmp reaches nothing outside', () => {
       await run('echo secret-of-b > /tmp/b.txt', 'session-b');
       const root = privateTempRoot(r.home);
       expect(fs.readdirSync(root).length).toBeGreaterThan(0); // control: session b's folder is there outside
+      // Inside, the folder holds only this workspace's own caches (shown again in the mask).
       const look = await run(
-        `python3 -c "import os; print(sorted(os.listdir('${root}'))); print(open('${path.join(sessionFolder('session-b'), 'tmp', 'b.txt')}').read())"`,
+        `python3 -c "import os; print(sorted(os.listdir('${path.dirname(root)}'))); print(open('${path.join(sessionFolder('session-b'), 'tmp', 'b.txt')}').read())"`,
       );
       expect(look.refused).toBeUndefined();
-      expect(look.stdout).toBe('[]\n');
+      expect(look.stdout).toBe("['cache']\n");
       expect(look.stderr).toMatch(/No such file or directory/);
     } finally {
       if (before === undefined) delete process.env.HOOKWISE_STATE_DIR;
@@ -169,5 +170,29 @@ describe('after a sandboxed command, one line says what the sandbox held back an
     const { status, line } = await afterCommand('ls no-such-file-here');
     expect(status).not.toBe(0);
     expect(line).toBeUndefined();
+  });
+});
+
+describe("tool caches are the workspace's own, writable, and used by nothing outside", () => {
+  it('npm writes its cache; the real ~/.npm is not made or changed; a second session of the workspace finds it', async () => {
+    const first = await run('npm cache verify >/dev/null && echo "$npm_config_cache" && ls "$npm_config_cache"');
+    expect(first.refused).toBeUndefined();
+    expect(first.status, first.stderr).toBe(0);
+    const [cache, ...entries] = first.stdout.trim().split('\n');
+    expect(cache).toMatch(/\/sandbox\/cache\/[0-9a-f]{32}\/npm$/);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(r.home, '.npm'))).toBe(false);
+    const second = await run('ls "$npm_config_cache" >/dev/null && echo "$npm_config_cache"', 'session-b');
+    expect(second.stdout.trim()).toBe(cache);
+  });
+
+  it("cargo's registry is shown writable over the real one, which is left as it was", async () => {
+    fs.mkdirSync(path.join(r.home, '.cargo'), { recursive: true });
+    const write = await run(
+      "python3 -c \"import os; open(os.path.expanduser('~/.cargo/registry/planted.rs'), 'w').write('x')\" && ls ~/.cargo/registry",
+    );
+    expect(write.refused).toBeUndefined();
+    expect(write.stdout).toBe('planted.rs\n');
+    expect(fs.readdirSync(path.join(r.home, '.cargo', 'registry'))).toEqual([]);
   });
 });
