@@ -22,7 +22,7 @@ import {
   type CommonGuardOptions,
   type GuardDecision,
 } from './common.js';
-import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
+import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from './paths/judge.js';
 import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
@@ -94,7 +94,13 @@ function compile(options: ShellGuardOptions): Compiled {
 /** `sandbox`: set when the command will run in a working OS sandbox, which contains what is only unprovable. */
 function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: boolean, sandbox: Sandbox | undefined): ShellJudge {
   // The sandbox contains what stays on this machine; with the host's network on, an upload it cannot read would leave.
-  const contained = () => sandbox !== undefined && sandbox.settings.network === 'off' && sandbox.available().ok;
+  // Writes to the session's own /tmp are contained whatever the network (nothing there is uploaded by writing it).
+  const contained = () => {
+    if (sandbox === undefined || !sandbox.available().ok) return false;
+    return sandbox.settings.network === 'off'
+      ? true
+      : (reason: string) => reason.includes(SCRATCH_WHY) || reason.includes(SCRATCH_HIDDEN_WHY);
+  };
   return {
     policy: judgeOptions.policy,
     judge(command, cwd, scratch) {
@@ -155,6 +161,8 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
   const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive, sandbox) : undefined));
   // Set on first use; after a failed parse it is reloading, and calls wait for it (parser.ts).
   let parser: Parser | undefined;
+  // What the judgement found the command does only to its session's copies, for the wrap to say after it.
+  const notes = new Notes();
   // The judge reports a command that is not a string, so it is passed on unchecked.
   const run = (input: HookInput, workspace: string, ctx: HookContext) => {
     const judge = judges(workspace)!;
@@ -167,6 +175,8 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
     );
     if (decision.contained) ctx.annotate({ contained: decision.contained });
     if (sandbox === undefined) ctx.annotate({ sandbox: 'off' });
+    const hidden = decision.contained?.filter((reason) => reason.includes(SCRATCH_HIDDEN_WHY));
+    if (hidden !== undefined && hidden.length > 0) notes.keep(noteKey(input, workspace), hidden);
     return toHookResult(decision);
   };
   const events: ShellGuardEvent[] = sandbox ? ['PreToolUse', 'PostToolUse', 'SessionEnd'] : ['PreToolUse'];
@@ -200,7 +210,8 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
       if (input.hook_event_name !== undefined && input.hook_event_name !== 'PreToolUse') return undefined;
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the OS sandbox', false);
-      return sandboxed(sandbox, input, ctx, forWorkspace(workspace).policy, sessionKey(input.session_id, workspace));
+      const said = notes.take(noteKey(input, workspace));
+      return sandboxed(sandbox, input, ctx, forWorkspace(workspace).policy, sessionKey(input.session_id, workspace), said);
     };
   }
   return spec;
@@ -211,13 +222,20 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
  * other hook's rewrite, becomes its sandboxed form (docs/security.md#the-os-sandbox).
  * No sandbox, no run: the call is refused with the fix.
  */
-function sandboxed(sandbox: Sandbox, input: HookInput, ctx: HookContext, policy: PathPolicy, session: string) {
+function sandboxed(
+  sandbox: Sandbox,
+  input: HookInput,
+  ctx: HookContext,
+  policy: PathPolicy,
+  session: string,
+  notes: readonly string[] | undefined,
+) {
   const command = input.tool_input?.command;
   if (typeof command !== 'string') return deny('hookwise cannot run this in the OS sandbox: the command is not a string');
   const found = sandbox.available();
   if (!found.ok) return deny(`hookwise refused to run this without its OS sandbox: ${found.why}`);
   const wrap = () => {
-    const wrapped = sandbox.wrap(command, policy, envOf(ctx), session);
+    const wrapped = sandbox.wrap(command, policy, envOf(ctx), session, notes);
     ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
     return modify({ ...input.tool_input, command: wrapped.line });
   };
@@ -254,4 +272,23 @@ function sessionEnded(input: HookInput, policy: PathPolicy, workspace: string) {
     // What is left is removed as stale (private-temp.ts); the end of a session is never refused for it.
   }
   return undefined;
+}
+
+/** The call a judgement's notes belong to: the session, the workspace, and the command as judged (a later rewrite has none). */
+function noteKey(input: HookInput, workspace: string): string {
+  return `${input.session_id ?? ''}\0${workspace}\0${input.cwd ?? ''}\0${String(input.tool_input?.command)}`;
+}
+
+/** Notes kept from a call's judgement to its wrap (the same fire, moments later); the oldest go past a few dozen. */
+class Notes {
+  private readonly kept = new Map<string, string[]>();
+  keep(key: string, notes: string[]): void {
+    if (this.kept.size >= 64) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, notes);
+  }
+  take(key: string): string[] | undefined {
+    const notes = this.kept.get(key);
+    this.kept.delete(key);
+    return notes;
+  }
 }

@@ -48,7 +48,12 @@ export function bwrapArgs(layout: Layout, settings: ResolvedSandbox, temp?: Priv
   for (const dir of layout.pinned) args.push('--bind', dir, dir);
   for (const p of layout.readOnly) args.push('--ro-bind', p, p);
   for (const f of layout.maskedFiles) args.push('--ro-bind', '/dev/null', f);
-  for (const d of layout.maskedDirs) args.push('--tmpfs', d, '--remount-ro', d);
+  for (const d of layout.maskedDirs) {
+    args.push('--tmpfs', d);
+    // The public files in it (`~/.ssh/*.pub`) shown again before the mask is made read-only.
+    for (const f of layout.unmasked) if (path.dirname(f) === d) args.push('--ro-bind', f, f);
+    args.push('--remount-ro', d);
+  }
   if (temp !== undefined) privateArgs(layout, temp, args);
   args.push('--setenv', 'HOOKWISE_SANDBOX', 'bwrap');
   // No network: package managers fail at once instead of retrying for a minute (npm waits 10 s and more between tries).

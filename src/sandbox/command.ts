@@ -39,6 +39,8 @@ export interface WrapInputs {
    * sandbox's network namespace's): a blocked connection says so, whatever the program printed.
    */
   noRoute?: string;
+  /** Said on stderr after the command, outside: what it did only to its session's copies (the guard's reasons). */
+  notes?: readonly string[];
 }
 
 /** Names that look like they hold credentials (matched ignoring case). */
@@ -133,12 +135,17 @@ function sweepText(layout: Layout): string {
   );
 }
 
-export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, scratch, prelude, noRoute }: WrapInputs): string {
+function said(notes: readonly string[] | undefined): string {
+  if (notes === undefined || notes.length === 0) return '';
+  return `printf '%s\\n' ${notes.map((n) => shq(`hookwise sandbox: ${n}`)).join(' ')} >&2; `;
+}
+
+export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, scratch, prelude, noRoute, notes }: WrapInputs): string {
   const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames, scratch, prelude, noRoute))} bash ${shq(command)}`;
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   // \`exec\`: the substitution's subshell becomes the sandbox (shells fork again for a command with redirections).
   return (
-    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}` +
+    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}${said(notes)}` +
     // A function returns the status without forking a subshell for \`(exit N)\`.
     `[ -n "$__hw_d" ] && cd -- "$__hw_d"; __hw_status() { return $1; }; __hw_status $__hw_s`
   );

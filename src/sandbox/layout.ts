@@ -28,6 +28,8 @@ export interface Layout {
   maskedFiles: string[];
   /** Secret folders: an empty read-only folder is shown in their place. */
   maskedDirs: string[];
+  /** Files in a masked folder outside the workspace that no secret rule covers (`~/.ssh/*.pub`): shown read-only in it. */
+  unmasked: string[];
   /** Protected names missing now: moved aside after the command if it created them. */
   sweep: string[];
 }
@@ -89,6 +91,7 @@ function assemble(workspace: string, writable: string[], outside: Outside, found
     pinned: unique(found.flatMap((f) => f.pinned)).filter((p) => !readOnly.includes(p)),
     maskedFiles: [...found.flatMap((f) => f.maskedFiles), ...outside.maskedFiles].filter(visible),
     maskedDirs: [...found.flatMap((f) => f.maskedDirs), ...outside.maskedDirs].filter(visible),
+    unmasked: outside.unmasked.filter(visible),
     sweep: [
       ...[...CONFIG_DIRS, ...ROOT_FILES].filter(missing),
       ...NESTED_CONFIG_DIRS.filter((name) => fs.lstatSync(path.join(workspace, name), { throwIfNoEntry: false }) === undefined),

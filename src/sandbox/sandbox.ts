@@ -69,7 +69,7 @@ export class Sandbox {
    * `session`: the key of the session's own /tmp and /var/tmp (private-temp.ts); without it, or when
    * they cannot be made safely, each command gets empty ones.
    */
-  wrap(command: string, policy: PathPolicy, env: Env, session?: string): Wrapped {
+  wrap(command: string, policy: PathPolicy, env: Env, session?: string, notes?: readonly string[]): Wrapped {
     const found = this.available();
     if (!found.ok) throw new Error(found.why);
     const allow = this.allowlist;
@@ -86,7 +86,7 @@ export class Sandbox {
             policy.home,
           );
     const { launcher, digest } = this.launcherFor(layout, found.program, temp);
-    return { line: this.lineFor(launcher, layout, command, env, bridge), digest, layout };
+    return { line: this.lineFor(launcher, layout, command, env, bridge, notes), digest, layout };
   }
 
   /** What the sandbox shows a command of this policy now (kept between calls while the disk does not change). */
@@ -94,7 +94,14 @@ export class Sandbox {
     return layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
   }
 
-  private lineFor(launcher: string, layout: Layout, command: string, env: Env, bridge: ReturnType<typeof bridgeFor> | undefined): string {
+  private lineFor(
+    launcher: string,
+    layout: Layout,
+    command: string,
+    env: Env,
+    bridge: ReturnType<typeof bridgeFor> | undefined,
+    notes: readonly string[] | undefined,
+  ): string {
     // What depends on this call (the environment, the proxy), after the layout's own arguments.
     const unnamed = this.unnamedVariables(env);
     const extra =
@@ -113,6 +120,7 @@ export class Sandbox {
       scratch: this.platform === 'darwin' ? undefined : '/dev/shm',
       prelude: bridge?.prelude,
       noRoute: this.platform === 'darwin' ? undefined : this.noRouteNote(),
+      notes,
     });
   }
 

@@ -60,25 +60,46 @@ describe("a session's /tmp is its own, and kept between its commands", () => {
 });
 
 describe('a real path outside that the sandbox hides is not shown a success that did not happen', () => {
-  it('rm -rf of a folder in the real /tmp is refused with the reason; the same name made in the session is its own', async () => {
+  it("rm -rf of a folder in the real /tmp runs on the session's copy, and its output says the real one was not touched", async () => {
     outsideDir = path.join('/tmp', unique());
     fs.mkdirSync(path.join(outsideDir, 'build'), { recursive: true });
     fs.writeFileSync(path.join(outsideDir, 'build', 'keep.txt'), 'outside\n');
-    // Control: the command does delete it when run as the host runs it.
+    // Control: the command does delete such a folder when run as the host runs it.
     const control = path.join('/tmp', unique());
     fs.mkdirSync(control);
     expect((await runBash(r, `rm -rf ${control}`)).status).toBe(0);
     expect(fs.existsSync(control)).toBe(false);
 
-    const refused = await run(`rm -rf ${outsideDir}`);
-    expect(refused.refused).toMatch(/exists outside the sandbox.*this session's own folder/);
-    const written = await run(`echo x > ${outsideDir}/build/keep.txt`);
-    expect(written.refused).toMatch(/exists outside the sandbox/);
+    const removed = await run(`rm -rf ${outsideDir} && echo done`);
+    expect(removed.refused).toBeUndefined();
+    expect(removed.stdout).toBe('done\n');
+    expect(removed.stderr).toContain(`hookwise sandbox: \`rm -rf\` targets ${outsideDir}, which exists outside the sandbox`);
+    expect(removed.stderr).toMatch(/the real one is untouched.*allowWrite/);
+    const written = await run(`echo x > ${outsideDir}/keep2.txt`);
+    expect(written.stderr).toMatch(/keep2\.txt|exists outside the sandbox/);
     expect(fs.readFileSync(path.join(outsideDir, 'build', 'keep.txt'), 'utf8')).toBe('outside\n');
-    // A name that exists nowhere outside is the session's own to make and delete.
+    // Once the session has its own copy, the command acts on it and nothing more is said.
+    const own = await run(`mkdir -p ${outsideDir} && echo mine > ${outsideDir}/mine.txt && cat ${outsideDir}/mine.txt`);
+    expect(own.stdout).toBe('mine\n');
+    const again = await run(`rm -rf ${outsideDir}`);
+    expect(again.stderr).toBe('');
+  });
+
+  it("with an allowlist network, a session's /tmp is still its own to write (not refused as unprovable)", async () => {
     const name = unique();
-    const own = await run(`mkdir -p /tmp/${name}/build && rm -rf /tmp/${name} && echo removed`);
-    expect(own.stdout).toBe('removed\n');
+    const judge = guardEngine(r, { sandbox: { network: 'registries' } });
+    const outcome = await judge.fire(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: `echo hi > /tmp/${name}.txt && rm -rf /tmp/${name}-d` }, cwd: r.ws, session_id: 'n' },
+      { env: r.env },
+    );
+    expect(outcome.blocked, outcome.reason ?? '').toBe(false);
+    const upload = await judge.fire(
+      'PreToolUse',
+      { tool_name: 'Bash', tool_input: { command: 'bash -c "$X"' }, cwd: r.ws, session_id: 'n' },
+      { env: r.env },
+    );
+    expect(upload.blocked).toBe(true);
   });
 });
 

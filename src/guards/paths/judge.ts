@@ -119,6 +119,12 @@ function escapeGlob(s: string): string {
  * One place that decides whether a path may be read or written; shared by
  * pathGuard (file tools) and shellGuard (redirections, rm/cp/mv/tee targets).
  */
+/** Why a write to a scratch folder is contained, whatever the sandbox's network: the folder is the session's own. */
+export const SCRATCH_WHY = 'in a temporary folder, which the OS sandbox gives each session its own of';
+/** The same, of a path that exists outside: the command changes only its session's copy. */
+export const SCRATCH_HIDDEN_WHY =
+  "which exists outside the sandbox: the command changes only its session's own copy, and the real one is untouched (a person can add the path to the shell guard's allowWrite)";
+
 export class PathPolicy {
   readonly workspace: string;
   readonly home: string;
@@ -283,13 +289,9 @@ export class PathPolicy {
         if (opts.recursive && !opts.into && isWithin(roots.folded, folded))
           return verdict('deny', `which contains the workspace ${roots.workspace}`);
         const top = this.hiddenByScratch(real);
-        if (top !== undefined)
-          return verdict(
-            'deny',
-            `which exists outside the sandbox, where the command cannot reach it: inside, ${top} is this session's own folder, ` +
-              `so the command would change only its copy (use another name there, or a person adds the path to the shell guard's allowWrite)`,
-          );
-        return verdict('unprovable', 'in a temporary folder, which the OS sandbox gives each session its own of');
+        // The command changes the session's own copy: it runs, and its output says the real one was not touched (shell-guard.ts).
+        if (top !== undefined) return verdict('unprovable', `${SCRATCH_HIDDEN_WHY} (inside, ${top} is this session's own folder)`);
+        return verdict('unprovable', SCRATCH_WHY);
       }
       return verdict('deny', `outside the workspace ${roots.workspace}`);
     }

@@ -121,6 +121,10 @@ export const DEFAULT_SECRETS: PathRule[] = [
   { pattern: '~/.terraform.d/credentials.tfrc.json', why: 'Terraform Cloud tokens' },
   { pattern: '~/.vault-token', why: 'a Vault token' },
   { pattern: '~/.config/git/credentials', why: 'git passwords' },
+  // Coding agents' own logins: whoever reads one acts as the user's agent account.
+  { pattern: '~/.claude/.credentials.json', why: "Claude Code's login token" },
+  { pattern: '~/.codex/auth.json', why: "Codex's login token" },
+  { pattern: '~/.gemini/oauth_creds.json', why: "Gemini CLI's login token" },
   // A container engine's socket is the machine: whoever reaches it runs any container, with any folder mounted.
   { pattern: '~/.docker/desktop', why: "Docker Desktop's socket, which controls the machine" },
   { pattern: '~/.docker/run', why: "Docker Desktop's socket, which controls the machine" },
