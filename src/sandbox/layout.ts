@@ -40,8 +40,16 @@ const ROOT_FILES = [
   '.envrc',
   '.npmrc',
   '.yarnrc.yml',
-  'lefthook.yml',
+  '.yarnrc',
+  ...['lefthook', '.lefthook', 'lefthook-local', '.lefthook-local'].flatMap((name) =>
+    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `${name}.${ext}`),
+  ),
   '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
   '.devcontainer.json',
   ...['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'json', 'yaml', 'yml'].map((ext) => `hookwise.config.${ext}`),
 ];

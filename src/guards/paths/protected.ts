@@ -40,7 +40,11 @@ const LAUNCH_CONFIGS = [
   '**/.vscode/settings.json',
   '**/.vscode/mcp.json',
   '**/.devcontainer/devcontainer.json',
+  // A folder of configurations, one per container (`.devcontainer/python/devcontainer.json`): each runs its commands.
+  '**/.devcontainer/*/devcontainer.json',
   '**/.devcontainer.json',
+  // A workspace file's tasks and launch configurations run as the folder's do.
+  '**/*.code-workspace',
   '**/.gemini/settings.json',
   '**/.codex/config.toml',
   '**/.amazonq/mcp.json',
@@ -67,10 +71,25 @@ const LAUNCH_CONFIGS = [
   '**/opencode.jsonc',
   '**/.husky/**',
   '**/.githooks/**',
-  '**/lefthook.yml',
+  // Git hook managers: each runs the commands its file names on the next commit (lefthook reads every one of these names).
+  ...['lefthook', '.lefthook', 'lefthook-local', '.lefthook-local'].flatMap((name) =>
+    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `**/${name}.${ext}`),
+  ),
   '**/.pre-commit-config.yaml',
+  '**/.pre-commit-config.yml',
+  // mise runs its [hooks] and `_.source` files on entering the folder, as direnv runs .envrc.
+  '**/mise.toml',
+  '**/.mise.toml',
+  '**/mise.local.toml',
+  '**/.mise.local.toml',
+  '**/mise.*.toml',
+  '**/.mise/**',
+  '**/.config/mise/**',
+  // JetBrains' shared run configurations (besides .idea/runConfigurations).
+  '**/.run/*.run.xml',
   '.npmrc',
   '.yarnrc.yml',
+  '.yarnrc',
 ];
 
 /**
