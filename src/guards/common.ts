@@ -50,12 +50,15 @@ export function decide(
   interactive: boolean,
   allowReason: string,
   explicit = false,
-  contained = false,
+  contained: boolean | ((reason: string) => boolean) = false,
 ): GuardDecision {
   const order = { deny: 0, irreversible: 1, unprovable: 2, ask: 3 } as const;
   const sorted = [...findings].sort((a, b) => order[a.level] - order[b.level]);
-  const inSandbox = contained ? sorted.filter((f) => f.level === 'unprovable').map((f) => f.reason) : [];
-  const worst = contained ? sorted.find((f) => f.level !== 'unprovable') : sorted[0];
+  // A predicate: only some unprovable findings are contained (the sandbox's own /tmp, whatever its network).
+  const holds = (f: GuardDecision['findings'][number]) =>
+    f.level === 'unprovable' && (typeof contained === 'function' ? contained(f.reason) : contained);
+  const inSandbox = sorted.filter(holds).map((f) => f.reason);
+  const worst = sorted.find((f) => !holds(f));
   if (!worst) {
     const reason =
       inSandbox.length > 0

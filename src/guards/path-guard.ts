@@ -14,6 +14,9 @@ import {
   type GuardDecision,
 } from './common.js';
 import { globBase, globCandidates } from './paths/glob-walk.js';
+import { globReadCandidates, SECRET_FILE_NAMES } from './shell/globs.js';
+import { expandBraces } from '../shell/words.js';
+import picomatch from 'picomatch';
 import { PathPolicy, type Access, type PathPolicyOptions } from './paths/judge.js';
 
 export interface PathGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
@@ -109,19 +112,65 @@ export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
       }
       const isGlob = (p: string) =>
         (tool === 'Glob' && p === input.tool_input?.pattern) || (tool === 'Grep' && p === input.tool_input?.glob);
+      // A tool's own folder argument (`cwd`, `dir_path`, `directory`): relative paths are the tool's from there.
+      const own = toolFolder(input);
+      const from = own === undefined ? cwd : path.resolve(cwd, policy.expandHome(own) ?? own);
+      if (own !== undefined) {
+        const d = judgePath(policy, from, 'read', cwd, interactive, tool);
+        if (d.decision !== 'allow') return toHookResult(d);
+      }
       const base =
         typeof input.tool_input?.path === 'string' && input.tool_input.path !== ''
-          ? path.resolve(cwd, policy.expandHome(input.tool_input.path) ?? input.tool_input.path)
-          : cwd;
+          ? path.resolve(from, policy.expandHome(input.tool_input.path) ?? input.tool_input.path)
+          : from;
       for (const p of paths) {
-        // A glob reads wherever its folders lead, symlinks included: judge each folder it can reach now.
-        const targets = isGlob(p) ? [globBase(p), ...globCandidates(p, base, policy.home)] : [p];
-        for (const t of targets) {
-          const d = judgePath(policy, t, kind, isGlob(p) ? base : cwd, interactive, tool);
+        if (!isGlob(p)) {
+          const d = judgePath(policy, p, kind, from, interactive, tool);
           if (d.decision !== 'allow') return toHookResult(d);
+          continue;
         }
+        const refused = judgeGlob(policy, p, base, tool, interactive);
+        if (refused !== undefined) return toHookResult(refused);
       }
       return undefined;
     },
   };
+}
+
+/** The folder a file tool's own argument names, if any (some agents' tools take one beside the path). */
+function toolFolder(input: HookInput): string | undefined {
+  for (const key of ['cwd', 'dir_path', 'directory']) {
+    const v = input.tool_input?.[key];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
+/**
+ * A glob reads wherever its folders lead, symlinks included: each alternative of its
+ * braces (`{src,../elsewhere}/*`) is judged, with every folder it can reach now. Grep's
+ * file filter without a slash matches a name at any depth, and Grep returns contents:
+ * a filter that could match a secret name (`.env*`) is judged as if it did.
+ */
+function judgeGlob(policy: PathPolicy, pattern: string, base: string, tool: string, interactive: boolean): GuardDecision | undefined {
+  const alternatives = expandBraces(pattern);
+  if (alternatives === undefined)
+    return decide(
+      [{ level: 'unprovable', reason: `\`${tool}\` ${pattern}: its braces expand to too many patterns to judge` }],
+      interactive,
+      '',
+    );
+  for (const alt of alternatives) {
+    const targets = [globBase(alt), ...globCandidates(alt, base, policy.home)];
+    if (tool === 'Grep') {
+      const name = alt.includes('/') ? undefined : picomatch(alt, { dot: true });
+      if (name !== undefined) targets.push(...SECRET_FILE_NAMES.filter((n) => name(n)).map((n) => path.join(base, n)));
+      else targets.push(...globReadCandidates(alt, base, true));
+    }
+    for (const t of targets) {
+      const d = judgePath(policy, t, 'read', base, interactive, tool);
+      if (d.decision !== 'allow') return d;
+    }
+  }
+  return undefined;
 }

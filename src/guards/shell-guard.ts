@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
-import type { Hook } from '../core/hook.js';
-import { deny, modify } from '../core/results.js';
+import type { MultiEventHook } from '../core/hook.js';
+import { context, deny, modify } from '../core/results.js';
 import type { HookContext } from '../core/spec.js';
+import { heldBack } from '../sandbox/held-back.js';
 import { PRIVATE_TEMP } from '../sandbox/layout.js';
+import { privateTempRoot, removePrivateTemp, sessionKey } from '../sandbox/private-temp.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { resolveSandbox, type SandboxOption } from '../sandbox/settings.js';
 import { ParsedScripts } from '../shell/parsed.js';
@@ -20,7 +22,7 @@ import {
   type CommonGuardOptions,
   type GuardDecision,
 } from './common.js';
-import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
+import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from './paths/judge.js';
 import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
@@ -50,7 +52,8 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
 
 /** Judges shell commands synchronously once the parser is loaded. */
 export interface ShellJudge {
-  judge(command: string, cwd?: string): GuardDecision;
+  /** `scratch`: the session's own /tmp and /var/tmp, when the command will run in them (PathPolicy.withScratchView). */
+  judge(command: string, cwd?: string, scratch?: Readonly<Record<string, string>>): GuardDecision;
   /** The decision with what led to it: every simple command, wrappers peeled, pack rules, disk looks. */
   explain(command: string, cwd?: string): GuardDecision & { explanation: Judgement };
   readonly policy: PathPolicy;
@@ -91,12 +94,18 @@ function compile(options: ShellGuardOptions): Compiled {
 /** `sandbox`: set when the command will run in a working OS sandbox, which contains what is only unprovable. */
 function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: boolean, sandbox: Sandbox | undefined): ShellJudge {
   // The sandbox contains what stays on this machine; with the host's network on, an upload it cannot read would leave.
-  const contained = () => sandbox !== undefined && sandbox.settings.network === 'off' && sandbox.available().ok;
+  // Writes to the session's own /tmp are contained whatever the network (nothing there is uploaded by writing it).
+  const contained = () => {
+    if (sandbox === undefined || !sandbox.available().ok) return false;
+    return sandbox.settings.network === 'off'
+      ? true
+      : (reason: string) => reason.includes(SCRATCH_WHY) || reason.includes(SCRATCH_HIDDEN_WHY);
+  };
   return {
     policy: judgeOptions.policy,
-    judge(command, cwd) {
+    judge(command, cwd, scratch) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
-      return this.explain(command, cwd);
+      return judgeOptions.policy.withScratchView(scratch, () => this.explain(command, cwd));
     },
     explain(command, cwd) {
       // The judgement resolves the folder itself.
@@ -134,38 +143,58 @@ export function shellGuardPacks(hook: { handler?: unknown }): ReadonlySet<PackNa
   return typeof hook.handler === 'function' ? PACKS_BY_HANDLER.get(hook.handler) : undefined;
 }
 
+/** The events the shell guard answers: the judgement and the wrap before a call; with the sandbox, its word after it and the session's end. */
+export type ShellGuardEvent = 'PreToolUse' | 'PostToolUse' | 'SessionEnd';
+
 /**
- * A PreToolUse hook that parses shell commands with a real bash grammar and
- * refuses what it cannot prove safe. The workspace is the `workspace` option,
- * else the host's project folder on each call (see workspaceOf).
+ * A hook that parses shell commands with a real bash grammar and refuses what it
+ * cannot prove safe (PreToolUse). The workspace is the `workspace` option, else the
+ * host's project folder on each call (see workspaceOf). With the OS sandbox (the
+ * default) it also runs every allowed command inside it (its `last` handler), adds
+ * after a sandboxed command one line saying what the sandbox held back and how a
+ * person allows it (PostToolUse), and removes the session's own /tmp when the
+ * session ends (SessionEnd).
  */
-export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> {
+export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<ShellGuardEvent> {
   const { forWorkspace, interactive, sandbox } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
   const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive, sandbox) : undefined));
   // Set on first use; after a failed parse it is reloading, and calls wait for it (parser.ts).
   let parser: Parser | undefined;
+  // What the judgement found the command does only to its session's copies, for the wrap to say after it.
+  const notes = new Notes();
   // The judge reports a command that is not a string, so it is passed on unchecked.
   const run = (input: HookInput, workspace: string, ctx: HookContext) => {
     const judge = judges(workspace)!;
+    const policy = forWorkspace(workspace).policy;
+    const scratch = sandbox?.sessionTemp(policy, sessionKey(input.session_id, workspace));
     const decision = judge.judge(
       input.tool_input?.command as string,
       typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace,
+      scratch,
     );
     if (decision.contained) ctx.annotate({ contained: decision.contained });
     if (sandbox === undefined) ctx.annotate({ sandbox: 'off' });
+    const hidden = decision.contained?.filter((reason) => reason.includes(SCRATCH_HIDDEN_WHY));
+    if (hidden !== undefined && hidden.length > 0) notes.keep(noteKey(input, workspace), hidden);
     return toHookResult(decision);
   };
-  const spec: Hook<'PreToolUse'> = {
+  const events: ShellGuardEvent[] = sandbox ? ['PreToolUse', 'PostToolUse', 'SessionEnd'] : ['PreToolUse'];
+  const spec: MultiEventHook<ShellGuardEvent> = {
     name: options.name ?? 'guard:shell',
-    events: 'PreToolUse',
-    matcher: (input: HookInput) => typeof input.tool_name === 'string' && tools.has(input.tool_name),
+    events,
+    matcher: (input: HookInput) =>
+      input.hook_event_name === 'SessionEnd' || (typeof input.tool_name === 'string' && tools.has(input.tool_name)),
     priority: options.priority ?? DEFAULT_GUARD_PRIORITY,
     onError: 'block',
     recheck: true,
     statusMessage: 'hookwise: checking the shell command',
     handler: (input, ctx) => {
       const workspace = workspaceOf(options.workspace, input, ctx);
+      if (input.hook_event_name === 'PostToolUse')
+        return sandbox && workspace ? afterTool(sandbox, input, ctx, forWorkspace(workspace).policy, workspace) : undefined;
+      if (input.hook_event_name === 'SessionEnd')
+        return workspace ? sessionEnded(input, forWorkspace(workspace).policy, workspace) : undefined;
       if (workspace === undefined) return noWorkspace('the shell guard', interactive);
       if (parser?.ready) return run(input, workspace, ctx);
       // First use, or the first since a failed parse: load the parser, then stay synchronous.
@@ -178,9 +207,11 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
   PACKS_BY_HANDLER.set(spec.handler, compilePacks(options.packs));
   if (sandbox) {
     spec.last = (input, ctx) => {
+      if (input.hook_event_name !== undefined && input.hook_event_name !== 'PreToolUse') return undefined;
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the OS sandbox', false);
-      return sandboxed(sandbox, input, ctx, forWorkspace(workspace).policy);
+      const said = notes.take(noteKey(input, workspace));
+      return sandboxed(sandbox, input, ctx, forWorkspace(workspace).policy, sessionKey(input.session_id, workspace), said);
     };
   }
   return spec;
@@ -191,18 +222,73 @@ export function shellGuard(options: ShellGuardOptions = {}): Hook<'PreToolUse'> 
  * other hook's rewrite, becomes its sandboxed form (docs/security.md#the-os-sandbox).
  * No sandbox, no run: the call is refused with the fix.
  */
-function sandboxed(sandbox: Sandbox, input: HookInput, ctx: HookContext, policy: PathPolicy) {
+function sandboxed(
+  sandbox: Sandbox,
+  input: HookInput,
+  ctx: HookContext,
+  policy: PathPolicy,
+  session: string,
+  notes: readonly string[] | undefined,
+) {
   const command = input.tool_input?.command;
   if (typeof command !== 'string') return deny('hookwise cannot run this in the OS sandbox: the command is not a string');
   const found = sandbox.available();
   if (!found.ok) return deny(`hookwise refused to run this without its OS sandbox: ${found.why}`);
   const wrap = () => {
-    const env = Object.keys(ctx.env).length > 0 ? ctx.env : process.env;
-    const wrapped = sandbox.wrap(command, policy, env);
+    const wrapped = sandbox.wrap(command, policy, envOf(ctx), session, notes);
     ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
     return modify({ ...input.tool_input, command: wrapped.line });
   };
   if (sandbox.allowlist === undefined) return wrap();
   // The network allowlist's proxy is started now, so that it answers when the host runs the line.
   return sandbox.prepare().then((why) => (why ? deny(`hookwise refused to run this without its network proxy: ${why}`) : wrap()));
+}
+
+function envOf(ctx: HookContext): Readonly<Record<string, string | undefined>> {
+  return Object.keys(ctx.env).length > 0 ? ctx.env : process.env;
+}
+
+/** After a sandboxed command: one line for the model when the sandbox held something back (held-back.ts). */
+function afterTool(sandbox: Sandbox, input: HookInput, ctx: HookContext, policy: PathPolicy, workspace: string) {
+  // With the sandbox on, every shell command that ran, ran in it (the last handler wraps each, or refuses).
+  if (typeof input.tool_input?.command !== 'string') return undefined;
+  const line = heldBack({
+    response: input.tool_response,
+    settings: sandbox.settings,
+    policy,
+    layout: sandbox.layoutOf(policy, envOf(ctx)),
+    cwd: typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : undefined,
+    temp: sandbox.sessionTemp(policy, sessionKey(input.session_id, workspace)),
+  });
+  return line === undefined ? undefined : context(line);
+}
+
+/** The session is over: its own /tmp and /var/tmp go (private-temp.ts). */
+function sessionEnded(input: HookInput, policy: PathPolicy, workspace: string) {
+  if (typeof input.session_id !== 'string' || input.session_id === '') return undefined;
+  try {
+    removePrivateTemp(privateTempRoot(policy.home), sessionKey(input.session_id, workspace));
+  } catch {
+    // What is left is removed as stale (private-temp.ts); the end of a session is never refused for it.
+  }
+  return undefined;
+}
+
+/** The call a judgement's notes belong to: the session, the workspace, and the command as judged (a later rewrite has none). */
+function noteKey(input: HookInput, workspace: string): string {
+  return `${input.session_id ?? ''}\0${workspace}\0${input.cwd ?? ''}\0${String(input.tool_input?.command)}`;
+}
+
+/** Notes kept from a call's judgement to its wrap (the same fire, moments later); the oldest go past a few dozen. */
+class Notes {
+  private readonly kept = new Map<string, string[]>();
+  keep(key: string, notes: string[]): void {
+    if (this.kept.size >= 64) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(key, notes);
+  }
+  take(key: string): string[] | undefined {
+    const notes = this.kept.get(key);
+    this.kept.delete(key);
+    return notes;
+  }
 }

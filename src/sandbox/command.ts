@@ -33,6 +33,14 @@ export interface WrapInputs {
   scratch?: string;
   /** Bash run inside after the scrub, before the command (the network bridge, proxy/bridge.ts). */
   prelude?: string;
+  /**
+   * Said on stderr when the command tried to reach a host and the sandbox's network had
+   * no route for it (the kernel's own count, OutNoRoutes in /proc/net/snmp, which is the
+   * sandbox's network namespace's): a blocked connection says so, whatever the program printed.
+   */
+  noRoute?: string;
+  /** Said on stderr after the command, outside: what it did only to its session's copies (the guard's reasons). */
+  notes?: readonly string[];
 }
 
 /** Names that look like they hold credentials (matched ignoring case). */
@@ -65,9 +73,19 @@ export function shq(word: string): string {
 const ALL_VARIABLES = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_'].map((c) => `\${!${c}*}`).join(' ');
 
 /** Inside the sandbox: drop secret-looking variables, run the command as `bash -c` would, report the folder it ends in. */
-function inner(passEnv: string[], unsetNames: string[], scratch: string | undefined, prelude = ''): string {
+function inner(passEnv: string[], unsetNames: string[], scratch: string | undefined, prelude = '', noRoute?: string): string {
   const names = unsetNames.length > 0 ? ` unset ${unsetNames.join(' ')};` : '';
-  return `${scrub(passEnv, scratch)}${names}${prelude ? ` ${prelude}` : ''} __hw_c=$1; set --; trap 'pwd -P >&3' EXIT; eval "$__hw_c"`;
+  return `${scrub(passEnv, scratch)}${names}${prelude ? ` ${prelude}` : ''} __hw_c=$1; set --; trap ${shq(onExit(noRoute))} EXIT; eval "$__hw_c"`;
+}
+
+/** The EXIT trap: report the folder; with `noRoute`, say it when a connection found no route. Builtins only: no process starts. */
+function onExit(noRoute: string | undefined): string {
+  if (noRoute === undefined) return 'pwd -P >&3';
+  return (
+    '__hw_x=$?; pwd -P >&3; { IFS=" " read -ra __hw_h; IFS=" " read -ra __hw_v; } </proc/net/snmp 2>/dev/null; ' +
+    'for __hw_i in "${!__hw_h[@]}"; do [ "${__hw_h[__hw_i]}" = OutNoRoutes ] && [ "${__hw_v[__hw_i]:-0}" != 0 ] && ' +
+    `printf '%s\n' ${shq(noRoute)} >&2; done; exit $__hw_x`
+  );
 }
 
 function scrub(passEnv: string[], scratch: string | undefined): string {
@@ -117,12 +135,17 @@ function sweepText(layout: Layout): string {
   );
 }
 
-export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, scratch, prelude }: WrapInputs): string {
-  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames, scratch, prelude))} bash ${shq(command)}`;
+function said(notes: readonly string[] | undefined): string {
+  if (notes === undefined || notes.length === 0) return '';
+  return `printf '%s\\n' ${notes.map((n) => shq(`hookwise sandbox: ${n}`)).join(' ')} >&2; `;
+}
+
+export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, scratch, prelude, noRoute, notes }: WrapInputs): string {
+  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames, scratch, prelude, noRoute))} bash ${shq(command)}`;
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   // \`exec\`: the substitution's subshell becomes the sandbox (shells fork again for a command with redirections).
   return (
-    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}` +
+    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}${said(notes)}` +
     // A function returns the status without forking a subshell for \`(exit N)\`.
     `[ -n "$__hw_d" ] && cd -- "$__hw_d"; __hw_status() { return $1; }; __hw_status $__hw_s`
   );

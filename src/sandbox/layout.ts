@@ -28,6 +28,8 @@ export interface Layout {
   maskedFiles: string[];
   /** Secret folders: an empty read-only folder is shown in their place. */
   maskedDirs: string[];
+  /** Files in a masked folder outside the workspace that no secret rule covers (`~/.ssh/*.pub`): shown read-only in it. */
+  unmasked: string[];
   /** Protected names missing now: moved aside after the command if it created them. */
   sweep: string[];
 }
@@ -38,8 +40,16 @@ const ROOT_FILES = [
   '.envrc',
   '.npmrc',
   '.yarnrc.yml',
-  'lefthook.yml',
+  '.yarnrc',
+  ...['lefthook', '.lefthook', 'lefthook-local', '.lefthook-local'].flatMap((name) =>
+    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `${name}.${ext}`),
+  ),
   '.pre-commit-config.yaml',
+  '.pre-commit-config.yml',
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
   '.devcontainer.json',
   ...['ts', 'mts', 'cts', 'js', 'mjs', 'cjs', 'json', 'yaml', 'yml'].map((ext) => `hookwise.config.${ext}`),
 ];
@@ -89,6 +99,7 @@ function assemble(workspace: string, writable: string[], outside: Outside, found
     pinned: unique(found.flatMap((f) => f.pinned)).filter((p) => !readOnly.includes(p)),
     maskedFiles: [...found.flatMap((f) => f.maskedFiles), ...outside.maskedFiles].filter(visible),
     maskedDirs: [...found.flatMap((f) => f.maskedDirs), ...outside.maskedDirs].filter(visible),
+    unmasked: outside.unmasked.filter(visible),
     sweep: [
       ...[...CONFIG_DIRS, ...ROOT_FILES].filter(missing),
       ...NESTED_CONFIG_DIRS.filter((name) => fs.lstatSync(path.join(workspace, name), { throwIfNoEntry: false }) === undefined),

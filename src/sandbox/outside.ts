@@ -20,6 +20,8 @@ export interface Outside {
   /** Secrets named by absolute or home-relative rules (`~/.ssh`, `/etc/shadow`), outside the writable roots. */
   maskedFiles: string[];
   maskedDirs: string[];
+  /** Files a rule calls not secret (`*.pub`, `known_hosts`) directly in a masked folder: shown again, read-only. */
+  unmasked: string[];
 }
 
 export interface OutsideInputs {
@@ -81,7 +83,7 @@ function computeOutside(policy: PathPolicy, read: string[], writable: string[], 
   const shown = [home, ...read, ...tools].filter(
     (p): p is string => p !== undefined && !HIDDEN_TOPS.includes(p) && hidden.some((top) => isWithin(p, top)),
   );
-  const value: Outside = { hidden, shown, maskedFiles: [], maskedDirs: [] };
+  const value: Outside = { hidden, shown, maskedFiles: [], maskedDirs: [], unmasked: [] };
   maskOutsideSecrets(policy, writable, value, watched);
   return value;
 }
@@ -109,7 +111,24 @@ function maskOutsideSecrets(policy: PathPolicy, writable: string[], value: Outsi
     if (!policy.secretRuleOf(real) && !policy.secretRuleOf(candidate)) continue;
     const isDir = fs.statSync(real, { throwIfNoEntry: false })?.isDirectory();
     (isDir ? value.maskedDirs : value.maskedFiles).push(real);
+    if (isDir) value.unmasked.push(...publicFiles(policy, real));
   }
+}
+
+/**
+ * The files directly in a masked folder that no secret rule covers (`~/.ssh/id_ed25519.pub`,
+ * `known_hosts`: the rules' exceptions): real files only, never a link, which could lead to a secret.
+ */
+function publicFiles(policy: PathPolicy, dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .map((name) => path.join(dir, name))
+    .filter((p) => !policy.secretRuleOf(p) && fs.lstatSync(p, { throwIfNoEntry: false })?.isFile() === true);
 }
 
 /** The folder before the first wildcard of each absolute or `~/` secret rule. */

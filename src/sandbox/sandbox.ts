@@ -7,6 +7,7 @@ import { bwrapArgs } from './bwrap.js';
 import { RUNTIME_CWD, shq, wrapCommand } from './command.js';
 import { detectSandbox, type Availability } from './detect.js';
 import { layoutFor, type Layout } from './layout.js';
+import { preparePrivateTemp, privateTempRoot, sessionFolders, type PrivateTemp } from './private-temp.js';
 import { bridgeFor, prepareBridge } from './proxy/bridge.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { ResolvedSandbox } from './settings.js';
@@ -31,7 +32,8 @@ interface Prepared {
 }
 
 export class Sandbox {
-  private readonly prepared = new WeakMap<Layout, Prepared>();
+  /** Per layout, per session's temporary folders ('' for none). */
+  private readonly prepared = new WeakMap<Layout, Map<string, Prepared>>();
 
   constructor(
     readonly settings: ResolvedSandbox,
@@ -57,14 +59,49 @@ export class Sandbox {
     return allow === undefined ? undefined : prepareBridge(allow, this.platform);
   }
 
-  /** The line that runs `command` in the sandbox for this policy; throws when no sandbox is available. */
-  wrap(command: string, policy: PathPolicy, env: Env): Wrapped {
+  /** The real folders a session's /tmp and /var/tmp are (made on its first command); undefined where there are none (macOS). */
+  sessionTemp(policy: PathPolicy, session: string): Readonly<Record<string, string>> | undefined {
+    return this.platform === 'darwin' ? undefined : sessionFolders(privateTempRoot(policy.home), session);
+  }
+
+  /**
+   * The line that runs `command` in the sandbox for this policy; throws when no sandbox is available.
+   * `session`: the key of the session's own /tmp and /var/tmp (private-temp.ts); without it, or when
+   * they cannot be made safely, each command gets empty ones.
+   */
+  wrap(command: string, policy: PathPolicy, env: Env, session?: string, notes?: readonly string[]): Wrapped {
     const found = this.available();
     if (!found.ok) throw new Error(found.why);
     const allow = this.allowlist;
     const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
-    const layout = layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
-    const { launcher, digest } = this.launcherFor(layout, found.program);
+    const layout = this.layoutOf(policy, env);
+    const temp =
+      session === undefined || this.platform === 'darwin'
+        ? undefined
+        : preparePrivateTemp(
+            privateTempRoot(policy.home),
+            session,
+            [...layout.readable, ...layout.writable],
+            layout.workspace,
+            policy.home,
+          );
+    const { launcher, digest } = this.launcherFor(layout, found.program, temp);
+    return { line: this.lineFor(launcher, layout, command, env, bridge, notes), digest, layout };
+  }
+
+  /** What the sandbox shows a command of this policy now (kept between calls while the disk does not change). */
+  layoutOf(policy: PathPolicy, env: Env): Layout {
+    return layoutFor({ policy, pathDirs: (env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d)) });
+  }
+
+  private lineFor(
+    launcher: string,
+    layout: Layout,
+    command: string,
+    env: Env,
+    bridge: ReturnType<typeof bridgeFor> | undefined,
+    notes: readonly string[] | undefined,
+  ): string {
     // What depends on this call (the environment, the proxy), after the layout's own arguments.
     const unnamed = this.unnamedVariables(env);
     const extra =
@@ -73,7 +110,7 @@ export class Sandbox {
           ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])]
           : []
         : [...(bridge?.bwrapArgs ?? []), ...unnamed.flatMap((n) => ['--unsetenv', n]), '--chdir', RUNTIME_CWD, '--'];
-    const line = wrapCommand({
+    return wrapCommand({
       launcher: [launcher, ...extra.map(shq)].join(' '),
       layout,
       command,
@@ -82,20 +119,44 @@ export class Sandbox {
       // bubblewrap's --dev makes /dev a private tmpfs (bwrap.ts): a place the scrub may write that nothing else sees.
       scratch: this.platform === 'darwin' ? undefined : '/dev/shm',
       prelude: bridge?.prelude,
+      noRoute: this.platform === 'darwin' ? undefined : this.noRouteNote(),
+      notes,
     });
-    return { line, digest, layout };
+  }
+
+  /** What a command that found no route to a host is told: why, and the setting that would let it through. */
+  private noRouteNote(): string | undefined {
+    const { network } = this.settings;
+    if (network === 'on') return undefined;
+    if (network === 'off') {
+      return (
+        "hookwise sandbox: this command tried to reach the network, and the policy gives it none (the shell guard's sandbox.network is 'off'); " +
+        "a person can allow package registries and git remotes with shellGuard({ sandbox: { network: 'registries' } }), or hosts with { network: { allow: ['host'] } }"
+      );
+    }
+    return (
+      'hookwise sandbox: this command tried to reach a host directly; only the hosts on sandbox.network are reachable, ' +
+      'through the proxy in HTTPS_PROXY (programs that ignore the proxy variables reach nothing)'
+    );
   }
 
   /** The quoted program and layout arguments, and the digest: made once, as the layout is kept while the disk does not change. */
-  private launcherFor(layout: Layout, program: string): Prepared {
-    let ready = this.prepared.get(layout);
+  private launcherFor(layout: Layout, program: string, temp: PrivateTemp | undefined): Prepared {
+    let forLayout = this.prepared.get(layout);
+    // One entry per session while the layout lasts; a resident serving many sessions keeps only the recent ones.
+    if (forLayout === undefined || forLayout.size >= 64) this.prepared.set(layout, (forLayout = new Map()));
+    // macOS has no private folders yet (seatbelt.ts): its profile is the same for every session.
+    const own = this.platform === 'darwin' ? undefined : temp;
+    const key = own === undefined ? '' : JSON.stringify(own);
+    let ready = forLayout.get(key);
     if (ready === undefined) {
       const launcher =
         this.platform === 'darwin'
           ? [program, '-p', seatbeltProfile(layout, this.settings)]
-          : [program, ...bwrapArgs(layout, this.settings)];
+          : [program, ...bwrapArgs(layout, this.settings, own)];
+      // The digest names the sandbox's rules, which are the same for every session's folders.
       ready = { launcher: launcher.map(shq).join(' '), digest: digestOf(layout, this.settings) };
-      this.prepared.set(layout, ready);
+      forLayout.set(key, ready);
     }
     return ready;
   }

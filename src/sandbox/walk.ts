@@ -25,6 +25,8 @@ export const CONFIG_DIRS = [
   '.clinerules',
   '.cline',
   '.hookwise',
+  '.mise',
+  '.run',
 ];
 
 /** Folders below the workspace root that agents run hooks from (Copilot's): read-only as a whole, like CONFIG_DIRS. */

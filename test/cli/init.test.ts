@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { directCommand, mergeClaudeSettings, npxCommand, SERVE_URL } from '../../src/cli/init/claude-settings.js';
+import { starterConfig } from '../../src/cli/init/starter-config.js';
+import { bridgeProblem } from '../../src/sandbox/proxy/bridge.js';
 import { repoRoot, runCli, runNode } from './run-cli.js';
 
 const roots: string[] = [];
@@ -34,6 +36,21 @@ describe('hookwise init', () => {
     expect(JSON.parse(denied.stdout)).toMatchObject({ blocked: true, decision: 'deny' });
     const allowed = await runCli(['fire', 'PreToolUse'], { cwd: dir, stdin: bash('git status', dir) });
     expect(JSON.parse(allowed.stdout)).toMatchObject({ blocked: false });
+  });
+
+  it("chooses the sandbox's network and says which: registries where the proxy's bridge runs, else none", async () => {
+    const dir = project();
+    const init = await runCli(['init'], { cwd: dir });
+    const config = readFileSync(path.join(dir, 'hookwise.config.ts'), 'utf8');
+    if (bridgeProblem(process.platform) === undefined) {
+      expect(config).toContain("shellGuard({ sandbox: { network: 'registries' } })");
+      expect(init.stdout).toMatch(/network\s+sandboxed commands reach package registries and git remotes/);
+    } else {
+      expect(config).toMatch(/^ {4}shellGuard\(\),$/m);
+      expect(init.stdout).toMatch(/network\s+sandboxed commands get no network/);
+    }
+    expect(starterConfig('off')).toMatch(/^ {4}shellGuard\(\),$/m);
+    expect(starterConfig('registries')).toContain("network: 'registries'");
   });
 
   it('never overwrites an existing config', async () => {

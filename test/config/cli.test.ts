@@ -152,9 +152,9 @@ describe('hookwise check', () => {
     expect(json.warnings).toHaveLength(1);
   });
 
-  it('a configuration error: one line on stderr, exit 1', () => {
+  it('a configuration error: one line on stderr, exit 2 (check found what it is for; 1 is check failing)', () => {
     const r = hookwise(['check', '--config', fixture('errors', 'bad-regex.json')]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       `hookwise: ${fixture('errors', 'bad-regex.json')}: hooks.PreToolUse[1].matcher: invalid regex "mcp__(github": error parsing regexp: missing closing ): \`mcp__(github\`\n`,
     );

@@ -235,6 +235,8 @@ export const DESTRUCTIVE: DestructiveCase[] = [
     'docker container rm -f web',
     'docker compose down -v',
     'docker-compose down --volumes',
+    // compose reads a boolean flag's value after `=`.
+    'docker compose down --volumes=true',
     'podman system prune -a',
     'kubectl delete ns production',
     'kubectl delete namespace staging',
@@ -315,6 +317,12 @@ export const DESTRUCTIVE: DestructiveCase[] = [
     'yarn publish',
     'yarn npm publish',
     'npm unpublish pkg@1.0.0',
+    // npm runs any unambiguous prefix of a command.
+    'npm pub',
+    'npm publ --tag next',
+    'npm unp pkg@1.0.0',
+    'npm dep pkg "use other"',
+    'npm publish --dry-run=false',
     'cargo publish',
     'cargo yank --version 1.0.0',
     'twine upload dist/*',
@@ -662,6 +670,10 @@ export const LOOK_ALIKES: DestructiveCase[] = [
   ...c(
     'publishing',
     'npm pack',
+    'npm ping',
+    'npm prune',
+    'npm publish --dry-run=true',
+    'docker compose down --volumes=false',
     'npm publish --dry-run',
     'npm version patch',
     'npm run build',

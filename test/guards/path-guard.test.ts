@@ -214,6 +214,48 @@ describe('pathGuard through engine.fire', () => {
     expect((await fire(engine, 'Bash', { file_path: '/etc/passwd' })).hooks).toEqual([]);
   });
 
+  it('files that run code when an editor, git or an agent next starts: one list for file tools, parser and sandbox', async () => {
+    const engine = new HookEngine().register(pathGuard({ workspace: f.ws, home: f.home }));
+    for (const file of [
+      '.devcontainer/python/devcontainer.json',
+      '.lefthook.yml',
+      'lefthook-local.yml',
+      'lefthook.yml',
+      'proj.code-workspace',
+      '.husky/pre-commit',
+      '.pre-commit-config.yaml',
+      '.envrc',
+      'mise.toml',
+      '.mise.toml',
+      '.vscode/tasks.json',
+      '.idea/runConfigurations/x.xml',
+      '.run/App.run.xml',
+      'sub/lefthook.yaml',
+    ]) {
+      const out = await fire(engine, 'Write', { file_path: file, content: 'x' });
+      expect(out.reason, file).toMatch(/protected file/);
+      expect(policy.protectedRuleOf(path.join(f.ws, file), f.ws), `the sandbox's walk uses the same rule for ${file}`).toBeDefined();
+    }
+    expect((await fire(engine, 'Write', { file_path: 'src/workspace.ts', content: 'x' })).decision).toBeNull();
+  });
+
+  it("globs are expanded before judging: braces that leave the workspace, Grep's file filter that names secrets", async () => {
+    const engine = new HookEngine().register(pathGuard({ workspace: f.ws, home: f.home }));
+    expect((await fire(engine, 'Glob', { pattern: '{src,../outside}/*' })).reason).toMatch(/outside the workspace/);
+    expect((await fire(engine, 'Glob', { pattern: '{src,lib}/*.ts' })).decision).toBeNull();
+    expect((await fire(engine, 'Grep', { pattern: 'KEY', glob: '.env*' })).reason).toMatch(/secret file/);
+    expect((await fire(engine, 'Grep', { pattern: 'KEY', glob: '*.{ts,pem}' })).reason).toMatch(/secret file/);
+    expect((await fire(engine, 'Grep', { pattern: 'KEY', glob: '*.ts' })).decision).toBeNull();
+    // Glob lists names, not contents: a name pattern alone is not a read of the secret.
+    expect((await fire(engine, 'Glob', { pattern: 'src/.env*' })).decision).toBeNull();
+  });
+
+  it("a tool's own folder argument is where its relative paths lead", async () => {
+    const engine = new HookEngine().register(pathGuard({ workspace: f.ws, home: f.home }));
+    expect((await fire(engine, 'Write', { file_path: 'x.txt', cwd: '../..', content: 'x' })).reason).toMatch(/outside the workspace/);
+    expect((await fire(engine, 'Write', { file_path: 'x.txt', dir_path: 'src', content: 'x' })).decision).toBeNull();
+  });
+
   it('asks instead of denying what it cannot prove, when interactive', async () => {
     const engine = new HookEngine().register(pathGuard({ workspace: f.ws, home: f.home, interactive: true }));
     const out = await fire(engine, 'Write', { file_path: 'C:\\x' });

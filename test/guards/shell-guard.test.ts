@@ -17,7 +17,9 @@ describe('shellGuard as a hook', () => {
   it('is a PreToolUse hook with a high priority that runs before user hooks', async () => {
     const spec = shellGuard({ workspace: f.ws, home: f.home });
     expect(spec.name).toBe('guard:shell');
-    expect(spec.events).toBe('PreToolUse');
+    // With the sandbox (the default) it also speaks after a command and cleans up when the session ends.
+    expect(spec.events).toEqual(['PreToolUse', 'PostToolUse', 'SessionEnd']);
+    expect(shellGuard({ workspace: f.ws, home: f.home, sandbox: 'off' }).events).toEqual(['PreToolUse']);
     expect(spec.priority).toBe(1000);
     const ran: string[] = [];
     const engine = new HookEngine()

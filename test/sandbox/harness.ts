@@ -201,10 +201,16 @@ export function guardEngine(r: Range, options: ShellGuardOptions = {}): HookEngi
 }
 
 /** The line the host would run: the guard's rewrite, or undefined when the call is refused. */
-export async function hostLine(engine: HookEngine, r: Range, command: string): Promise<{ line?: string; reason: string | null }> {
+export async function hostLine(
+  engine: HookEngine,
+  r: Range,
+  command: string,
+  session = r.root,
+): Promise<{ line?: string; reason: string | null }> {
+  // One session per range by default: the session's own /tmp is kept between its commands (private-temp.ts).
   const outcome = await engine.fire(
     'PreToolUse',
-    { tool_name: 'Bash', tool_input: { command }, cwd: r.ws, session_id: 's' },
+    { tool_name: 'Bash', tool_input: { command }, cwd: r.ws, session_id: session },
     { env: r.env },
   );
   if (outcome.blocked) return { reason: outcome.reason };

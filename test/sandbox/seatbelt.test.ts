@@ -11,6 +11,7 @@ const layout: Layout = {
   pinned: ['/Users/me/proj/.git'],
   maskedFiles: ['/Users/me/proj/.env'],
   maskedDirs: ['/Users/me/.ssh'],
+  unmasked: [],
   sweep: ['.mcp.json'],
 };
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { HookwiseError } from '../../core/errors.js';
 import { EVENTS } from '../../core/events.js';
 import type { SetExit } from '../index.js';
 import { collect, loadEngine } from '../load-engine.js';
@@ -12,7 +13,17 @@ export function defineCheck(program: Command, setExit: SetExit): void {
     .option('--json', 'print the listing as JSON')
     .option('--strict', 'fail (exit 1) on any warning: a skipped settings entry, an unknown field, ...')
     .action(async (flags: { config?: string[]; json?: boolean; strict?: boolean }) => {
-      const { engine, config } = await loadEngine({ config: flags.config, quietWarnings: !flags.json });
+      let loaded: Awaited<ReturnType<typeof loadEngine>>;
+      try {
+        loaded = await loadEngine({ config: flags.config, quietWarnings: !flags.json });
+      } catch (error) {
+        // A configuration that does not load is what check is for: exit 2 (as hooks refuse), not 1 (a failure of check itself).
+        if (!(error instanceof HookwiseError)) throw error;
+        process.stderr.write(`hookwise: ${error.message}\n`);
+        setExit(2);
+        return;
+      }
+      const { engine, config } = loaded;
       const known = new Set(EVENTS);
       const events = [
         ...EVENTS,

@@ -9,7 +9,8 @@ import { ConfigError } from '../../config/errors.js';
 import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import { wireOpenCode } from './opencode.js';
-import { STARTER_CONFIG } from './starter-config.js';
+import { bridgeProblem } from '../../sandbox/proxy/bridge.js';
+import { starterConfig } from './starter-config.js';
 import { keepStateInUserFolder, STATE_LOCATIONS } from './state.js';
 import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
@@ -45,11 +46,20 @@ export async function initProject(options: InitOptions): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
   const existing = findConfigModule(dir);
+  // Registries and git remotes for reads where the proxy's bridge can run here; else no network, and why.
+  const bridge = bridgeProblem(process.platform);
+  const network = bridge === undefined ? 'registries' : 'off';
+  const config = starterConfig(network);
   if (existing) say(`${pc.dim('kept')}     ${path.relative(dir, existing) || existing} (already there)`);
-  else if (options.print) say(`--- hookwise.config.ts\n${STARTER_CONFIG}`);
+  else if (options.print) say(`--- hookwise.config.ts\n${config}`);
   else {
-    await writeAtomically(path.join(dir, 'hookwise.config.ts'), STARTER_CONFIG);
+    await writeAtomically(path.join(dir, 'hookwise.config.ts'), config);
     say(`${pc.green('wrote')}    hookwise.config.ts`);
+    say(
+      network === 'registries'
+        ? `${pc.dim('network')}  sandboxed commands reach package registries and git remotes (sandbox: { network: 'registries' }); publishing is refused`
+        : `${pc.dim('network')}  sandboxed commands get no network (${bridge}); sandbox: { network: 'registries' } allows registries once socat is installed`,
+    );
     // The first tests go with the starter policy they test; never over a file already there.
     if (!existsSync(path.join(dir, STARTER_TESTS_FILE))) {
       await writeAtomically(path.join(dir, STARTER_TESTS_FILE), STARTER_TESTS);

@@ -1,4 +1,28 @@
+/**
+ * The network the starter policy gives sandboxed commands: `registries` (package
+ * registries and git remotes over HTTPS, through hookwise's proxy; publishing is
+ * refused by the publishing pack) where this machine can run the proxy's bridge,
+ * else `off` (docs/security.md#the-os-sandbox).
+ */
+export type StarterNetwork = 'registries' | 'off';
+
 /** The `hookwise.config.ts` that `hookwise init` writes: the built-in guards and one hook of your own to edit. */
+export function starterConfig(network: StarterNetwork): string {
+  return STARTER_CONFIG.replace('    shellGuard(),\n', SHELL_GUARD[network]);
+}
+
+const SHELL_GUARD: Record<StarterNetwork, string> = {
+  registries:
+    '    // Commands run in an OS sandbox; its network reaches package registries and git remotes\n' +
+    "    // (reads: publishing is refused by the publishing pack). 'off' gives them none.\n" +
+    "    shellGuard({ sandbox: { network: 'registries' } }),\n",
+  off:
+    "    // Commands run in an OS sandbox with no network (this machine has no socat for the registries'\n" +
+    "    // proxy: install it, then set sandbox: { network: 'registries' } to reach package registries).\n" +
+    '    shellGuard(),\n',
+};
+
+/** The starter policy with the shell guard's defaults (`network: 'off'`). */
 export const STARTER_CONFIG = `import { defineConfig, deny } from 'hookwise';
 import { checkpointGuard, pathGuard, secretGuard, shellGuard } from 'hookwise/guards';
 

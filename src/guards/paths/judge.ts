@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 // Through require (lazy-deps), not `import picomatch from 'picomatch'`: imported as an ES module
@@ -118,6 +119,12 @@ function escapeGlob(s: string): string {
  * One place that decides whether a path may be read or written; shared by
  * pathGuard (file tools) and shellGuard (redirections, rm/cp/mv/tee targets).
  */
+/** Why a write to a scratch folder is contained, whatever the sandbox's network: the folder is the session's own. */
+export const SCRATCH_WHY = 'in a temporary folder, which the OS sandbox gives each session its own of';
+/** The same, of a path that exists outside: the command changes only its session's copy. */
+export const SCRATCH_HIDDEN_WHY =
+  "which exists outside the sandbox: the command changes only its session's own copy, and the real one is untouched (a person can add the path to the shell guard's allowWrite)";
+
 export class PathPolicy {
   readonly workspace: string;
   readonly home: string;
@@ -177,6 +184,38 @@ export class PathPolicy {
     const state = canon(stateDirOf(process.env, this.home));
     this.roots = { workspace, folded, read, write, fold, scratch: this.scratch.map(canon), state };
     return this.roots;
+  }
+
+  /**
+   * While one command is judged (withScratchView): each scratch folder -> the real folder
+   * the sandbox shows there for its session. Set, a write to a path that exists outside
+   * but not in the session's folder is refused: the command would change only its own
+   * copy, and the model would believe it changed the real one.
+   */
+  private scratchView: Readonly<Record<string, string>> | undefined;
+
+  /** Judge with the session's scratch folders known (synchronously: the view is this call's only). */
+  withScratchView<T>(view: Readonly<Record<string, string>> | undefined, judge: () => T): T {
+    const before = this.scratchView;
+    this.scratchView = view;
+    try {
+      return judge();
+    } finally {
+      this.scratchView = before;
+    }
+  }
+
+  /** The scratch folder a path is in, when the path exists outside the sandbox and not in the session's own folder. */
+  private hiddenByScratch(real: string): string | undefined {
+    const view = this.scratchView;
+    if (view === undefined) return undefined;
+    for (const [top, own] of Object.entries(view)) {
+      if (!isWithin(real, top) || real === top) continue;
+      const outside = fs.lstatSync(real, { throwIfNoEntry: false }) !== undefined;
+      const inside = fs.lstatSync(path.join(own, path.relative(top, real)), { throwIfNoEntry: false }) !== undefined;
+      return outside && !inside ? top : undefined;
+    }
+    return undefined;
   }
 
   /** In a scratch folder, and not in what the sandbox shows there again (the home folder, `allowRead`). */
@@ -245,11 +284,15 @@ export class PathPolicy {
     const root = allowedRoots === undefined ? undefined : allowedRoots.find((candidate) => isWithin(folded, candidate));
     if (allowedRoots !== undefined && root === undefined) {
       // Unprovable, not allowed: only the sandbox makes it harmless, so without one it is refused.
-      if (access === 'write' && this.inScratch(folded, roots) && !isWithin(folded, roots.state))
+      if (access === 'write' && this.inScratch(folded, roots) && !isWithin(folded, roots.state)) {
         // A recursive write to a temporary folder that holds the workspace (`rm -rf ..` of a workspace in /tmp) reaches it even in the sandbox.
-        return opts.recursive && !opts.into && isWithin(roots.folded, folded)
-          ? verdict('deny', `which contains the workspace ${roots.workspace}`)
-          : verdict('unprovable', 'in a temporary folder, which the OS sandbox gives each command empty');
+        if (opts.recursive && !opts.into && isWithin(roots.folded, folded))
+          return verdict('deny', `which contains the workspace ${roots.workspace}`);
+        const top = this.hiddenByScratch(real);
+        // The command changes the session's own copy: it runs, and its output says the real one was not touched (shell-guard.ts).
+        if (top !== undefined) return verdict('unprovable', `${SCRATCH_HIDDEN_WHY} (inside, ${top} is this session's own folder)`);
+        return verdict('unprovable', SCRATCH_WHY);
+      }
       return verdict('deny', `outside the workspace ${roots.workspace}`);
     }
     if (access === 'read') return verdict('allow');

@@ -40,7 +40,11 @@ const LAUNCH_CONFIGS = [
   '**/.vscode/settings.json',
   '**/.vscode/mcp.json',
   '**/.devcontainer/devcontainer.json',
+  // A folder of configurations, one per container (`.devcontainer/python/devcontainer.json`): each runs its commands.
+  '**/.devcontainer/*/devcontainer.json',
   '**/.devcontainer.json',
+  // A workspace file's tasks and launch configurations run as the folder's do.
+  '**/*.code-workspace',
   '**/.gemini/settings.json',
   '**/.codex/config.toml',
   '**/.amazonq/mcp.json',
@@ -67,10 +71,25 @@ const LAUNCH_CONFIGS = [
   '**/opencode.jsonc',
   '**/.husky/**',
   '**/.githooks/**',
-  '**/lefthook.yml',
+  // Git hook managers: each runs the commands its file names on the next commit (lefthook reads every one of these names).
+  ...['lefthook', '.lefthook', 'lefthook-local', '.lefthook-local'].flatMap((name) =>
+    ['yml', 'yaml', 'json', 'jsonc', 'toml'].map((ext) => `**/${name}.${ext}`),
+  ),
   '**/.pre-commit-config.yaml',
+  '**/.pre-commit-config.yml',
+  // mise runs its [hooks] and `_.source` files on entering the folder, as direnv runs .envrc.
+  '**/mise.toml',
+  '**/.mise.toml',
+  '**/mise.local.toml',
+  '**/.mise.local.toml',
+  '**/mise.*.toml',
+  '**/.mise/**',
+  '**/.config/mise/**',
+  // JetBrains' shared run configurations (besides .idea/runConfigurations).
+  '**/.run/*.run.xml',
   '.npmrc',
   '.yarnrc.yml',
+  '.yarnrc',
 ];
 
 /**
@@ -121,6 +140,10 @@ export const DEFAULT_SECRETS: PathRule[] = [
   { pattern: '~/.terraform.d/credentials.tfrc.json', why: 'Terraform Cloud tokens' },
   { pattern: '~/.vault-token', why: 'a Vault token' },
   { pattern: '~/.config/git/credentials', why: 'git passwords' },
+  // Coding agents' own logins: whoever reads one acts as the user's agent account.
+  { pattern: '~/.claude/.credentials.json', why: "Claude Code's login token" },
+  { pattern: '~/.codex/auth.json', why: "Codex's login token" },
+  { pattern: '~/.gemini/oauth_creds.json', why: "Gemini CLI's login token" },
   // A container engine's socket is the machine: whoever reaches it runs any container, with any folder mounted.
   { pattern: '~/.docker/desktop', why: "Docker Desktop's socket, which controls the machine" },
   { pattern: '~/.docker/run', why: "Docker Desktop's socket, which controls the machine" },

@@ -99,7 +99,7 @@ export function protectedMatch(policy: PathPolicy, dir: string, glob: string, re
 
 /** Names a secret path is made of: a glob that could match one is judged as if it did. */
 /** Secret wherever they are: tested when the glob has two literal characters (`.en?`, `id_*`, `*.pem`). */
-const SECRET_NAMES = [
+export const SECRET_FILE_NAMES: readonly string[] = [
   '.env',
   '.env.local',
   '.env.production',
@@ -171,7 +171,7 @@ export function globReadCandidates(pattern: string, start: string, dotglob: bool
     const literals = part.replace(/\\(.)|[*?]|\[[^\]]*\]/g, '$1').length;
     const next = new Set<string>();
     for (const dir of current) {
-      const names = literals >= 2 ? [...listDir(dir), ...SECRET_PLACES, ...SECRET_NAMES] : [...listDir(dir), ...SECRET_PLACES];
+      const names = literals >= 2 ? [...listDir(dir), ...SECRET_PLACES, ...SECRET_FILE_NAMES] : [...listDir(dir), ...SECRET_PLACES];
       for (const name of names) {
         if (name.startsWith('.') && !dots) continue;
         if (re.test(name)) next.add(path.join(dir, name));

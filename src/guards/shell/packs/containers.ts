@@ -9,6 +9,8 @@ const words = (args: Arg[]) =>
   args.filter((a, i) => !a.value?.startsWith('-') && !VALUED.test(args[i - 1]?.value ?? '')).map((a) => a.value ?? '');
 const flag = (args: Arg[], re: RegExp) => args.some((a) => a.value !== undefined && re.test(a.value));
 const dryRun = (args: Arg[]) => flag(args, /^--dry-run(=(client|server|true))?$/);
+/** `docker compose down -v`, and `--volumes=true` as compose's flag parser reads it (`--volumes=false` keeps them). */
+const VOLUMES = /^(-v|--volumes(=(true|1|t|T|TRUE|True))?)$/;
 
 packRule('containers', ['docker', 'podman', 'nerdctl'], (inv, p) => {
   const w = words(inv.args);
@@ -25,12 +27,12 @@ packRule('containers', ['docker', 'podman', 'nerdctl'], (inv, p) => {
     p.deny('containers/volume-rm', `\`${line}\` deletes volumes and the data in them`);
   else if ((a === 'rm' || (a === 'container' && (b === 'rm' || b === 'prune'))) && flag(inv.args, /^(-f|--force|-[a-zA-Z]*f[a-zA-Z]*)$/))
     p.deny('containers/rm-force', `\`${line} -f\` removes running containers and what they hold`);
-  else if (a === 'compose' && b === 'down' && flag(inv.args, /^(-v|--volumes)$/))
+  else if (a === 'compose' && b === 'down' && flag(inv.args, VOLUMES))
     p.deny('containers/compose-down-volumes', `\`${line} -v\` deletes the project's volumes`);
 });
 
 packRule('containers', ['docker-compose', 'podman-compose'], (inv, p) => {
-  if (words(inv.args)[0] === 'down' && flag(inv.args, /^(-v|--volumes)$/))
+  if (words(inv.args)[0] === 'down' && flag(inv.args, VOLUMES))
     p.deny('containers/compose-down-volumes', `\`${inv.name} down -v\` deletes the project's volumes`);
 });
 

@@ -3,11 +3,31 @@ import type { Arg } from '../args.js';
 import { packRule } from './registry.js';
 
 const words = (args: Arg[]) => args.filter((a) => !a.value?.startsWith('-')).map((a) => a.value ?? '');
-const dryRun = (args: Arg[]) => args.some((a) => /^(--dry-run|-n|--dryrun)$/.test(a.value ?? ''));
+// `--dry-run=false` is not a dry run (npm and cargo read `--flag=value`).
+const dryRun = (args: Arg[]) => args.some((a) => /^(--dry-run|-n|--dryrun)(=(true|1|yes))?$/i.test(a.value ?? ''));
+
+/**
+ * npm runs any unambiguous prefix of a command (`npm pub` publishes, `npm unp` unpublishes)
+ * and some aliases: the subcommand as npm reads it. The prefixes below are the shortest no
+ * other npm command shares.
+ */
+function npmCommand(word: string | undefined): string | undefined {
+  if (word === undefined) return undefined;
+  const full: Array<[string, number]> = [
+    ['publish', 2],
+    ['unpublish', 3],
+    ['deprecate', 3],
+    ['dist-tag', 3],
+  ];
+  for (const [name, shortest] of full) if (word.length >= shortest && name.startsWith(word)) return name;
+  if (word === 'dist-tags') return 'dist-tag';
+  return word;
+}
 
 packRule('publishing', ['npm', 'pnpm', 'yarn', 'bun'], (inv, p) => {
   const w = words(inv.args);
-  const sub = w[0] === 'npm' && inv.name === 'yarn' ? w[1] : w[0];
+  const raw = w[0] === 'npm' && inv.name === 'yarn' ? w[1] : w[0];
+  const sub = inv.name === 'npm' ? npmCommand(raw) : raw;
   if (dryRun(inv.args)) return;
   if (sub === 'publish' || sub === 'unpublish')
     p.deny(
