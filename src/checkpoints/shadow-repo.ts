@@ -315,9 +315,11 @@ cd "$1"
 meta=
 if [ -s "$7" ]; then meta=$(git hash-object -w "$7"); fi
 # Each new id kept from pruning at once (./checkpoints.ts lets old steps go by dropping these refs); $8 lists those kept already.
+new=
 for id in $files $dotgit $meta; do
-  case " $8 " in *" $id "*) ;; *) echo "update refs/kept/$id $id" ;; esac
-done | git update-ref --stdin
+  case " $8 " in *" $id "*) ;; *) new="$new $id" ;; esac
+done
+if [ -n "$new" ]; then for id in $new; do echo "update refs/kept/$id $id"; done | git update-ref --stdin; fi
 echo "$files"
 if [ -n "$dotgit" ]; then echo "$dotgit"; fi
 if [ -n "$meta" ]; then echo "$meta"; fi`;
