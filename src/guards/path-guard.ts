@@ -13,8 +13,8 @@ import {
   type CommonGuardOptions,
   type GuardDecision,
 } from './common.js';
-import { globBase, globCandidates } from './paths/glob-walk.js';
-import { PathPolicy, type Access, type PathPolicyOptions } from './paths/judge.js';
+import { globBase, globCandidates } from '../path-policy/glob-walk.js';
+import { PathPolicy, type Access, type PathPolicyOptions } from '../path-policy/judge.js';
 
 export interface PathGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
   /** Extra tool names that read the path in their input. */

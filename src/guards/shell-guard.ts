@@ -20,7 +20,7 @@ import {
   type CommonGuardOptions,
   type GuardDecision,
 } from './common.js';
-import { PathPolicy, type PathPolicyOptions } from './paths/judge.js';
+import { PathPolicy, type PathPolicyOptions } from '../path-policy/judge.js';
 import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
