@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 /**
- * `npm test` right after `npm ci` would build dist/ a second time: `prepare` just built
- * it. The build writes a stamp of what it compiled (every file under src/, the
- * tsconfigs, the TypeScript version); before the tests this script builds again only
+ * The build (tsc into dist/), stamped with a hash of what it compiled: every file under
+ * src/, the tsconfigs and the TypeScript version. `npm test` right after `npm ci` would
+ * otherwise build a second time (`prepare` just built); with --if-stale it builds only
  * when the stamp is missing or differs, so an edited source is never tested stale.
+ * The hash is taken before tsc reads the sources: a file edited during the build
+ * leaves a stamp that no longer matches.
  *
- *   node scripts/build-if-stale.mjs          build unless dist/ matches the sources
- *   node scripts/build-if-stale.mjs --stamp  record that dist/ matches them (after a build)
+ *   node scripts/build.mjs             build
+ *   node scripts/build.mjs --if-stale  build unless dist/ matches the sources
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -35,11 +37,13 @@ function stamp() {
   return hash.digest('hex');
 }
 
-if (process.argv[2] === '--stamp') {
-  writeFileSync(stampFile, `${stamp()}\n`);
-} else if (existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp()) {
+const before = stamp();
+if (process.argv[2] === '--if-stale' && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === before) {
   console.log('dist/ matches src/ (built by npm ci or the last build): not rebuilt');
 } else {
   rmSync(stampFile, { force: true });
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  mkdirSync(path.dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, `${before}\n`);
 }
