@@ -1,11 +1,12 @@
 import { AGENT_NAMES } from '../../hosts/index.js';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import { findConfigModule } from '../../config/discover.js';
 import { ConfigError } from '../../config/errors.js';
+import { stripJsonComments } from '../../config/jsonc.js';
 import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import { wireOpenCode } from './opencode.js';
@@ -143,7 +144,8 @@ async function wireAgent(agent: string, dir: string, options: InitOptions, say: 
   const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
   const target = initTarget(agent, dir, hookwiseBin(dir));
   const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
-  const current = await readSettings(target.file);
+  const jsonc = agent === 'gemini';
+  const current = await readSettings(target.file, jsonc);
   let merged: ReturnType<typeof mergeHooksFile>;
   try {
     merged = mergeHooksFile(current ?? {}, target.shape);
@@ -155,7 +157,12 @@ async function wireAgent(agent: string, dir: string, options: InitOptions, say: 
   if (merged.added.length === 0 && merged.updated.length === 0)
     return say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
   await mkdir(path.dirname(target.file), { recursive: true });
+  // JSON keeps no comments: the file as the user wrote it stays beside the new one.
+  const commented = jsonc && current !== undefined && stripJsonComments(await readFile(target.file, 'utf8')).comments;
+  if (commented) await copyFile(target.file, `${target.file}.bak`);
   await writeAtomically(target.file, text);
+  if (commented)
+    say(`${pc.yellow('note')}     ${shown} had comments, which JSON written back cannot keep: the file as it was is ${shown}.bak`);
   if (merged.added.length > 0) say(`${pc.green(current ? 'updated' : 'wrote')}  ${shown}: hookwise on ${merged.added.join(', ')}`);
   if (merged.updated.length > 0) say(`${pc.green('updated')}  ${shown}: the current hookwise command on ${merged.updated.join(', ')}`);
   say(`${pc.yellow('note')}     ${target.note}`);
@@ -173,7 +180,8 @@ function installsHookwise(dir: string): boolean {
   return existsSync(path.join(dir, 'node_modules', 'hookwise', 'bin', 'hookwise.js'));
 }
 
-async function readSettings(file: string): Promise<Record<string, unknown> | undefined> {
+/** `jsonc`: the agent reads comments in this file (Gemini), so hookwise does too. */
+async function readSettings(file: string, jsonc = false): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -183,7 +191,7 @@ async function readSettings(file: string): Promise<Record<string, unknown> | und
   }
   let value: unknown;
   try {
-    value = parseJson(file, text);
+    value = parseJson(file, jsonc ? stripJsonComments(text).text : text);
   } catch (error) {
     if (error instanceof ConfigError) throw new UserError(`${error.message}; init leaves a file it cannot read untouched`);
     throw error;
