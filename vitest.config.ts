@@ -1,15 +1,42 @@
-import { defineConfig } from 'vitest/config';
+import { availableParallelism, loadavg } from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Most test files spend their time waiting on child processes (the CLI, residents,
+ * agents), so a worker per core leaves cores idle while files wait: two workers per
+ * core keep them busy. HOOKWISE_TEST_WORKERS overrides it (1 to debug a file alone).
+ */
+const cores = availableParallelism();
+const workers = Number(process.env.HOOKWISE_TEST_WORKERS) || Math.max(2, cores * 2);
+
+/**
+ * Timeouts say how long a test may take on an idle machine; on a busy one each worker
+ * gets a share of the cores, so every timeout is stretched by how oversubscribed the
+ * machine is when the run starts (other processes' load plus these workers, per core),
+ * at least 1x and at most 6x. Tests read the factor through `slack()` (test/support/slack.ts).
+ */
+const slack = Math.min(6, Math.max(1, (loadavg()[0] + workers) / cores / 2));
+
+/** Files named *.e2e.test.ts are slow end-to-end runs of what a faster test proves in-suite: `npm run test:e2e`. */
+export const E2E = 'test/**/*.e2e.test.ts';
 
 export default defineConfig({
   // The launcher's CommonJS modules are TypeScript too (src/cli/**/*.cts).
   oxc: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, E2E],
     setupFiles: ['test/setup/env.ts', 'test/setup/no-leaks.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: Math.round(30_000 * slack),
+    hookTimeout: Math.round(30_000 * slack),
     // Unhandled rejections and errors fail the run (vitest's default; kept explicit).
     dangerouslyIgnoreUnhandledErrors: false,
     pool: 'forks',
+    maxWorkers: workers,
+    // A worker keeps the modules it loaded from one file to the next: loading src/ again
+    // for each of ~170 files was most of the run's CPU. Files still get their own setup
+    // files and leak check, and restore any env or cwd they change.
+    isolate: false,
+    env: { HOOKWISE_TEST_SLACK: slack.toFixed(2) },
   },
 });

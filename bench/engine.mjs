@@ -12,16 +12,17 @@ const directInput = { tool_name: 'Bash', tool_input: { command: 'ls' } };
 
 /** Three handlers that do the same tiny amount of work in every system. */
 function threeHandlers() {
-  let n = 0;
+  // Written, never read: each handler does the same tiny work in every system.
+  let _n = 0;
   return [
     () => {
-      n++;
+      _n++;
     },
     (i) => {
-      if (i.tool_name === 'Nope') n--;
+      if (i.tool_name === 'Nope') _n--;
     },
     () => {
-      n++;
+      _n++;
       return allow();
     },
   ];

@@ -23,7 +23,6 @@ import { percentile, startListening, stop } from './serve.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const REDIS = process.env.HOOKWISE_TEST_REDIS || 'redis://127.0.0.1:6379';
-const SESSIONS = 200;
 const REPLICAS = 3;
 const TOKEN = 'fleet-token-0123456789abcdef';
 // One signing key for the fleet, as a deployment would share it (docs/fleet.md): heads are signed and verified.

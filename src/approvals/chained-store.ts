@@ -16,9 +16,9 @@ import {
   validateAnswer,
   type AnswerFields,
   type ApprovalRow,
-} from './record.js';
+} from '../audit/approval-record.js';
 import type { ApprovalChain, ApprovalTable } from './table.js';
-import { judgeRow, type JudgedRow } from './trust.js';
+import { judgeRow, type JudgedRow } from '../audit/approval-trust.js';
 import type {
   AnswerResult,
   Approval,

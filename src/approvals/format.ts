@@ -1,5 +1,5 @@
 import type { TableColours } from '../audit/table.js';
-import { decisionOf } from './record.js';
+import { decisionOf } from '../audit/approval-record.js';
 import type { Approval } from './types.js';
 
 const plain: TableColours = { dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, bold: (s) => s };

@@ -26,7 +26,7 @@ export {
   type ApprovalPolicySource,
 } from './policy.js';
 export { loadApprovalPolicyFile } from './policy-file.js';
-export { decisionOf, DEFAULT_EXPIRES_IN_MS, DEFAULT_TENANT, EXPIRY } from './record.js';
+export { decisionOf, DEFAULT_EXPIRES_IN_MS, DEFAULT_TENANT, EXPIRY } from '../audit/approval-record.js';
 export { ApprovalChainError, ApprovalNotFoundError } from './errors.js';
 export { formatApprovalTable, describeApproval } from './format.js';
 export { askApproval, verdictOf, type ApprovalAsk, type ApprovalAskSteps, type ApprovalVerdict } from './ask.js';

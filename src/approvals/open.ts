@@ -5,6 +5,7 @@ import { AuditStore } from '../audit/store.js';
 import type { PostgresApprovalStoreOptions } from './postgres-store.js';
 import { SqliteApprovalStore, type SqliteApprovalStoreOptions } from './sqlite-store.js';
 import type { ApprovalStore } from './types.js';
+import { missingPackage } from '../core/missing-package.js';
 
 /** Options for `openApprovals(target, options)`: each store reads the ones it knows. */
 export type OpenApprovalsOptions = Omit<SqliteApprovalStoreOptions, 'path' | 'audit'> &
@@ -34,6 +35,8 @@ export async function openApprovals(target?: string, options: OpenApprovalsOptio
   }
   if (audit !== undefined && audit instanceof AuditStore)
     throw new TypeError('openApprovals: options.audit is an SQLite audit store, but the target is a PostgreSQL URL');
-  const { PostgresApprovalStore } = await import('./postgres-store.js');
+  const { PostgresApprovalStore } = await import('./postgres-store.js').catch((error: unknown) => {
+    throw missingPackage(error, 'pg', 'PostgreSQL approvals (a postgres:// URL)');
+  });
   return PostgresApprovalStore.open({ ...rest, url: target, audit: audit as PostgresAuditStore | undefined });
 }

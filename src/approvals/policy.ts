@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { picomatch } from '../core/lazy-deps.js';
-import { DEFAULT_EXPIRES_IN_MS } from './record.js';
+import { DEFAULT_EXPIRES_IN_MS } from '../audit/approval-record.js';
 import type { Approval, ApprovalAnswer } from './types.js';
 import { HookwiseError } from '../core/errors.js';
 

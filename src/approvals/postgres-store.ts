@@ -8,7 +8,7 @@ import {
   type PostgresTarget,
 } from '../audit/postgres-store.js';
 import { ChainedApprovalStore, signingKey, type ApprovalStoreOptions } from './chained-store.js';
-import type { ApprovalRow } from './record.js';
+import type { ApprovalRow } from '../audit/approval-record.js';
 import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
 

@@ -4,7 +4,7 @@ import { sqliteCode } from '../audit/errors.js';
 import { defaultAuditPath } from '../audit/paths.js';
 import { AuditStore, type AuditStoreOptions } from '../audit/store.js';
 import { ChainedApprovalStore, signingKey, type ApprovalStoreOptions } from './chained-store.js';
-import type { ApprovalRow } from './record.js';
+import type { ApprovalRow } from '../audit/approval-record.js';
 import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
 

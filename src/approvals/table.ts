@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../audit/types.js';
-import type { ApprovalRow } from './record.js';
+import type { ApprovalRow } from '../audit/approval-record.js';
 import type { ApprovalFilter } from './types.js';
 
 /**

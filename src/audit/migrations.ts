@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS approvals (
   answered_at TEXT,
   note TEXT,
   scope TEXT NOT NULL DEFAULT 'once' CHECK (scope IN ('once', 'session')),
-  -- How much of the row the audit chain holds: 0 nothing, 1 the request, 2 the answer too (src/approvals/record.ts).
+  -- How much of the row the audit chain holds: 0 nothing, 1 the request, 2 the answer too (src/audit/approval-record.ts).
   chained INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS approvals_by_state ON approvals (state, expires_at);
@@ -83,7 +83,7 @@ CREATE INDEX IF NOT EXISTS approvals_by_session ON approvals (tenant, session_id
     version: 4,
     name: 'signed approvals',
     applied: (db) => (db.prepare(`SELECT 1 FROM pragma_table_info('approvals') WHERE name = 'mac'`).get() as unknown) !== undefined,
-    // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
+    // The row's signature (src/audit/approval-trust.ts), and the chain's approval records found by id.
     sql: `
 ALTER TABLE approvals ADD COLUMN mac TEXT;
 CREATE INDEX IF NOT EXISTS audit_log_approval_id ON audit_log (json_extract(data, '$.id')) WHERE kind = 'approval';`,
@@ -147,7 +147,7 @@ CREATE TABLE approvals (
   answered_at text,
   note text,
   scope text NOT NULL DEFAULT 'once' CHECK (scope IN ('once', 'session')),
-  -- How much of the row the audit chain holds: 0 nothing, 1 the request, 2 the answer too (src/approvals/record.ts).
+  -- How much of the row the audit chain holds: 0 nothing, 1 the request, 2 the answer too (src/audit/approval-record.ts).
   chained integer NOT NULL DEFAULT 0
 );
 CREATE INDEX approvals_by_state ON approvals (state, expires_at);
@@ -156,7 +156,7 @@ CREATE INDEX approvals_by_session ON approvals (tenant, session_id, tool);`,
   {
     version: 3,
     name: 'signed approvals',
-    // The row's signature (src/approvals/trust.ts), and the chain's approval records found by id.
+    // The row's signature (src/audit/approval-trust.ts), and the chain's approval records found by id.
     sql: `
 ALTER TABLE approvals ADD COLUMN mac text;
 CREATE INDEX audit_log_approval_id ON audit_log ((data::jsonb ->> 'id')) WHERE kind = 'approval';`,

@@ -1,6 +1,7 @@
 import { isPostgresUrl } from './postgres-url.js';
 import type { PostgresAuditStore, PostgresAuditStoreOptions } from './postgres-store.js';
 import { AuditStore, type AuditStoreOptions } from './store.js';
+import { missingPackage } from '../core/missing-package.js';
 
 /** Either store: both append, appendDurable, recordToolExecution, flush and close the same way. */
 export type AnyAuditStore = AuditStore | PostgresAuditStore;
@@ -26,5 +27,10 @@ export function openAuditStore(
     const target = first;
     return new Promise((resolve) => resolve(new AuditStore({ ...options, path: target })));
   }
-  return import('./postgres-store.js').then(({ PostgresAuditStore }) => PostgresAuditStore.open({ ...options, url: first }));
+  return import('./postgres-store.js').then(
+    ({ PostgresAuditStore }) => PostgresAuditStore.open({ ...options, url: first }),
+    (error: unknown) => {
+      throw missingPackage(error, 'pg', 'A PostgreSQL audit trail (a postgres:// URL)');
+    },
+  );
 }

@@ -4,7 +4,7 @@ import { GENESIS_HASH } from './chain.js';
 import { AuditConnectionError } from './errors.js';
 import { POSTGRES_DEFAULT_KEY_FILE, connectError, newPool, postgresTarget, type PostgresTarget } from './postgres-store.js';
 import { buildFilters, toAuditRow, type AuditFilters, type AuditRow } from './query.js';
-import type { ApprovalRow } from '../approvals/record.js';
+import type { ApprovalRow } from './approval-record.js';
 import type { StoredRow } from './schema.js';
 import { checkApprovals, parsedRecord } from './verify-approvals.js';
 import { userStateDir } from './head-copy.js';

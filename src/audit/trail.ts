@@ -4,6 +4,7 @@ import { isPostgresUrl } from './postgres-url.js';
 import { iterateAudit, queryAudit, type AuditFilters, type AuditRow } from './query.js';
 import { verifyAudit, type AuditVerifyOptions, type AuditVerifyResult } from './verify.js';
 import { existsSync } from 'node:fs';
+import { missingPackage } from '../core/missing-package.js';
 
 /**
  * The readers of `hookwise audit`, for either store: a path is an SQLite
@@ -36,6 +37,8 @@ export async function exportAuditTrail(target: string, filters: AuditFilters, wr
 /** Tool executions without an allowing PreToolUse outcome (see ./coverage.ts). */
 export async function auditCoverage(target: string): Promise<AuditCoverage> {
   if (!isPostgresUrl(target)) return coverageOf(iterateAudit(target), target);
-  const { postgresTarget } = await import('./postgres-store.js');
+  const { postgresTarget } = await import('./postgres-store.js').catch((error: unknown) => {
+    throw missingPackage(error, 'pg', 'A PostgreSQL audit trail (a postgres:// URL)');
+  });
   return coverageOf(await queryAuditTrail(target), postgresTarget(target).shown);
 }

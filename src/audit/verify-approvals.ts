@@ -1,10 +1,10 @@
-import { judgeRow } from '../approvals/trust.js';
-import type { ApprovalRow } from '../approvals/record.js';
+import { judgeRow } from './approval-trust.js';
+import type { ApprovalRow } from './approval-record.js';
 import type { AuditProblem } from './verify.js';
 
 /**
  * `verify`'s check of the approvals table against the chain: every row must be
- * what the audit key vouches for (src/approvals/trust.ts). A row changed outside
+ * what the audit key vouches for (src/audit/approval-trust.ts). A row changed outside
  * hookwise (an agent that flipped `state` to approved) is an `approval` problem
  * naming the approval id; the store itself ignores such a row.
  *

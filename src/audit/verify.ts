@@ -12,7 +12,7 @@ import {
   type ResolvedKey,
 } from './anchor.js';
 import { chainedFieldsOf, GENESIS_HASH, rowHash } from './chain.js';
-import type { ApprovalRow } from '../approvals/record.js';
+import type { ApprovalRow } from './approval-record.js';
 import { AuditDatabaseFormatError } from './errors.js';
 import { openAuditReadonly, readError } from './open-readonly.js';
 import type { StoredRow } from './schema.js';

@@ -104,7 +104,7 @@ function chop(word: string, room: number): string[] {
   return Array.from({ length: Math.ceil(plain.length / room) }, (_, i) => plain.slice(i * room, (i + 1) * room));
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape codes picocolors writes
+// The escape codes picocolors writes.
 const ANSI = /\x1b\[[0-9;]*m/g;
 const visible = (text: string) => text.replace(ANSI, '').length;
 

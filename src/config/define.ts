@@ -17,5 +17,18 @@ export function defineConfig(config: HookwiseConfig): HookwiseConfig {
 
 /** The hooks of a config, flattened. */
 export function hooksOf(config: HookwiseConfig): HookSpec<HookInput>[] {
-  return (config.hooks ?? []).flat() as unknown as HookSpec<HookInput>[];
+  return positionedHooks(config).map((h) => h.spec);
+}
+
+/**
+ * The hooks of a config, flattened, each with its position as the user wrote it:
+ * `hooks[3]`, or `hooks[1][0]` for the first hook of a factory that returned several
+ * (`secretGuard()`), so a message names the element the user can find.
+ */
+export function positionedHooks(config: HookwiseConfig): Array<{ spec: HookSpec<HookInput>; at: string }> {
+  return (config.hooks ?? []).flatMap((entry, i) =>
+    Array.isArray(entry)
+      ? entry.map((spec, j) => ({ spec: spec as unknown as HookSpec<HookInput>, at: `hooks[${i}][${j}]` }))
+      : [{ spec: entry as unknown as HookSpec<HookInput>, at: `hooks[${i}]` }],
+  );
 }

@@ -31,9 +31,6 @@ interface Runtime {
   ownExport(id: string): string;
 }
 
-/** `hookwise` and its subpaths: resolved from the project when it installs hookwise, else to the running hookwise. */
-const HOOKWISE_ID = /^hookwise(\/|$)/;
-
 /** The running hookwise's own export of `id` (a package may import itself by name). */
 function ownExport(id: string): string {
   return import.meta.resolve(id);

@@ -1,6 +1,6 @@
 import type { HookSpec } from '../core/spec.js';
 import type * as Url from 'node:url';
-import { hooksOf, type HookwiseConfig } from './define.js';
+import { positionedHooks, type HookwiseConfig } from './define.js';
 import { ConfigError } from './errors.js';
 import type { ConfigSource } from './source.js';
 
@@ -54,10 +54,10 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
     throw new ConfigError(file, 'expected a default export of defineConfig({ hooks: [...] })', 'default.hooks');
   }
   const warnings: string[] = [];
-  const hooks = hooksOf(config).map((spec, i) => {
-    if (!spec || typeof spec !== 'object') throw new ConfigError(file, 'expected a hook object', `hooks[${i}]`);
-    warnings.push(...unknownFields(spec, `${file} hooks[${i}]`));
-    return { ...spec, source: spec.source ?? `${file} hooks[${i}]` };
+  const hooks = positionedHooks(config).map(({ spec, at }) => {
+    if (!spec || typeof spec !== 'object') throw new ConfigError(file, 'expected a hook object', at);
+    warnings.push(...unknownFields(spec, `${file} ${at}`));
+    return { ...spec, source: spec.source ?? `${file} ${at}` };
   });
   return { file, kind: 'module', hooks, warnings, parallel: config.parallel === true };
 }

@@ -1,5 +1,6 @@
 import type { CounterStore } from './counter-store.js';
 import type { HookInput } from './input.js';
+import { sameData } from './same-data.js';
 import type { HookContext, HookLogger } from './spec.js';
 import type { Session, SessionState } from './state.js';
 
@@ -33,6 +34,13 @@ export class Context implements HookContext {
   declare protected readonly input: HookInput;
   declare private controller: AbortController | undefined;
   declare annotations: Record<string, unknown> | undefined;
+  /**
+   * A writable copy of `input.tool_input` that a subclass hands out (a view for
+   * handlers written to edit their arguments in place). The engine reads it after
+   * the handler: a copy that differs from the input becomes the hook's `modify`,
+   * recorded like a returned one. Undefined until a view makes it.
+   */
+  declare protected draft: Record<string, unknown> | undefined;
 
   constructor(hookName: string, scope: FireScope, input: HookInput) {
     this.hookName = hookName;
@@ -40,6 +48,14 @@ export class Context implements HookContext {
     this.input = input;
     this.controller = undefined;
     this.annotations = undefined;
+    this.draft = undefined;
+  }
+
+  /** The tool input as the handler left it in the writable view, when it changed it; else undefined. */
+  edited(): Record<string, unknown> | undefined {
+    const draft = this.draft;
+    if (draft === undefined || sameData(draft, this.input.tool_input)) return undefined;
+    return draft;
   }
 
   get signal(): AbortSignal {

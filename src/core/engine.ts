@@ -120,6 +120,22 @@ function succeeded(attempt: Attempt | Promise<Attempt>): attempt is Verdict {
   return typeof (attempt as Verdict).result === 'string';
 }
 
+/**
+ * A hook that edited the tool input in its context's writable view (Context.draft)
+ * answered a rewrite: the edit becomes the verdict's updatedInput, recorded and
+ * checked like a returned `modify`. A refusal keeps nothing of it; an edit beside a
+ * returned rewrite that differs is ambiguous, and fails the hook.
+ */
+function withEdit(ctx: Context, attempt: Attempt): Attempt {
+  const edited = ctx.edited();
+  if (edited === undefined || !succeeded(attempt) || attempt.block || attempt.halt || attempt.retryDelayMs !== undefined) return attempt;
+  if (attempt.updatedInput !== undefined) {
+    if (sameData(attempt.updatedInput, edited)) return attempt;
+    return new Failure('the hook edited ctx.tool_input in place and also returned modify(...) with another input: do one of the two');
+  }
+  return { ...attempt, result: attempt.result === 'none' ? 'modify' : attempt.result, updatedInput: edited };
+}
+
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
@@ -615,8 +631,8 @@ export class HookEngine {
     } catch (error) {
       return new Failure(describeHandlerError(error));
     }
-    if (returned === undefined) return NO_OPINION;
-    if (!isThenable(returned)) return this.verdictOf(returned);
+    if (returned === undefined) return withEdit(ctx, NO_OPINION);
+    if (!isThenable(returned)) return withEdit(ctx, this.verdictOf(returned));
     return this.withTimeout(hook, ctx, returned as Promise<unknown>);
   }
 
@@ -650,7 +666,7 @@ export class HookEngine {
       outer?.addEventListener('abort', onAbort, { once: true });
       // A handler that ignores its signal keeps running; its late result or rejection is dropped here.
       promise.then(
-        (value) => finish(this.verdictOf(value)),
+        (value) => finish(withEdit(ctx, this.verdictOf(value))),
         (error) => finish(new Failure(describeHandlerError(error))),
       );
     });
@@ -813,8 +829,8 @@ export class HookEngine {
     } catch (error) {
       return new Failure(describeHandlerError(error));
     }
-    if (returned === undefined) return NO_OPINION;
-    if (!isThenable(returned)) return this.verdictOf(returned);
+    if (returned === undefined) return withEdit(ctx, NO_OPINION);
+    if (!isThenable(returned)) return withEdit(ctx, this.verdictOf(returned));
     return this.withTimeout(hook, ctx, returned as Promise<unknown>);
   }
 

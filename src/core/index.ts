@@ -55,6 +55,7 @@ export type * from './event-inputs.js';
 export type { HookInput as RawHookInput } from './input.js';
 export type { SessionState } from './state.js';
 export { HookwiseError } from './errors.js';
+export { MissingPackageError } from './missing-package.js';
 export { HookSpecError } from './registry.js';
 export { MatcherError } from './regex.js';
 export { InputError } from './input.js';

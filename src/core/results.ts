@@ -1,4 +1,4 @@
-import { InvalidResultError, type Decision, type ResultKind, type Verdict } from './verdict.js';
+import { InvalidResultError, type Verdict } from './verdict.js';
 
 export { InvalidResultError, type Decision, type ResultKind, type Verdict } from './verdict.js';
 

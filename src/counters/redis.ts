@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { CounterStore } from './types.js';
+import { missingPackage } from '../core/missing-package.js';
 
 // One round trip, atomic in Redis: the key's expiry is set by the call that created it.
 const INCREMENT = `
@@ -35,7 +36,9 @@ export class RedisCounterStore implements CounterStore {
 
   /** Connects and checks the server answers; rejects with the URL and the reason when it does not. */
   static async connect(url: string, options: RedisCounterOptions = {}): Promise<RedisCounterStore> {
-    const { Redis } = await import('ioredis');
+    const { Redis } = await import('ioredis').catch((error: unknown) => {
+      throw missingPackage(error, 'ioredis', 'Redis counters (a redis:// URL)');
+    });
     const client = new Redis(url, {
       lazyConnect: true,
       maxRetriesPerRequest: 2,

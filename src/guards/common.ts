@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import { allow, ask, deny, type HookResult } from '../core/results.js';
-import { normalizePath } from './paths/resolve.js';
+import { normalizePath } from '../path-policy/resolve.js';
 
 /** Options every guard takes. */
 export interface CommonGuardOptions {

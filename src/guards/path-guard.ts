@@ -13,11 +13,11 @@ import {
   type CommonGuardOptions,
   type GuardDecision,
 } from './common.js';
-import { globBase, globCandidates } from './paths/glob-walk.js';
+import { globBase, globCandidates } from '../path-policy/glob-walk.js';
 import { globReadCandidates, SECRET_FILE_NAMES } from './shell/globs.js';
 import { expandBraces } from '../shell/words.js';
 import picomatch from 'picomatch';
-import { PathPolicy, type Access, type PathPolicyOptions } from './paths/judge.js';
+import { PathPolicy, type Access, type PathPolicyOptions } from '../path-policy/judge.js';
 
 export interface PathGuardOptions extends CommonGuardOptions, Omit<PathPolicyOptions, 'workspace'> {
   /** Extra tool names that read the path in their input. */

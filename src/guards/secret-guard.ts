@@ -2,8 +2,8 @@ import type { HookInput } from '../core/input.js';
 import { deny, modify, replaceOutput } from '../core/results.js';
 import type { Hook } from '../core/hook.js';
 import { assertStringArray, DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
-import type { SecretPattern } from './secrets/patterns.js';
-import { createScanner, mapStrings, stringsOf, type SecretHit } from './secrets/scan.js';
+import type { SecretPattern } from '../secrets/patterns.js';
+import { createScanner, mapStrings, stringsOf, type SecretHit } from '../secrets/scan.js';
 
 export interface SecretGuardOptions extends Omit<CommonGuardOptions, 'workspace' | 'interactive'> {
   /** In tool input: `block` (default) refuses the call; `redact` rewrites the input with placeholders. */

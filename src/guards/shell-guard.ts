@@ -22,7 +22,7 @@ import {
   type CommonGuardOptions,
   type GuardDecision,
 } from './common.js';
-import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from './paths/judge.js';
+import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from '../path-policy/judge.js';
 import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';

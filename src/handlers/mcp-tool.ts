@@ -3,6 +3,7 @@ import type { HookInput } from '../core/input.js';
 import type { HookHandler } from '../core/spec.js';
 import { answerOf } from './protocols/claude-code.js';
 import { readClaudeCodeStdout } from '../compat/claude-code.js';
+import { missingPackage } from '../core/missing-package.js';
 
 /** How to start an MCP server over stdio, as `.mcp.json` / settings `mcpServers` write it. */
 export interface McpStdioServer {
@@ -59,7 +60,9 @@ export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
     const [{ Client }, { StdioClientTransport }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
-    ]);
+    ]).catch((error: unknown) => {
+      throw missingPackage(error, '@modelcontextprotocol/sdk', `The mcp_tool hook for server '${options.server}'`);
+    });
     const launch = options.launch;
     const transport = new StdioClientTransport({
       command: launch.command,

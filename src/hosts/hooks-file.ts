@@ -9,7 +9,7 @@ export const AGENT_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', '
 export interface HooksFileShape {
   /** Events under a top-level `hooks` object (Codex, Copilot), or at the top level (droid). */
   wrapped: boolean;
-  /** The hook command for one of the agent's events (src/hook-call/entry-command.ts). */
+  /** The hook command for one of the agent's events (src/hosts/entry-command.ts). */
   command: (event: string) => string;
   /** Seconds the agent waits; hookwise answers well within it (src/hosts/<agent>). */
   timeoutSeconds: number;

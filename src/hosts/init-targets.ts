@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { entryCommand, runsHookwiseFor } from '../hook-call/entry-command.js';
+import { entryCommand, runsHookwiseFor } from './entry-command.js';
 import { CODEX_TIMEOUT_S } from './codex/index.js';
 import { COPILOT_TIMEOUT_S } from './copilot/index.js';
 import { DROID_TIMEOUT_S } from './droid/index.js';
@@ -11,7 +11,7 @@ import { hostNamed } from './index.js';
 
 /**
  * Where `hookwise init <agent>` writes the agent's hooks, and in which shape. Every entry
- * runs the same short command (src/hook-call/entry-command.ts), which finds the project's
+ * runs the same short command (src/hosts/entry-command.ts), which finds the project's
  * hookwise when the agent calls it: no file names one install.
  *
  * - Codex and droid read hooks only from the user's folder (`$CODEX_HOME`, `~/.factory`).

@@ -56,7 +56,7 @@ export function applyStateRewrite(run: RunContext, outcome: Outcome, allowed: re
 }
 
 function invalid(outcome: Outcome, field: string, issue: z.core.$ZodIssue | undefined): string {
-  const where = issue && issue.path.length ? `${field}.${issue.path.join('.')}` : field;
+  const where = issue?.path.length ? `${field}.${issue.path.join('.')}` : field;
   return `${outcome.event} hook "${rewritingHook(outcome)}" set an invalid ${where}${issue ? `: ${issue.message}` : ''}`;
 }
 

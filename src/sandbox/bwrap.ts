@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isWithin } from '../guards/paths/resolve.js';
+import { isWithin } from '../path-policy/resolve.js';
 import type { Layout } from './layout.js';
 import type { PrivateTemp } from './private-temp.js';
 import type { ResolvedSandbox } from './settings.js';

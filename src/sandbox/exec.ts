@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PathPolicy, type PathPolicyOptions } from '../guards/paths/judge.js';
+import { PathPolicy, type PathPolicyOptions } from '../path-policy/judge.js';
 import { Sandbox } from './sandbox.js';
 import { resolveSandbox, type SandboxSettings } from './settings.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PathPolicy } from '../guards/paths/judge.js';
-import { isWithin } from '../guards/paths/resolve.js';
+import type { PathPolicy } from '../path-policy/judge.js';
+import { isWithin } from '../path-policy/resolve.js';
 import { outsideOf, type Outside } from './outside.js';
 import { CONFIG_DIRS, NESTED_CONFIG_DIRS, walkRoot, type Found } from './walk.js';
 

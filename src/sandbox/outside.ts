@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PathPolicy } from '../guards/paths/judge.js';
-import { isWithin } from '../guards/paths/resolve.js';
+import type { PathPolicy } from '../path-policy/judge.js';
+import { isWithin } from '../path-policy/resolve.js';
 
 /** Top-level folders that hold other people's and other projects' files: hidden unless a root lies inside. */
 /**

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stateDirOf } from '../core/state-dir.js';
-import { isWithin } from '../guards/paths/resolve.js';
+import { isWithin } from '../path-policy/resolve.js';
 import { PRIVATE_TEMP } from './outside.js';
 import { overlaidCaches } from './tool-caches.js';
 

@@ -1,8 +1,8 @@
 /** One policy's sandbox: finds the program, lays out what a command sees, and wraps the command. */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { PathPolicy } from '../guards/paths/judge.js';
-import { createScanner } from '../guards/secrets/scan.js';
+import type { PathPolicy } from '../path-policy/judge.js';
+import { createScanner } from '../secrets/scan.js';
 import { bwrapArgs } from './bwrap.js';
 import { RUNTIME_CWD, shq, wrapCommand } from './command.js';
 import { detectSandbox, type Availability } from './detect.js';

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { slack } from '../support/slack.js';
 
 /**
  * Every ```ts block of docs/adapters.md runs here, importing 'hookwise' and
@@ -23,6 +24,6 @@ describe('docs/adapters.md examples', () => {
       writeFileSync(file, code);
       await import(file);
     },
-    60_000,
+    slack(60_000),
   );
 });

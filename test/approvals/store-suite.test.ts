@@ -9,7 +9,7 @@ import {
   type ApprovalRequest,
   type OpenApprovalsOptions,
 } from '../../src/approvals/index.js';
-import { signRow, type ApprovalRow } from '../../src/approvals/record.js';
+import { signRow, type ApprovalRow } from '../../src/audit/approval-record.js';
 import { openAuditStore, queryAuditTrail, verifyAuditTrail, type AuditRow } from '../../src/audit/index.js';
 import { requirePostgres } from '../support/services.js';
 import { postgresBackend, sqliteBackend, type Backend } from './backends.js';

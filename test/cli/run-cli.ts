@@ -36,6 +36,8 @@ export function runProgram(program: string, args: string[], options: RunOptions 
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A command that exits before reading its stdin closes the pipe: EPIPE here is not the test's result (its code and output are).
+    child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
   });
 }

@@ -86,7 +86,7 @@ describe('skill and agent frontmatter', () => {
 
 describe("seed 003's settings variants", () => {
   it('name map, string and array forms; camelCase and snake_case event keys; the key names the hook', async () => {
-    const { config, engine } = await engineOf(fixture('seed003-settings.json'));
+    const { config } = await engineOf(fixture('seed003-settings.json'));
     expect(config.warnings).toEqual([]);
     expect(config.hooks.map((h) => [h.name, h.events])).toEqual([
       ['security-check', 'PreToolUse'],

@@ -10,6 +10,7 @@ import {
   type Host,
 } from './hosts.js';
 import { TABLE } from './table.js';
+import { slack } from '../support/slack.js';
 
 /**
  * The same policy and the same tool calls on every host hookwise governs: the
@@ -43,6 +44,6 @@ describe.each(HOSTS)('%s', (_name, make) => {
       expect({ ran: seen.ran, stopped: seen.stopped }).toEqual({ ran: expected.ran, stopped: expected.stopped });
       if (expected.seen !== undefined) expect(seen.seen).toContain(expected.seen);
     },
-    60_000,
+    slack(60_000),
   );
 });

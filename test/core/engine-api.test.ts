@@ -217,27 +217,79 @@ describe('results that are not results are hook failures', () => {
 });
 
 describe('hooks cannot change the input in place', () => {
-  it("seed 004's in-place edit of tool_input (through input or ctx) fails the hook loudly; what runs is never changed unrecorded", async () => {
-    for (const edit of [
-      (i: HookInput<'PreToolUse'>) => {
+  it('an in-place edit of input.tool_input fails the hook loudly; what runs is never changed unrecorded', async () => {
+    const engine = new HookEngine();
+    engine.register({
+      name: 'editor',
+      events: 'PreToolUse',
+      handler: (i) => {
         i.tool_input.command = 'rm -rf /';
+        return allow();
       },
-      (_i: HookInput<'PreToolUse'>, ctx: HookContext) => {
-        (ctx.tool_input as Record<string, unknown>).command = 'rm -rf /';
+    });
+    const input = bash('ls');
+    const outcome = await engine.fire('PreToolUse', input);
+    expect(outcome.blocked).toBe(true);
+    expect(outcome.updatedInput).toBeNull();
+    expect(outcome.reason).toMatch(
+      /^hook editor failed: .*read.only.*\(hook inputs are read-only: return modify\(\.\.\.\) to rewrite the input\)$/,
+    );
+    expect(input).toEqual(bash('ls'));
+    expect(Object.isFrozen(input) || Object.isFrozen(input.tool_input)).toBe(false);
+  });
+
+  // Catches: seed 004's style (edit ctx.tool_input, return nothing) failing the hook, or the edit reaching the tool unrecorded.
+  it("seed 004's in-place edit of ctx.tool_input is the hook's recorded modify: the next hook sees it, the host's input is untouched", async () => {
+    const seen: unknown[] = [];
+    const engine = new HookEngine();
+    engine.register({
+      name: 'editor',
+      events: 'PreToolUse',
+      handler: (_i, ctx) => {
+        (ctx.tool_input as Record<string, unknown>).command = 'ls -a';
       },
-    ]) {
-      const engine = new HookEngine();
-      engine.register({ name: 'editor', events: 'PreToolUse', handler: (i, ctx) => (edit(i, ctx), allow()) });
-      const input = bash('ls');
-      const outcome = await engine.fire('PreToolUse', input);
-      expect(outcome.blocked).toBe(true);
-      expect(outcome.updatedInput).toBeNull();
-      expect(outcome.reason).toMatch(
-        /^hook editor failed: .*read.only.*\(hook inputs are read-only: return modify\(\.\.\.\) to rewrite the input\)$/,
-      );
-      expect(input).toEqual(bash('ls'));
-      expect(Object.isFrozen(input) || Object.isFrozen(input.tool_input)).toBe(false);
-    }
+    });
+    engine.register({ name: 'next', events: 'PreToolUse', handler: (i) => void seen.push(i.tool_input.command) });
+    const input = bash('ls');
+    const outcome = await engine.fire('PreToolUse', input);
+    expect(outcome.blocked).toBe(false);
+    expect(outcome.updatedInput).toEqual({ command: 'ls -a' });
+    expect(outcome.hooks[0]).toMatchObject({ name: 'editor', status: 'ok', result: 'modify' });
+    expect(seen).toEqual(['ls -a']);
+    expect(input).toEqual(bash('ls'));
+  });
+
+  it('an edit of ctx.tool_input beside allow() keeps the allow and carries the edit; beside deny() it is dropped; read but unchanged is no rewrite', async () => {
+    const engine = new HookEngine();
+    const edit = (ctx: HookContext) => {
+      (ctx.tool_input as Record<string, unknown>).command = 'ls -a';
+    };
+    engine.register({ name: 'allows', events: 'PreToolUse', matcher: 'A', handler: (_i, ctx) => (edit(ctx), allow()) });
+    engine.register({ name: 'denies', events: 'PreToolUse', matcher: 'D', handler: (_i, ctx) => (edit(ctx), deny('no')) });
+    engine.register({ name: 'reads', events: 'PreToolUse', matcher: 'R', handler: (_i, ctx) => void String(ctx.tool_input?.command) });
+    const allowed = await engine.fire('PreToolUse', { tool_name: 'A', tool_input: { command: 'ls' } });
+    expect([allowed.decision, allowed.updatedInput]).toEqual(['allow', { command: 'ls -a' }]);
+    const denied = await engine.fire('PreToolUse', { tool_name: 'D', tool_input: { command: 'ls' } });
+    expect([denied.decision, denied.updatedInput]).toEqual(['deny', null]);
+    const read = await engine.fire('PreToolUse', { tool_name: 'R', tool_input: { command: 'ls' } });
+    expect([read.updatedInput, read.hooks[0]?.result]).toEqual([null, 'none']);
+  });
+
+  it('an edit of ctx.tool_input beside a returned modify(...) of another input fails the hook: the two answers disagree', async () => {
+    const engine = new HookEngine();
+    engine.register({
+      name: 'both',
+      events: 'PreToolUse',
+      handler: async (i, ctx) => {
+        (ctx.tool_input as Record<string, unknown>).command = 'ls -a';
+        return modify({ ...i.tool_input, command: 'ls -l' });
+      },
+    });
+    const outcome = await engine.fire('PreToolUse', bash('ls'));
+    expect(outcome.blocked).toBe(true);
+    expect(outcome.reason).toContain(
+      'hook both failed: the hook edited ctx.tool_input in place and also returned modify(...) with another input',
+    );
   });
 
   it('adding or deleting top-level fields fails the same way; the next hook sees the input unchanged', async () => {

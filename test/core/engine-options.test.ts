@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HookEngine as CoreEngine } from '../../src/core/engine.js';
 import { CORE_EVENTS, EVENTS, EventNames, eventInfo } from '../../src/core/events.js';
 import { fromHookResult, deny, type ResultReader } from '../../src/core/results.js';
+import { sameData } from '../../src/core/same-data.js';
 import { HookEngine, type HookContext } from '../../src/index.js';
 
 const bash = { tool_name: 'Bash', tool_input: { command: 'ls' } };
@@ -68,13 +69,19 @@ describe('the bare core engine', () => {
   });
 
   // Catches: ctx.tool_input back on the core's Context.
-  it("gives ctx no tool_input; the public engine's ctx.tool_input is the input's own (sealed) object", async () => {
+  it("gives ctx no tool_input; the public engine's ctx.tool_input is a writable copy of the input's", async () => {
     const seen: Array<[boolean, boolean]> = [];
     const hook = {
       name: 'ctx',
       events: 'PreToolUse',
       handler: (i: { tool_input?: unknown }, ctx: HookContext) =>
-        void seen.push(['tool_input' in ctx, ctx.tool_input === i.tool_input && ctx.tool_input !== undefined]),
+        void seen.push([
+          'tool_input' in ctx,
+          ctx.tool_input !== undefined &&
+            ctx.tool_input !== i.tool_input &&
+            !Object.isFrozen(ctx.tool_input) &&
+            sameData(ctx.tool_input, i.tool_input),
+        ]),
     };
     await new CoreEngine().register(hook as never).fire('PreToolUse', bash);
     await new HookEngine().register(hook as never).fire('PreToolUse', bash);

@@ -126,7 +126,7 @@ export async function runClaudeCode(c) {
     );
     const last = main.at(-1)?.body.messages ?? [];
     const markers = ranMarkers(project);
-    const calls = c.calls.map((call, n) => {
+    const calls = c.calls.map((_call, n) => {
       const id = `toolu_`;
       const result = last
         .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
@@ -135,7 +135,7 @@ export async function runClaudeCode(c) {
       return {
         ran: markers.filter((m) => m.startsWith(`m${n}`)).join(',') || null,
         reasonSeen: c.reason !== undefined && main.slice(n + 1).some((r) => JSON.stringify(r.body.messages).includes(c.reason)),
-        outputReplaced: c.replaced !== undefined && seen !== null && seen.includes(c.replaced),
+        outputReplaced: c.replaced !== undefined && (seen?.includes(c.replaced) ?? false),
       };
     });
     const allText = main.map((r) => JSON.stringify(r.body.messages)).join('\n');

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 import { fill, makeFixture, type Fixture } from './fixture.js';
+import { slack } from '../support/slack.js';
 
 let f: Fixture;
 let config: string;
@@ -68,7 +69,7 @@ describe('hookwise guard shell (spawned)', () => {
       expect(r.code, r.stdout + r.stderr).toBe(2);
       expect(r.stdout).toMatch(/^denied: \S/);
     },
-    30_000,
+    slack(30_000),
   );
 
   it('says a command it cannot prove safe runs in the OS sandbox, exit 0', async () => {
@@ -86,7 +87,7 @@ describe('hookwise guard shell (spawned)', () => {
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^allowed: /);
     },
-    30_000,
+    slack(30_000),
   );
 });
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizePath, resolvePath } from '../../src/guards/paths/resolve.js';
+import { normalizePath, resolvePath } from '../../src/path-policy/resolve.js';
 
 describe('resolvePath and normalizePath', () => {
   it.each([

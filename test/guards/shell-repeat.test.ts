@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadShellJudge, type ShellJudge } from '../../src/guards/index.js';
 import { ShellJudgement } from '../../src/guards/shell/judge.js';
 import type { PackName } from '../../src/guards/shell/packs/index.js';
-import { PathPolicy } from '../../src/guards/paths/judge.js';
+import { PathPolicy } from '../../src/path-policy/judge.js';
 import { ParsedScripts } from '../../src/shell/parsed.js';
 import { loadBashParser } from '../../src/shell/parser.js';
 import { DANGEROUS, HARMLESS } from './shell-corpus.js';

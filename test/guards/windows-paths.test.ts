@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { windowsProblem } from '../../src/guards/paths/windows.js';
+import { windowsProblem } from '../../src/path-policy/windows.js';
 
 /** The rules as first written, component by component, with no shortcut: the oracle. */
 const DEVICE = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)$/i;

@@ -9,7 +9,7 @@ import { pathGuard, shellGuard } from '../../src/guards/index.js';
 import { answerHost, hostNamed } from '../../src/hosts/index.js';
 import { mergeHooksFile } from '../../src/hosts/hooks-file.js';
 import { initTargets } from '../../src/hosts/init-targets.js';
-import { entryCommand } from '../../src/hook-call/entry-command.js';
+import { entryCommand } from '../../src/hosts/entry-command.js';
 import { GEMINI_INIT_EVENTS } from '../../src/hosts/gemini/events.js';
 import { hasCommandSubstitution } from '../../src/hosts/gemini/shell.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';

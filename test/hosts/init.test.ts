@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENTS, mergeHooksFile } from '../../src/hosts/hooks-file.js';
-import { entryCommand, runsHookwiseFor } from '../../src/hook-call/entry-command.js';
+import { entryCommand, runsHookwiseFor } from '../../src/hosts/entry-command.js';
 import { hostNamed } from '../../src/hosts/index.js';
 import { initTargets } from '../../src/hosts/init-targets.js';
 import { cliPath, runCli } from '../cli/run-cli.js';

@@ -29,7 +29,6 @@ function recording(turns: ScriptTurn[]): { provider: ModelProvider; requests: Ch
 }
 
 const writeTurn = { text: 'writing', toolCalls: [{ name: 'Write', input: { file_path: 'a.txt', content: 'hello' } }] };
-const lastUser = (messages: ChatMessage[]) => messages.findLast((m) => m.role === 'user')?.content;
 
 describe('step: every event inside a step carries it, named by what the step does', () => {
   it('model while the model is called, tools while its tool calls run, final when it answered without tools', async () => {

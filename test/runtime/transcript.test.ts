@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readTranscript, type TranscriptEntry } from '../../src/runtime/index.js';
 import { runNode } from '../cli/run-cli.js';
 import { harness, tempDir, type Harness } from './helpers.js';
+import { slack } from '../support/slack.js';
 
 let h: Harness;
 afterEach(() => h?.cleanup());
@@ -99,6 +100,6 @@ describe('transcript durability', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    30_000,
+    slack(30_000),
   );
 });

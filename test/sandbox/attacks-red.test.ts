@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RED_ATTACKS, RED_LOOKALIKES } from './attacks-red.js';
 import { fillCommand, guardEngine, hostLine, runBash } from './harness.js';
 import { makeRedRange, redReached, redSnapshot, type RedRange } from './red-range.js';
+import { slack } from '../support/slack.js';
 
 /**
  * The second red team (attacks-red.ts): each attack reaches something when run plainly,
@@ -45,7 +46,7 @@ describe('with the shell guard, each attack is refused, or runs in the sandbox a
       const { found, result } = await run(line);
       expect(found, `${result.stdout}\n${result.stderr}`).toEqual([]);
     },
-    300_000,
+    slack(300_000),
   );
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PathPolicy } from '../../src/guards/paths/judge.js';
+import { PathPolicy } from '../../src/path-policy/judge.js';
 import { layoutFor } from '../../src/sandbox/layout.js';
 import { sandboxExec } from '../../src/sandbox/index.js';
 import { FAKE_OUTSIDE, makeRange, type Range } from './harness.js';

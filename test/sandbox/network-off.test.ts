@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PathPolicy } from '../../src/guards/paths/judge.js';
+import { PathPolicy } from '../../src/path-policy/judge.js';
 import { resolveSandbox, Sandbox } from '../../src/sandbox/index.js';
 import { makeRange, runBash, type Range } from './harness.js';
 

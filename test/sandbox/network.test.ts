@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PathPolicy } from '../../src/guards/paths/judge.js';
+import { PathPolicy } from '../../src/path-policy/judge.js';
 import { resolveSandbox, Sandbox, type SandboxSettings } from '../../src/sandbox/index.js';
 import { netProxySocket } from '../../src/sandbox/proxy/place.js';
 import { startNetProxy, type NetProxy } from '../../src/sandbox/proxy/server.js';

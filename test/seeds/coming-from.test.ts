@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { slack } from '../support/slack.js';
 
 /**
  * The "coming from ..." pages port each design's own examples to hookwise. Every
@@ -39,6 +40,6 @@ describe.each(pages)('docs/coming-from/%s', (page) => {
       writeFileSync(file, code);
       await import(file);
     },
-    30_000,
+    slack(30_000),
   );
 });

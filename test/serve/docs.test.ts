@@ -47,6 +47,8 @@ function sh(script: string, options: { cwd: string; env?: Record<string, string>
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
+    // A script that exits before reading its stdin closes the pipe: EPIPE here is not the test's result (its code and output are).
+    child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
   });
 }

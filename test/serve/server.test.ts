@@ -1,5 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { outsideDir } from '../support/outside-dir.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import { queryAudit } from '../../src/audit/index.js';
 import { MemoryCounterStore } from '../../src/counters/memory.js';
 import { serveWorkerCounters, WorkerCounterStore } from '../../src/serve/worker-counters.js';
 import { runCli } from '../cli/run-cli.js';
-import { GUARDS_CONFIG, preToolUse, TOKEN, workspace, writeConfig } from './helpers.js';
+import { preToolUse, TOKEN, workspace, writeConfig } from './helpers.js';
 import { spawnServe, type Served } from './spawn.js';
 import { alive } from '../support/processes.js';
 

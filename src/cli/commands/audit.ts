@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
 import { auditTargetOf } from '../audit-target.js';
 import { asUserErrors, UserError } from '../errors.js';
+import { missingPackage } from '../../core/missing-package.js';
 
 interface TargetFlags {
   db?: string;
@@ -141,7 +142,9 @@ export function defineAudit(program: Command, setExit: SetExit): void {
       let shown = target;
       let at: string;
       if (isPostgresUrl(target)) {
-        const { PostgresAuditStore } = await import('../../audit/postgres-store.js');
+        const { PostgresAuditStore } = await import('../../audit/postgres-store.js').catch((error: unknown) => {
+          throw missingPackage(error, 'pg', 'A PostgreSQL audit trail (a postgres:// URL)');
+        });
         const store = await userErrors(async () => PostgresAuditStore.open({ url: target, reanchor }));
         shown = store.path;
         await store.close();

@@ -13,7 +13,7 @@ import {
   parseHookCallArgs,
   projectDirOf,
   stallTimeoutOf,
-} from '../../hook-call/index.js';
+} from '../hook-call/index.js';
 import { hostNamed } from '../../hosts/index.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope } from '../envelope.js';

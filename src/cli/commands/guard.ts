@@ -96,7 +96,7 @@ export function defineGuard(program: Command, setExit: SetExit): void {
     .addHelpText('after', EXIT_HELP)
     .action(async (target: string, flags: GuardFlags & { readAnywhere?: boolean }) => {
       if (target === '') throw new UserError('guard path: the path is empty; pass the path to judge');
-      const { PathPolicy } = await import('../../guards/paths/judge.js');
+      const { PathPolicy } = await import('../../path-policy/judge.js');
       const { judgePath } = await import('../../guards/path-guard.js');
       const workspace = path.resolve(flags.workspace ?? process.cwd());
       const policy = new PathPolicy({ workspace, read: flags.readAnywhere ? 'anywhere' : 'workspace' });

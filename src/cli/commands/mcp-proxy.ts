@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
 import { collect, loadEngine } from '../load-engine.js';
 import { UserError } from '../errors.js';
+import { missingPackage } from '../../core/missing-package.js';
 
 interface McpProxyFlags {
   config?: string[];
@@ -33,7 +34,9 @@ export function defineMcpProxy(program: Command, setExit: SetExit): void {
       const [{ McpProxy, connectUpstream, serverNameFor, serverNameForUrl }, { StdioServerTransport }] = await Promise.all([
         import('../../mcp-proxy/index.js'),
         import('@modelcontextprotocol/sdk/server/stdio.js'),
-      ]);
+      ]).catch((error: unknown) => {
+        throw missingPackage(error, '@modelcontextprotocol/sdk', 'hookwise mcp-proxy');
+      });
       const { engine } = await loadEngine({ config: flags.config, cwd: process.cwd() });
       const audit = flags.db ? (await import('../../audit/index.js')).openAuditStore({ path: flags.db }) : undefined;
       const serverName = flags.name ?? ('url' in spec ? serverNameForUrl(spec.url) : serverNameFor(spec.command));

@@ -1,11 +1,12 @@
 import { AGENT_NAMES } from '../../hosts/index.js';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import { findConfigModule } from '../../config/discover.js';
 import { ConfigError } from '../../config/errors.js';
+import { stripJsonComments } from '../../config/jsonc.js';
 import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
 import { wireOpenCode } from './opencode.js';
@@ -14,7 +15,7 @@ import { starterConfig } from './starter-config.js';
 import { keepStateInUserFolder, STATE_LOCATIONS } from './state.js';
 import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
-import { INSTALL_POINTER } from '../../hook-call/entry-command.js';
+import { INSTALL_POINTER } from '../../hosts/entry-command.js';
 
 export interface InitOptions {
   host: string | undefined;
@@ -166,7 +167,8 @@ async function wireAgent(agent: string, dir: string, options: InitOptions, say: 
   const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
   for (const target of initTargets(agent, dir)) {
     const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
-    const current = await readSettings(target.file);
+    const jsonc = agent === 'gemini';
+    const current = await readSettings(target.file, jsonc);
     let merged: ReturnType<typeof mergeHooksFile>;
     try {
       merged = mergeHooksFile(current ?? {}, target.shape);
@@ -183,7 +185,12 @@ async function wireAgent(agent: string, dir: string, options: InitOptions, say: 
       continue;
     }
     await mkdir(path.dirname(target.file), { recursive: true });
+    // JSON keeps no comments: the file as the user wrote it stays beside the new one.
+    const commented = jsonc && current !== undefined && stripJsonComments(await readFile(target.file, 'utf8')).comments;
+    if (commented) await copyFile(target.file, `${target.file}.bak`);
     await writeAtomically(target.file, text);
+    if (commented)
+      say(`${pc.yellow('note')}     ${shown} had comments, which JSON written back cannot keep: the file as it was is ${shown}.bak`);
     if (merged.added.length > 0) say(`${pc.green(current ? 'updated' : 'wrote')}  ${shown}: hookwise on ${merged.added.join(', ')}`);
     if (merged.updated.length > 0)
       say(
@@ -195,7 +202,7 @@ async function wireAgent(agent: string, dir: string, options: InitOptions, say: 
 
 /**
  * Where the agents' hook commands find hookwise in a project that does not install it
- * (src/hook-call/entry-command.ts): this hookwise, named in the project's machine-local
+ * (src/hosts/entry-command.ts): this hookwise, named in the project's machine-local
  * state. A project that installs hookwise runs its own whatever this says.
  */
 async function keepInstallPointer(dir: string, say: (line: string) => void): Promise<void> {
@@ -221,7 +228,8 @@ function installsHookwise(dir: string): boolean {
   return existsSync(path.join(dir, 'node_modules', 'hookwise', 'bin', 'hookwise.js'));
 }
 
-async function readSettings(file: string): Promise<Record<string, unknown> | undefined> {
+/** `jsonc`: the agent reads comments in this file (Gemini), so hookwise does too. */
+async function readSettings(file: string, jsonc = false): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -231,7 +239,7 @@ async function readSettings(file: string): Promise<Record<string, unknown> | und
   }
   let value: unknown;
   try {
-    value = parseJson(file, text);
+    value = parseJson(file, jsonc ? stripJsonComments(text).text : text);
   } catch (error) {
     if (error instanceof ConfigError) throw new UserError(`${error.message}; init leaves a file it cannot read untouched`);
     throw error;

@@ -1,4 +1,4 @@
-import { FIND_HOOKWISE, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
+import { FIND_HOOKWISE, NOT_INSTALLED, shellWord } from '../../hosts/entry-command.js';
 /**
  * The hooks module of Claude Code's in-process mod (`hookwise init claude-code --mod`,
  * docs/claude-code.md#the-mod), verified against Claude Code 2.1.328. Its sandbox has no
@@ -332,7 +332,7 @@ export const register = (on) => {
 `;
 }
 
-/** The sh line that starts the project's hookwise as the mod's resident (src/hook-call/entry-command.ts finds it the same way). */
+/** The sh line that starts the project's hookwise as the mod's resident (src/hosts/entry-command.ts finds it the same way). */
 function residentLookup(): string {
   return [
     'p="${CLAUDE_PROJECT_DIR:-$PWD}"',

@@ -263,7 +263,7 @@ async function inProcess(args: string[], input?: string, afterAnswer?: () => voi
 
 /** The resident took the call and died with it: the failure answer, as any failure of hookwise's own. */
 async function failClosed(args: string[], input: string, reason: string): Promise<number> {
-  const { failureAnswer, parseHookCallArgs } = await import('../../hook-call/index.js');
+  const { failureAnswer, parseHookCallArgs } = await import('../hook-call/index.js');
   let event: string | undefined;
   try {
     const name = (JSON.parse(input) as { hook_event_name?: unknown }).hook_event_name;

@@ -15,7 +15,7 @@ import {
   noConfig,
   parseHookCallArgs,
   projectDirOf,
-} from '../../hook-call/index.js';
+} from '../hook-call/index.js';
 import { DEFAULT_STALL_TIMEOUT_MS, oneLine, within } from '../envelope.js';
 import { killHookProcesses } from '../hook-processes.js';
 import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
@@ -33,7 +33,7 @@ import { keepWasmOnBaseline } from '../wasm-baseline.js';
  *
  * The mod's sandbox has no Node, only `$.http.fetch` (over a Unix socket), so this
  * resident speaks HTTP: one POST per hook event, answered exactly as `hookwise
- * claude-code` answers (the Claude Code host, the same functions of src/hook-call).
+ * claude-code` answers (the Claude Code host, the same functions of src/cli/hook-call).
  *
  * Trust: the mod makes a random key and hands it over on stdin; it is never on disk, in
  * argv or in the environment, so the agent's own shell (the same user) cannot read it.

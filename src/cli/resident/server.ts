@@ -17,7 +17,7 @@ import {
   parseHookCallArgs,
   projectDirOf,
   type HookCallFlags,
-} from '../../hook-call/index.js';
+} from '../hook-call/index.js';
 import { millis, oneLine, within } from '../envelope.js';
 import { parseInputObject } from '../stdin.js';
 import { killHookProcesses } from '../hook-processes.js';
@@ -33,7 +33,7 @@ import { keepWasmOnBaseline } from '../wasm-baseline.js';
  * The resident hookwise (docs/claude-code.md#the-resident): one process per identity
  * (./address.cts) that answers `hookwise claude-code` calls over a Unix socket, with
  * the config loaded once. Every call is answered exactly as the process itself would
- * answer it (the same functions of src/hook-call, as ../commands/claude-code.ts); what differs is only
+ * answer it (the same functions of src/cli/hook-call, as ../commands/claude-code.ts); what differs is only
  * what a process cannot keep: the loaded config, the bash parser, the audit file.
  *
  * It serves one config. When a file the config was loaded from changes, or the call

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PathPolicy } from '../paths/judge.js';
-import { createScanner } from '../secrets/scan.js';
+import type { PathPolicy } from '../../path-policy/judge.js';
+import { createScanner } from '../../secrets/scan.js';
 
 const MAX_SCAN_BYTES = 1 << 20;
 let scanner: ReturnType<typeof createScanner> | undefined;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PathPolicy } from '../paths/judge.js';
+import type { PathPolicy } from '../../path-policy/judge.js';
 
 /**
  * Writes through a glob: bash expands it against the files present when it

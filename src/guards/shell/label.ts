@@ -5,7 +5,7 @@ const MAX_OPTIONS = 3;
 /** A longer word (a JSON body, a script) is cut: the reason quotes the command, it does not repeat it. */
 const MAX_WORD = 40;
 
-const isOption = (a: Arg) => a.value !== undefined && a.value.startsWith('-') && a.value.length > 1;
+const isOption = (a: Arg) => a.value !== undefined && a.value.length > 1 && a.value.startsWith('-');
 
 /**
  * How a reason quotes a command (`Invocation.label`): its name and its first options as

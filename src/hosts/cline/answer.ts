@@ -3,7 +3,7 @@ import type { Outcome } from '../../core/outcome.js';
 import { type Carried, type HostAnswer, jsonLine } from '../host.js';
 import { preToolAnswer } from '../pre-tool-use.js';
 import { editorInputOf, RUN_COMMANDS, shellQuote } from './tools.js';
-import { createScanner } from '../../guards/secrets/scan.js';
+import { createScanner } from '../../secrets/scan.js';
 
 /**
  * hookwise's Outcomes as the control JSON Cline CLI 3.0.65 reads from a hook's stdout:

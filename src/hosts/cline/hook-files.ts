@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FIND_HOOKWISE, IN_HOOKWISE_PROJECT, NOT_INSTALLED, shellWord } from '../../hook-call/entry-command.js';
+import { FIND_HOOKWISE, IN_HOOKWISE_PROJECT, NOT_INSTALLED, shellWord } from '../entry-command.js';
 
 /**
  * The hook files `hookwise init cline` writes. Cline CLI 3.0.65 runs every executable in
@@ -44,7 +44,7 @@ export function clineHookScript(event: string): string {
 ${MARKER}
 # Cline reads only the JSON a hook prints (exit codes mean nothing to it), so a hookwise
 # that cannot run is answered here with a cancel, which ends the run before the tool runs.
-# hookwise is found in the project when Cline calls (src/hook-call/entry-command.ts):
+# hookwise is found in the project when Cline calls (src/hosts/entry-command.ts):
 # its own node_modules, else the one \`hookwise init\` ran from on this machine.
 p="$PWD"
 ${IN_HOOKWISE_PROJECT}

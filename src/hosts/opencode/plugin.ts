@@ -1,5 +1,5 @@
 import { CONFIG_MODULE_NAMES } from '../../config/discover.js';
-import { INSTALL_POINTER, NOT_INSTALLED } from '../../hook-call/entry-command.js';
+import { INSTALL_POINTER, NOT_INSTALLED } from '../entry-command.js';
 import { PLUGIN_WAIT_MS } from './index.js';
 
 /**

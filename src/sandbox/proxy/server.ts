@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { isAllowed, isIpLiteral, normalizeHost } from './allowlist.js';

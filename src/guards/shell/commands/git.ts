@@ -141,7 +141,7 @@ def(['git'], (inv, j) => {
   if (sub === 'filter-branch' || sub === 'filter-repo') j.unprovable(`\`git ${sub}\` runs filter code over the whole history`);
 });
 
-function gitConfigPair(kv: Arg | undefined, inv: Invocation, j: JudgeApi, fromEnv: boolean): void {
+function gitConfigPair(kv: Arg | undefined, _inv: Invocation, j: JudgeApi, fromEnv: boolean): void {
   if (!kv) return;
   if (kv.dynamic) {
     j.unprovable(`\`git -c ${kv.text}\` sets configuration only known when it runs`);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { HookInput } from '../core/input.js';
+import type { HookInput } from '../../core/input.js';
 
 /** The project: Claude Code's CLAUDE_PROJECT_DIR, else the input's cwd, else ours. */
 export function projectDirOf(input: HookInput): string {
@@ -14,12 +14,12 @@ export function noConfig(projectDir: string): string {
  * Imported once: a resident looks for the config on every call, and each `import()` in
  * a resident goes to its loader hook's thread and back (src/cli/resident/track.ts).
  */
-let discover: Promise<typeof import('../config/discover.js')> | undefined;
+let discover: Promise<typeof import('../../config/discover.js')> | undefined;
 
 /** The config files of one call: those named with --config, else the project's hookwise.config.*. */
 export async function configFiles(named: string[] | undefined, projectDir: string): Promise<string[]> {
   if (named?.length) return named.map((f) => path.resolve(f));
-  discover ??= import('../config/discover.js');
+  discover ??= import('../../config/discover.js');
   const { findConfigModule } = await discover;
   const found = findConfigModule(projectDir);
   return found ? [found] : [];

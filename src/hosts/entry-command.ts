@@ -1,5 +1,5 @@
 import { CONFIG_MODULE_NAMES } from '../config/discover.js';
-import type { Host } from '../hosts/host.js';
+import type { Host } from './host.js';
 
 /**
  * The command an agent's hooks file runs: a short `sh` line that finds hookwise for the

@@ -1,4 +1,4 @@
-import type { HookEngine } from '../core/engine.js';
+import type { HookEngine } from '../../core/engine.js';
 
 const TYPESCRIPT = /\.(ts|mts|cts)$/;
 
@@ -7,9 +7,9 @@ export async function loadFor(files: string[], projectDir: string): Promise<Hook
   // Started together, not each once the module before it has loaded: load-engine
   // imports the loader, which imports the TypeScript cache.
   const [{ loadEngine }] = await Promise.all([
-    import('../cli/load-engine.js'),
-    import('../config/load.js'),
-    files.some((f) => TYPESCRIPT.test(f)) && import('../config/module-cache.js'),
+    import('../load-engine.js'),
+    import('../../config/load.js'),
+    files.some((f) => TYPESCRIPT.test(f)) && import('../../config/module-cache.js'),
   ]);
   return (await loadEngine({ config: files, cwd: projectDir })).engine;
 }
@@ -20,9 +20,9 @@ export async function loadFor(files: string[], projectDir: string): Promise<Hook
  * folder), every fire's Outcome goes to that audit database.
  */
 export async function auditTo(engine: HookEngine, projectDir: string) {
-  const { defaultAuditPath, usesUserState } = await import('../audit/paths.js');
+  const { defaultAuditPath, usesUserState } = await import('../../audit/paths.js');
   if (!process.env.HOOKWISE_AUDIT_DB && !usesUserState(projectDir)) return undefined;
-  const { auditEngine, openAuditStore } = await import('../audit/index.js');
+  const { auditEngine, openAuditStore } = await import('../../audit/index.js');
   const store = openAuditStore({ path: defaultAuditPath(projectDir) });
   auditEngine(engine, store);
   return store;

@@ -1,9 +1,9 @@
-import { isKnownEvent, nearMissOf } from '../compat/event-aliases.js';
-import type { HookEngine } from '../core/engine.js';
-import type { HookInput } from '../core/input.js';
-import { UserError } from '../cli/errors.js';
-import { answerHost } from '../hosts/answer.js';
-import type { Host, HostAnswer } from '../hosts/host.js';
+import { isKnownEvent, nearMissOf } from '../../compat/event-aliases.js';
+import type { HookEngine } from '../../core/engine.js';
+import type { HookInput } from '../../core/input.js';
+import { UserError } from '../errors.js';
+import { answerHost } from '../../hosts/answer.js';
+import type { Host, HostAnswer } from '../../hosts/host.js';
 import { projectDirOf } from './project.js';
 
 /** The largest answer written; a larger one is a failure (a host reading a capped pipe would get cut, invalid JSON). */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { approvalMac } from '../audit/approval-mac.js';
-import { canonicalJson } from '../audit/canonical-json.js';
-import type { AuditRecord } from '../audit/types.js';
-import type { Approval, ApprovalAnswer, ApprovalRequest, ApprovalScope, ApprovalState } from './types.js';
+import { approvalMac } from './approval-mac.js';
+import { canonicalJson } from './canonical-json.js';
+import type { AuditRecord } from './types.js';
+import type { Approval, ApprovalAnswer, ApprovalRequest, ApprovalScope, ApprovalState } from './approval-types.js';
 
 export const DEFAULT_TENANT = 'default';
 export const DEFAULT_EXPIRES_IN_MS = 10 * 60_000;

@@ -1,6 +1,6 @@
-import { approvalMacMatches, signedApprovalOf } from '../audit/approval-mac.js';
-import { canonicalJson } from '../audit/canonical-json.js';
-import { CHAINED_ANSWER, CHAINED_REQUEST, toApproval, type ApprovalRow } from './record.js';
+import { approvalMacMatches, signedApprovalOf } from './approval-mac.js';
+import { canonicalJson } from './canonical-json.js';
+import { CHAINED_ANSWER, CHAINED_REQUEST, toApproval, type ApprovalRow } from './approval-record.js';
 
 /**
  * The chain decides, not the table. A row of `approvals` is only believed as far

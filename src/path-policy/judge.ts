@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 // Through require (lazy-deps), not `import picomatch from 'picomatch'`: imported as an ES module
 // from a linked copy of hookwise, the CommonJS picomatch came out as an empty namespace.
-import { picomatch } from '../../core/lazy-deps.js';
-import { stateDirOf } from '../../core/state-dir.js';
+import { picomatch } from '../core/lazy-deps.js';
+import { stateDirOf } from '../core/state-dir.js';
 import {
   DEFAULT_PROTECTED,
   DEFAULT_SECRETS,

@@ -1,6 +1,6 @@
-import type { FailureAnswer } from '../cli/envelope.js';
-import type { Host } from '../hosts/host.js';
-import { hostNamed } from '../hosts/index.js';
+import type { FailureAnswer } from '../envelope.js';
+import type { Host } from '../../hosts/host.js';
+import { hostNamed } from '../../hosts/index.js';
 
 /**
  * What the agent gets when hookwise itself fails, in the form that fails closed there

@@ -1,5 +1,5 @@
-import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, millis } from '../cli/envelope.js';
-import { hostNamed } from '../hosts/index.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, millis } from '../envelope.js';
+import { hostNamed } from '../../hosts/index.js';
 
 /**
  * The flags of one hook call (`hookwise claude-code`, `hookwise <agent>`), parsed by

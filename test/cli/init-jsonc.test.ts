@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stripJsonComments } from '../../src/config/jsonc.js';
+import { runCli } from './run-cli.js';
+
+/** Gemini CLI reads `.gemini/settings.json` with comments; `hookwise init gemini` reads it as Gemini does. */
+const root = mkdtempSync(path.join(tmpdir(), 'hookwise-init-jsonc-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const COMMENTED = `{
+  // the model this project uses
+  "model": { "name": "gemini-2.5-pro" }, /* a block
+  comment */
+  "url": "https://example.com/a//b" // a // inside a string is text
+}
+`;
+
+describe('stripJsonComments', () => {
+  it('blanks line and block comments, keeps strings and every line and column', () => {
+    const { text, comments } = stripJsonComments(COMMENTED);
+    expect(comments).toBe(true);
+    expect(JSON.parse(text)).toEqual({ model: { name: 'gemini-2.5-pro' }, url: 'https://example.com/a//b' });
+    expect(text.split('\n').map((l) => l.length)).toEqual(COMMENTED.split('\n').map((l) => l.length));
+    expect(stripJsonComments('{"a": "/* not a comment */"}')).toEqual({ text: '{"a": "/* not a comment */"}', comments: false });
+  });
+});
+
+describe('hookwise init gemini on a settings file with comments', () => {
+  // Catches: init refusing the file Gemini itself reads ("invalid JSON"), or dropping the user's comments unseen.
+  it('merges hookwise in, keeps the settings, and leaves the commented file beside it as .bak', async () => {
+    const dir = mkdtempSync(path.join(root, 'p-'));
+    mkdirSync(path.join(dir, '.gemini'));
+    const settings = path.join(dir, '.gemini', 'settings.json');
+    writeFileSync(settings, COMMENTED);
+    const r = await runCli(['init', 'gemini'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('.gemini/settings.json had comments');
+    const file = JSON.parse(readFileSync(settings, 'utf8'));
+    expect(file.model).toEqual({ name: 'gemini-2.5-pro' });
+    expect(file.hooks.BeforeTool[0].hooks[0].command).toMatch(/ gemini$/);
+    expect(readFileSync(`${settings}.bak`, 'utf8')).toBe(COMMENTED);
+  });
+});

@@ -1,0 +1,5 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+import base, { E2E } from './vitest.config.js';
+
+/** `npm run test:e2e`: the slow end-to-end files `npm test` leaves out (CONTRIBUTING.md, "Other suites"). */
+export default defineConfig({ ...base, test: { ...base.test, include: [E2E], exclude: configDefaults.exclude } });
