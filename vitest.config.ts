@@ -33,10 +33,10 @@ export default defineConfig({
     dangerouslyIgnoreUnhandledErrors: false,
     pool: 'forks',
     maxWorkers: workers,
-    // A worker keeps the modules it loaded from one file to the next: loading src/ again
-    // for each of ~170 files was most of the run's CPU. Files still get their own setup
-    // files and leak check, and restore any env or cwd they change.
-    isolate: false,
+    // Each file in a fresh module graph: with modules shared between files, a timer one
+    // file left running was reported by the leak check of the next file in that worker
+    // (a red run blaming a file that leaks nothing). Loading src/ again costs CPU, not failures.
+    isolate: true,
     env: { HOOKWISE_TEST_SLACK: slack.toFixed(2) },
   },
 });

@@ -77,7 +77,7 @@ describe("a newcomer's first hour", () => {
     expect(check.stdout).not.toMatch(/\d\. settings:/);
     const rm = JSON.parse((await runCli(['fire', 'PreToolUse'], { cwd: dir, stdin: bash('rm -rf ~') })).stdout);
     expect(rm.blocked).toBe(true);
-    expect(rm.hooks.map((h: { name: string }) => h.name)).toEqual(['guard:shell', 'guard:secret']);
+    expect(rm.hooks.map((h: { name: string }) => h.name)).toEqual(['guard:checkpoint', 'guard:shell', 'guard:secret']);
   });
 
   it("init claude-code --serve replaces hookwise's command entries with the http entry, and plain init switches back", async () => {
