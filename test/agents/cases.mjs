@@ -263,6 +263,16 @@ export const cases = [
     expect: { present: ['after.txt'], seen: ['git cannot restore (notes.md)'], undone: { 'notes.md': 'unsaved-work-3e9' } },
   },
 
+  {
+    // A write the parser cannot place (a path known only when the command runs) runs in the OS
+    // sandbox, whose kernel keeps /usr read-only: the after-tool line says what was held back and how a person allows it.
+    name: 'a write the OS sandbox held back reaches the model with the reason',
+    // The shell guard alone, network off: what the parser cannot place runs contained (with registries it is refused).
+    config: `import { defineConfig } from 'hookwise';\nimport { shellGuard } from 'hookwise/guards';\nexport default defineConfig({ hooks: [shellGuard()] });\n`,
+    steps: [{ shell: 'd=/usr; touch "$d/held-7b2.txt"; echo ok > after.txt' }],
+    expect: { present: ['after.txt'], seen: ['the OS sandbox kept /usr'] },
+  },
+
   // What only `hookwise init <agent>` gives, through each agent's own tools: the starter policy's git and files packs,
   // its path guard on edits, its secret guard on commands and outputs.
   {
