@@ -63,7 +63,7 @@ export function summary(changes: Change[]): string {
   return `+${count('added')} ~${count('changed')} -${count('deleted')}, ${formatBytes(bytes)}`;
 }
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n < 1000) return `${n} B`;
   if (n < 1e6) return `${(n / 1e3).toFixed(1)} kB`;
   if (n < 1e9) return `${(n / 1e6).toFixed(1)} MB`;

@@ -120,7 +120,8 @@ export class Checkpoints {
           'CHECKPOINT_GONE',
         );
       }
-      const undid = steps.filter((s) => s.n >= target.n && !undoneSet(steps).has(s.n) && s.undoes === undefined).map((s) => s.n);
+      const undone = undoneSet(steps);
+      const undid = steps.filter((s) => s.n >= target.n && !undone.has(s.n) && s.undoes === undefined).map((s) => s.n);
       const undoes = target.undoes !== undefined && options.to === target.n ? [target.n] : undid;
       const step: Step = {
         n: last.n + 1,

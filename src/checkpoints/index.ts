@@ -9,7 +9,7 @@ export {
   type UndoOptions,
   type Undone,
 } from './checkpoints.js';
-export { summary, formatBytes, type Change, type Side } from './changes.js';
+export { summary, type Change, type Side } from './changes.js';
 export { CheckpointError } from './errors.js';
 export type { Step } from './steps.js';
 export type { Trees } from './shadow-repo.js';

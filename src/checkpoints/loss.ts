@@ -43,8 +43,3 @@ async function stagedIds(gitDir: string, dotGitTree: string): Promise<Map<string
     return new Map();
   }
 }
-
-/** Whether the step changed the repository's own files (history, refs, stash) other than git's passing locks. */
-export function touchesRepository(changes: Change[]): boolean {
-  return changes.some((c) => c.path.startsWith('.git/'));
-}

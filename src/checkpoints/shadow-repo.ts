@@ -72,7 +72,6 @@ export class ShadowRepo {
       fs.writeFileSync(this.dotGitExclude, '');
       await git(['hash-object', '-t', 'tree', '-w', '--stdin'], { gitDir: this.gitDir, input: '' });
     }
-    this.writeFilesExclude();
     this.ready = true;
   }
 

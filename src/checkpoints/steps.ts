@@ -58,11 +58,21 @@ export class StepLog {
 
   /** Every step still kept, oldest first. */
   read(): Step[] {
+    return this.load().steps;
+  }
+
+  /** The next step's number: one more than any written, pruned ones included. */
+  nextNumber(): number {
+    const { steps, below } = this.load();
+    return Math.max(steps.at(-1)?.n ?? 0, below - 1) + 1;
+  }
+
+  private load(): { steps: Step[]; below: number } {
     let text: string;
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { steps: [], below: 0 };
       throw error;
     }
     const steps = new Map<number, Step>();
@@ -77,23 +87,7 @@ export class StepLog {
         if (step) Object.assign(step, { after: line.after, changes: line.changes, lost: line.lost });
       }
     }
-    return [...steps.values()].filter((s) => s.n >= below).sort((a, b) => a.n - b.n);
-  }
-
-  /** The next step's number: one more than any written. */
-  nextNumber(): number {
-    const steps = this.read();
-    return (steps.at(-1)?.n ?? this.prunedFloor()) + 1;
-  }
-
-  private prunedFloor(): number {
-    try {
-      const text = fs.readFileSync(this.file, 'utf8');
-      const floors = [...text.matchAll(/"below":(\d+)/g)].map((m) => Number(m[1]));
-      return floors.length ? Math.max(...floors) - 1 : 0;
-    } catch {
-      return 0;
-    }
+    return { steps: [...steps.values()].filter((s) => s.n >= below).sort((a, b) => a.n - b.n), below };
   }
 }
 

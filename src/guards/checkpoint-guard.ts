@@ -2,7 +2,7 @@ import type { HookInput } from '../core/input.js';
 import { defineHook, type MultiEventHook } from '../core/hook.js';
 import { context, deny, stop, systemMessage, type HookResult } from '../core/results.js';
 import type { HookContext } from '../core/spec.js';
-import { Checkpoints, type KeepLimits, type Step } from '../checkpoints/index.js';
+import { Checkpoints, type Change, type KeepLimits, type Step } from '../checkpoints/index.js';
 import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import { changeRecord, lossMessage } from './checkpoint/words.js';
@@ -119,13 +119,7 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
   });
 }
 
-async function answerLoss(
-  onLoss: 'tell' | 'ask' | 'deny',
-  step: Step,
-  lost: string[],
-  repository: Step['changes'] & object,
-  store: Checkpoints,
-) {
+async function answerLoss(onLoss: 'tell' | 'ask' | 'deny', step: Step, lost: string[], repository: Change[], store: Checkpoints) {
   const message = lossMessage(step.n, lost, repository);
   if (onLoss === 'ask') return stop(`${message} A person decides before the agent goes on.`);
   if (onLoss === 'deny') {
