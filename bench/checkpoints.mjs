@@ -45,6 +45,10 @@ export async function benchCheckpoints() {
   const state = mkdtempSync(path.join(tmpdir(), 'hookwise-bench-checkpoint-state-'));
 
   const small = workspace(2_000);
+  const large = workspace(50_000);
+  // An agent's next step comes after the model's turn: the files it wrote have settled
+  // (a file changed in the last 2 s is hashed again, ./src/checkpoints/stat-stamp.ts).
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
   const store = new Checkpoints(small, { dir: path.join(state, 'small') });
   await store.begin({ session: 'bench', tool: 'Bash', what: 'first' });
   const begins = [];
@@ -56,6 +60,19 @@ export async function benchCheckpoints() {
   rows.push({
     name: `checkpoint before a step, 2,000-file workspace, nothing changed (median of ${ROUNDS}; target <= 15 ms)`,
     text: `${median(begins).toFixed(1)} ms`,
+  });
+
+  // The same workspace with one file edited before each step: git's own walk and hashing.
+  const edited = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    writeFileSync(path.join(small, 'pkg1', 'mod1', 'f1.ts'), `export const edited = ${i};\n`);
+    const t = process.hrtime.bigint();
+    await store.begin({ session: 'bench', tool: 'Bash', what: `edit ${i}` });
+    edited.push(ms(t));
+  }
+  rows.push({
+    name: `checkpoint before a step, 2,000-file workspace, one file edited since the last (median of ${ROUNDS})`,
+    text: `${median(edited).toFixed(1)} ms`,
   });
 
   // A read-only step: the guard's whole PreToolUse against an engine with no hook, the same input.
@@ -78,7 +95,6 @@ export async function benchCheckpoints() {
     text: `+${(median(guarded) - median(none)).toFixed(3)} ms, no checkpoint`,
   });
 
-  const large = workspace(50_000);
   const big = new Checkpoints(large, { dir: path.join(state, 'large') });
   await big.begin({ session: 'bench', tool: 'Bash', what: 'first' });
   spawnSync('git', ['status', '--porcelain'], { cwd: large });

@@ -25,6 +25,8 @@ export interface GitRun {
   /** GIT_WORK_TREE, GIT_INDEX_FILE and the like. */
   env?: Record<string, string>;
   input?: string | Buffer;
+  /** Where git runs (paths it prints are relative to it). */
+  cwd?: string;
 }
 
 /** Runs `file` (git, or sh for several git commands in one start) and resolves its stdout. */
@@ -33,7 +35,7 @@ export function run(file: string, args: string[], how: GitRun, encoding: 'utf8' 
     const child = execFile(
       file,
       args,
-      { env: gitEnv(how.gitDir, how.env), maxBuffer: 1024 * 1024 * 1024, encoding },
+      { env: gitEnv(how.gitDir, how.env), cwd: how.cwd, maxBuffer: 1024 * 1024 * 1024, encoding },
       (error, stdout, stderr) => {
         if (error) reject(gitFailure(file === 'git' ? args[0]! : 'snapshot', error, String(stderr)));
         else resolve(stdout);

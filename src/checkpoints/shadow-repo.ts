@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CheckpointError } from './errors.js';
 import { git, run } from './git.js';
+import { StatStamp } from './stat-stamp.js';
 
 /** A workspace at one moment: its files' tree and its `.git` folder's tree (null when there was none). */
 export interface Trees {
@@ -36,6 +37,7 @@ export class ShadowRepo {
   private readonly filesExclude: string;
   private readonly dotGitExclude: string;
   private readonly metaFile: string;
+  private readonly stamp: StatStamp;
   private ready = false;
   /** Ids this process has seen kept by a ref (a workspace snapshots the same trees over and over). */
   private readonly kept = new Set<string>();
@@ -50,6 +52,7 @@ export class ShadowRepo {
     this.filesExclude = path.join(dir, 'files.exclude');
     this.dotGitExclude = path.join(dir, 'git.exclude');
     this.metaFile = path.join(dir, 'meta.tmp');
+    this.stamp = new StatStamp(workspace, path.join(dir, 'stamp'));
   }
 
   private get dotGit(): string {
@@ -75,21 +78,9 @@ export class ShadowRepo {
     this.ready = true;
   }
 
-  /**
-   * The user's own ignore rules for the workspace's files, gathered into one file: the
-   * global excludes file and the workspace's `.git/info/exclude` (the `.gitignore` files
-   * git reads where they are), and hookwise's own folder.
-   */
-  private writeFilesExclude(): void {
-    const parts = ['/.hookwise/', '.hookwise/'];
-    for (const file of [globalExcludes(), path.join(this.dotGit, 'info', 'exclude')]) {
-      try {
-        parts.push(fs.readFileSync(file, 'utf8'));
-      } catch {
-        // Not there: nothing to add.
-      }
-    }
-    const text = `${parts.join('\n')}\n`;
+  /** The user's own ignore rules for the workspace's files, gathered into one file (filesExcludes). */
+  private writeFilesExclude(): string {
+    const text = filesExcludes(this.workspace);
     let old: string | undefined;
     try {
       old = fs.readFileSync(this.filesExclude, 'utf8');
@@ -97,15 +88,31 @@ export class ShadowRepo {
       old = undefined;
     }
     if (old !== text) fs.writeFileSync(this.filesExclude, text);
+    return text;
   }
 
   /**
-   * The workspace as it is now. One process start: git adds both folders and writes their
-   * trees. A file that goes between git listing it and reading it (the user's git packing
-   * its objects in the background, a build deleting its temp files) fails the add: the
-   * snapshot is taken again, a few times.
+   * The workspace as it is now. When every file's stat says nothing changed since the
+   * last snapshot (./stat-stamp.ts), its trees, with no process started; else one process
+   * start: git adds both folders and writes their trees.
    */
   async snapshot(): Promise<Trees> {
+    await this.init();
+    const excludes = this.writeFilesExclude();
+    const unchanged = this.stamp.unchanged(excludes);
+    if (unchanged !== undefined) return unchanged;
+    const started = Date.now();
+    const trees = await this.snapshotAgain();
+    await this.stamp.record(trees, started, excludes, () => this.ignored());
+    return trees;
+  }
+
+  /**
+   * A file that goes between git listing it and reading it (the user's git packing its
+   * objects in the background, a build deleting its temp files) fails the add: the
+   * snapshot is taken again, a few times.
+   */
+  private async snapshotAgain(): Promise<Trees> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.snapshotOnce();
@@ -115,9 +122,33 @@ export class ShadowRepo {
     }
   }
 
+  /**
+   * What git leaves out of the workspace's snapshot without looking inside: ignored files,
+   * and folders an ignore rule names, with a trailing slash. (`--ignored=matching` is the
+   * mode that says so; `ls-files --directory` also names a folder whose files are each
+   * ignored, and git walks that one.)
+   */
+  private async ignored(): Promise<string[]> {
+    const out = await git(
+      [
+        '--no-optional-locks',
+        '-c',
+        `core.excludesFile=${this.filesExclude}`,
+        'status',
+        '--porcelain=v1',
+        '-z',
+        '--ignored=matching',
+        '--untracked-files=all',
+      ],
+      { gitDir: this.gitDir, cwd: this.workspace, env: { GIT_WORK_TREE: this.workspace, GIT_INDEX_FILE: this.filesIndex } },
+    );
+    return out
+      .split('\0')
+      .filter((entry) => entry.startsWith('!! '))
+      .map((entry) => entry.slice(3));
+  }
+
   private async snapshotOnce(): Promise<Trees> {
-    await this.init();
-    this.writeFilesExclude();
     this.clearStaleLocks();
     const hasGit = isFolder(this.dotGit);
     const out = (await run('/bin/sh', ['-c', SNAPSHOT_SCRIPT, 'snapshot', ...this.scriptArgs(hasGit)], { gitDir: this.gitDir })) as string;
@@ -150,6 +181,7 @@ export class ShadowRepo {
    * back what it changed or deleted, and leaves ignored files alone.
    */
   async restore(target: Trees, now: Trees): Promise<void> {
+    this.stamp.forget();
     const tree = (workTree: string, index: string) => ({ gitDir: this.gitDir, env: { GIT_WORK_TREE: workTree, GIT_INDEX_FILE: index } });
     await git(['read-tree', '--reset', '-u', target.files], tree(this.workspace, this.filesIndex));
     if (target.git !== null) {
@@ -245,6 +277,7 @@ export class ShadowRepo {
     }
     await git(['prune', '--expire=now'], { gitDir: this.gitDir });
     this.kept.clear();
+    this.stamp.forget();
     // The indexes remember the trees they last wrote, and those may be gone now: the next snapshot hashes afresh.
     for (const index of [this.filesIndex, this.gitIndex]) fs.rmSync(index, { force: true });
   }
@@ -302,7 +335,8 @@ GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" add -A
 files=$(GIT_INDEX_FILE="$2" git write-tree)
 dotgit=
 if [ -n "$4" ]; then
-  GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git -c core.excludesFile="$6" add -A
+  # -f: .git is kept whole, a .gitignore written into it leaves nothing out.
+  GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git -c core.excludesFile="$6" add -A -f
   dotgit=$(GIT_INDEX_FILE="$5" git write-tree)
 fi
 cd "$1"
@@ -342,6 +376,23 @@ function removeEmptyFolders(dir: string): void {
     if (entry.isDirectory()) removeEmptyFolders(path.join(dir, entry.name));
   }
   if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+}
+
+/**
+ * The ignore rules for a workspace's files that are not in it: the global excludes file
+ * and the workspace's `.git/info/exclude` (git reads the `.gitignore` files where they
+ * are), and hookwise's own folder.
+ */
+export function filesExcludes(workspace: string): string {
+  const parts = ['/.hookwise/', '.hookwise/'];
+  for (const file of [globalExcludes(), path.join(workspace, '.git', 'info', 'exclude')]) {
+    try {
+      parts.push(fs.readFileSync(file, 'utf8'));
+    } catch {
+      // Not there: nothing to add.
+    }
+  }
+  return `${parts.join('\n')}\n`;
 }
 
 /** The user's global excludes file where git looks by default (a `core.excludesFile` set elsewhere is not read: docs/security.md#undo). */

@@ -43,8 +43,21 @@ export class StepLog {
     this.append({ kind: 'after', n, after, changes, lost });
   }
 
+  /**
+   * Lets the steps below `n` go: the log is written again without them (aside, then
+   * renamed over, so a reader sees the old log or the new one), and stays as long as
+   * the steps it keeps.
+   */
   prunedBelow(n: number): void {
-    this.append({ kind: 'pruned', below: n });
+    const { steps } = this.load();
+    const lines: Line[] = [{ kind: 'pruned', below: n }];
+    for (const { after, changes, lost, ...step } of steps.filter((s) => s.n >= n)) {
+      lines.push({ kind: 'step', step });
+      if (after !== undefined) lines.push({ kind: 'after', n: step.n, after, changes: changes ?? [], lost: lost ?? [] });
+    }
+    const aside = `${this.file}.${process.pid}`;
+    fs.writeFileSync(aside, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { mode: 0o600 });
+    fs.renameSync(aside, this.file);
   }
 
   private append(line: Line): void {
@@ -61,10 +74,40 @@ export class StepLog {
     return this.load().steps;
   }
 
-  /** The next step's number: one more than any written, pruned ones included. */
+  /**
+   * The next step's number: one more than any written, pruned ones included. Steps are
+   * written in order, so the last one begun says it; the log's tail is read, not the log.
+   */
   nextNumber(): number {
+    const last = this.lastBegun();
+    if (last !== undefined) return last + 1;
     const { steps, below } = this.load();
     return Math.max(steps.at(-1)?.n ?? 0, below - 1) + 1;
+  }
+
+  /** The number of the last step begun, from the log's last 64 KiB (undefined when no step line is there). */
+  private lastBegun(): number | undefined {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.file, 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const size = fs.fstatSync(fd).size;
+      const tail = Buffer.alloc(Math.min(size, TAIL_BYTES));
+      fs.readSync(fd, tail, 0, tail.length, size - tail.length);
+      const lines = tail.toString('utf8').split('\n');
+      // The first line may be cut by the window; a torn last line is passed over, as load() does.
+      for (const raw of lines.slice(size > tail.length ? 1 : 0).reverse()) {
+        const line = parse(raw);
+        if (line?.kind === 'step') return line.step.n;
+        if (line?.kind === 'pruned') return undefined;
+      }
+      return undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 
   private load(): { steps: Step[]; below: number } {
@@ -90,6 +133,8 @@ export class StepLog {
     return { steps: [...steps.values()].filter((s) => s.n >= below).sort((a, b) => a.n - b.n), below };
   }
 }
+
+const TAIL_BYTES = 64 * 1024;
 
 /** A line that does not parse is a torn write (a crash mid-append): it never happened. */
 function parse(raw: string): Line | undefined {

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Checkpoints, CheckpointError } from '../../src/checkpoints/index.js';
 import { copyWorkspace, fingerprint, midTaskWorkspace, repoRoot } from './workspace.js';
 
@@ -88,6 +88,27 @@ describe('undo', () => {
     expect(byPath['tracked.txt']).toMatchObject({ status: 'changed', after: { size: 0 } });
     // run.sh is committed as it was: `git checkout` gives it back, so it is not lost.
     expect(end.lost.sort()).toEqual(['notes.md', 'tracked.txt']);
+  });
+});
+
+describe('retention', () => {
+  it('keeps the last `keep.steps` steps, writes the log again without the rest, and numbers on', async () => {
+    const { ws, dir } = fresh();
+    const store = new Checkpoints(ws, { dir, keep: { steps: 3 } });
+    // An hour on: the workspace is at rest, so most of these steps take the stat stamp's path.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3_600_000 });
+    try {
+      for (let i = 1; i <= 50; i++) await step(store, ws, i === 49 ? 'echo forty-nine >> tracked.txt' : 'true');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(store.steps().map((s) => s.n)).toEqual([48, 49, 50]);
+    const lines = readFileSync(path.join(dir, 'steps.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1 + 3 * 2);
+    expect((await store.begin({ session: 's', tool: 'Bash', what: 'next' })).n).toBe(51);
+    expect(await codeOf(store.undo({ to: 10 }))).toBe('CHECKPOINT_NO_STEP');
+    await store.undo({ to: 49, force: true });
+    expect(readFileSync(path.join(ws, 'tracked.txt'), 'utf8')).not.toContain('forty-nine');
   });
 });
 
