@@ -43,9 +43,10 @@ export class StatStamp {
   }
 
   /**
-   * After a snapshot that began at `started` and found `trees`: when they are what the
-   * last one found too (the workspace is at rest), takes the stats that will vouch for
-   * them; else remembers the trees, so the next snapshot at rest takes them. `ignored`
+   * After a snapshot that began at `started` and found `trees` (git was asked: the stamp
+   * did not vouch): when they are what the last one found too (the workspace is at
+   * rest), takes the stats that will vouch for them; else remembers the trees, so the
+   * next snapshot at rest takes them. `ignored`
    * lists what git leaves out (folders with a trailing slash), so the walk skips it.
    */
   async record(trees: Trees, started: number, excludes: string, ignored: () => Promise<string[]>): Promise<void> {
@@ -54,7 +55,6 @@ export class StatStamp {
       this.write({ trees, paths: [] });
       return;
     }
-    if (last.digest !== undefined) return;
     const paths = walk(this.workspace, new Set(await ignored()));
     const stats = statsOf(this.workspace, paths);
     if (stats === undefined || !settled(stats, started)) return;
@@ -129,11 +129,24 @@ function walk(workspace: string, ignored: Set<string>): string[] {
 function statsOf(workspace: string, paths: string[]): Float64Array | undefined {
   const stats = new Float64Array(paths.length * FIELDS);
   for (let i = 0; i < paths.length; i++) {
-    const stat = fs.lstatSync(path.join(workspace, paths[i]!), { throwIfNoEntry: false });
+    const file = path.join(workspace, paths[i]!);
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat === undefined) return undefined;
-    stats.set([stat.ino, stat.size, stat.mode, stat.mtimeMs, stat.ctimeMs], i * FIELDS);
+    if (paths[i] === '.git' && stat.isDirectory()) stats.set([stat.ino, 0, stat.mode, namesOf(file), 0], i * FIELDS);
+    else stats.set([stat.ino, stat.size, stat.mode, stat.mtimeMs, stat.ctimeMs], i * FIELDS);
   }
   return stats;
+}
+
+/**
+ * `.git` itself vouches by the names in it, not by its times: every `git status` (the
+ * agent's, an editor's in the background) makes and removes `index.lock` there, which
+ * moves the folder's times and changes nothing kept. A file added or removed there
+ * changes the names; one rewritten, its own stat.
+ */
+function namesOf(folder: string): number {
+  const names = fs.readdirSync(folder).sort().join('\0');
+  return createHash('sha256').update(names).digest().readUIntBE(0, 6);
 }
 
 /** Every ctime older than the snapshot's start by SETTLED_MS (a ctime ahead of this clock, another machine's on a network disk, is not). */

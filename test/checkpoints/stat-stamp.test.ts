@@ -88,9 +88,12 @@ describe('the stat stamp: a snapshot with nothing changed starts no git', () => 
   });
 
   it('vouches while nothing changes, and a snapshot then returns the same trees', async () => {
-    const { ws, dir, trees } = await atRest();
-    // Reading, listing, and a change inside an ignored folder move nothing git reads.
+    const { ws, dir, trees, stamp } = await atRest();
+    // Reading, listing, a change inside an ignored folder, and the lock `git status` makes
+    // and removes in .git (an editor runs it in the background) move nothing git keeps.
     sh(ws, 'cat tracked.txt >/dev/null; ls -R >/dev/null; echo more >> build/out.js; echo x > node_modules/new.js');
+    sh(ws, 'touch .git/index.lock && rm .git/index.lock');
+    expect(stamp.unchanged(filesExcludes(ws))).toEqual(trees);
     const repo = new ShadowRepo(ws, dir);
     expect(await repo.snapshot()).toEqual(trees);
     expect(same(await truth(ws), trees)).toBe(true);
@@ -143,6 +146,15 @@ describe('the stat stamp: a snapshot with nothing changed starts no git', () => 
     expect(stamp.unchanged(filesExcludes(ws))).toBeUndefined();
     // The change is one git keeps: the store's own snapshot, asking git, finds new trees.
     expect(same(await new ShadowRepo(ws, dir).snapshot(), trees)).toBe(false);
+  });
+
+  it('is taken again when git, asked, finds the same trees', async () => {
+    const { ws, dir, trees, stamp } = await atRest();
+    // A tracked file written with the same bytes: the stamp stops vouching, the trees stay.
+    writeFileSync(path.join(ws, 'tracked.txt'), readFileSync(path.join(ws, 'tracked.txt')));
+    expect(stamp.unchanged(filesExcludes(ws))).toBeUndefined();
+    expect(await new ShadowRepo(ws, dir).snapshot()).toEqual(trees);
+    expect(stamp.unchanged(filesExcludes(ws))).toEqual(trees);
   });
 
   it('goes with an undo, so the next snapshot asks git', async () => {
