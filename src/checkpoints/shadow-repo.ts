@@ -227,20 +227,28 @@ export class ShadowRepo {
       const kind = entry.slice(0, space);
       const file = entry.slice(space + 1).replace(/^\.\//, '');
       if (kind === 'd') meta.empty.push(file);
-      else if (/^[0-7]{3,4}$/.test(kind)) meta.modes.push([file, Number.parseInt(kind, 8)]);
+      else if (/^[0-7]{1,4}$/.test(kind)) meta.modes.push([file, Number.parseInt(kind, 8)]);
     }
     return meta;
   }
 
-  /** Empty folders the target had come back, empty ones it did not have go, `.git`'s modes are set again. */
+  /**
+   * Empty folders the target had come back, empty ones it did not have go; modes other
+   * than 644 and 755 are set again, and a path the step gave such a mode gets git's
+   * own back (git rewrites a file only when its bytes or its executable bit differ).
+   */
   private restoreMeta(wanted: Meta, had: Meta): void {
     for (const folder of wanted.empty) fs.mkdirSync(path.join(this.workspace, folder), { recursive: true });
-    for (const [file, mode] of wanted.modes) {
-      try {
-        fs.chmodSync(path.join(this.workspace, file), mode);
-      } catch {
-        // A file git's own tree did not bring back (a lock file): nothing to set.
-      }
+    const modes = new Map(wanted.modes);
+    for (const [file] of had.modes) {
+      if (!modes.has(file)) modes.set(file, undefined);
+    }
+    for (const [file, mode] of modes) {
+      const full = path.join(this.workspace, file);
+      const stat = fs.lstatSync(full, { throwIfNoEntry: false });
+      // Gone (a lock file git's own tree did not bring back), or a link: nothing to set.
+      if (stat === undefined || stat.isSymbolicLink()) continue;
+      fs.chmodSync(full, mode ?? (stat.isDirectory() || stat.mode & 0o100 ? 0o755 : 0o644));
     }
     this.removeEmptyFolders(wanted.empty, had.empty);
   }
@@ -340,9 +348,13 @@ if [ -n "$4" ]; then
   dotgit=$(GIT_INDEX_FILE="$5" git write-tree)
 fi
 cd "$1"
+# Paths reach find as data (-files0-from), never as arguments: a file named -delete is a name.
 {
   GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" ls-files -z -o --directory --exclude-standard |
-    xargs -0 -r sh -c 'find "$@" -type d -empty -printf "d %p\\0"' find
+    find -files0-from - -type d -empty -printf 'd %p\\0'
+  # The modes git's trees do not keep (644 and 755 only): of files, and of the folders holding them.
+  { GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git ls-files -z; git ls-tree -r -d -z --name-only "$files"; } |
+    find -files0-from - -maxdepth 0 ! -type l ! -perm 644 ! -perm 755 -printf '%m %p\\0'
   if [ -n "$4" ]; then find .git -path '.git/objects/??' -prune -o \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
 } > "$7"
 meta=
@@ -364,7 +376,7 @@ function objectsOf(trees: Trees[]): string[] {
 
 interface Meta {
   empty: string[];
-  modes: [string, number][];
+  modes: [string, number | undefined][];
 }
 
 function isFolder(p: string): boolean {

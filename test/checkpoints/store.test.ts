@@ -91,6 +91,21 @@ describe('undo', () => {
   });
 });
 
+describe('names that look like options', () => {
+  it('a file named like a find action is a name to the checkpoint, not an action', async () => {
+    const { ws, store } = fresh();
+    const before = fingerprint(ws);
+    // Untracked, as the first path git lists: the checkpoint hands such paths to find.
+    await step(store, ws, 'touch ./-delete && mkdir ./-empty');
+    // Everything there before is there still, the two new names beside it.
+    const after = fingerprint(ws).split('\n');
+    expect(after.filter((line) => !before.split('\n').includes(line)).sort()).toEqual(['d -empty 755', 'f -delete 644 0 e3b0c44298fc1c14']);
+    expect(before.split('\n').filter((line) => !after.includes(line))).toEqual([]);
+    await store.undo();
+    expect(fingerprint(ws)).toBe(before);
+  });
+});
+
 describe('retention', () => {
   it('keeps the last `keep.steps` steps, writes the log again without the rest, and numbers on', async () => {
     const { ws, dir } = fresh();

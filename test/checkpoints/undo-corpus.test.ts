@@ -37,6 +37,8 @@ const CORPUS: { name: string; steps: string[] }[] = [
   { name: 'a file replaced by a link', steps: ['ln -sf /etc/hostname tracked.txt'] },
   { name: 'a folder replaced by a link', steps: ['rm -rf src && ln -s /etc src'] },
   { name: 'the executable bit dropped', steps: ['chmod -x run.sh'] },
+  { name: 'modes taken away', steps: ['chmod 600 tracked.txt && chmod 700 src && chmod 000 notes.md && chmod 444 src/util.ts'] },
+  { name: 'everything made unreadable', steps: ['chmod -R 000 .'] },
   { name: 'files and folders added', steps: ['mkdir -p deep/er && echo x > deep/er/new.txt && touch added.txt && mkdir -p hollow/inside'] },
   { name: 'xargs over git ls-files', steps: ['git ls-files -z | xargs -0 rm -f'] },
   { name: 'bash -c from the parent', steps: [`bash -c 'cd .. && rm -rf "$OLDPWD"/*'`] },
