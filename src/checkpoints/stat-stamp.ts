@@ -128,12 +128,18 @@ function walk(workspace: string, ignored: Set<string>): string[] {
 /** Each path's stat fields in a row; undefined when one is gone. */
 function statsOf(workspace: string, paths: string[]): Float64Array | undefined {
   const stats = new Float64Array(paths.length * FIELDS);
-  for (let i = 0; i < paths.length; i++) {
-    const file = path.join(workspace, paths[i]!);
+  // Tens of thousands of calls on a large workspace: no path.join, no array per row.
+  const prefix = `${path.resolve(workspace)}/`;
+  for (let i = 0, row = 0; i < paths.length; i++, row += FIELDS) {
+    const file = prefix + paths[i]!;
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat === undefined) return undefined;
-    if (paths[i] === '.git' && stat.isDirectory()) stats.set([stat.ino, 0, stat.mode, namesOf(file), 0], i * FIELDS);
-    else stats.set([stat.ino, stat.size, stat.mode, stat.mtimeMs, stat.ctimeMs], i * FIELDS);
+    const names = paths[i] === '.git' && stat.isDirectory();
+    stats[row] = stat.ino;
+    stats[row + 1] = names ? 0 : stat.size;
+    stats[row + 2] = stat.mode;
+    stats[row + 3] = names ? namesOf(file) : stat.mtimeMs;
+    stats[row + 4] = names ? 0 : stat.ctimeMs;
   }
   return stats;
 }
