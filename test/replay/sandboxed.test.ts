@@ -15,6 +15,7 @@ import { repoRoot, runCli } from '../cli/run-cli.js';
 const KEY = 'sandboxed-replay-key-0123456789ab';
 const GUARDS = `import { defineConfig } from 'hookwise';
 import { pathGuard, secretGuard, shellGuard } from 'hookwise/guards';
+import { unsealed } from '../support/sandbox-line.js';
 export default defineConfig({ hooks: [shellGuard(), pathGuard(), secretGuard({ mode: 'block' })`;
 const DEFAULT = `${GUARDS}] });\n`;
 const NO_LS = `${GUARDS}, { name: 'no-ls', events: 'PreToolUse', matcher: { tool: 'Bash', command: '^ls\\\\b' }, handler: () => ({ decision: 'deny', reason: 'no ls' }) }] });\n`;
@@ -73,7 +74,7 @@ describe('records and replay with the shell guard and its OS sandbox on', { time
     expect(rows.map((r) => (r.data as { input: { tool_input: { command: string } } }).input.tool_input.command)).toEqual(COMMANDS);
     const ls = rows[0]!.data as { updatedInput: { command: string } | null; hooks: Array<{ last?: boolean; sandboxed?: boolean }> };
     // What ran: the sandbox's line, kept beside the command, with the hook that wrote it.
-    expect(ls.updatedInput?.command).toContain('bwrap');
+    expect(unsealed(ls.updatedInput?.command)).toContain('bwrap');
     expect(ls.hooks.some((h) => h.last === true && h.sandboxed === true)).toBe(true);
     expect(rows.at(-1)!.decision).toBe('deny');
   });
