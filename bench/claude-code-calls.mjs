@@ -41,7 +41,9 @@ const LOOP_LIMIT_MS = 20 * 60_000;
 const agent = AGENTS['claude-code-mod'];
 const HOOKWISE = fileURLToPath(new URL('../bin/hookwise.js', import.meta.url));
 /** Each call's command, and what it prints (not in its own text, so the model's requests show it ran). */
-const COMMAND = 'echo hookwise-bench-$((40 + 2))';
+// A command the checkpoint guard proves read-only (printf): no checkpoint is taken for it. HOOKWISE_BENCH_COMMAND
+// names another; `echo hookwise-bench-$((40 + 2))` is not proven read-only, and each call then takes a checkpoint.
+const COMMAND = process.env.HOOKWISE_BENCH_COMMAND ?? "printf 'hookwise-bench-%s\\n' 42";
 const OUTPUT = 'hookwise-bench-42';
 const TOKEN = 'bench-token-0123456789abcdef0123';
 
@@ -97,6 +99,8 @@ async function startServe(project, env) {
   return child;
 }
 
+export { session };
+
 /** One headless session of CALLS Bash calls in configuration `arm`: its call times and wall time, in ms. */
 async function session(arm) {
   const mock = await agent.startMock();
@@ -144,7 +148,7 @@ async function session(arm) {
     const ran = requests.at(-1).raw.split(OUTPUT).length - 1;
     if (ran < CALLS) throw new Error(`${arm}: ${ran} of the ${CALLS} commands printed ${OUTPUT}`);
     const calls = requests.slice(1).map((r, i) => r.at - requests[i].answered);
-    return { calls, wall, beforeFirst: requests[0].at - started };
+    return { calls, wall, beforeFirst: requests[0].at - started, afterLast: started + wall - requests.at(-1).answered };
   } finally {
     serve?.kill();
     spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop', '--all'], { env });
@@ -158,7 +162,9 @@ async function loadTo(target) {
   const loops = [];
   const count = Math.max(0, Math.round(target - load1()));
   for (let i = 0; i < count; i++) {
-    loops.push(spawn(process.execPath, ['-e', `const end = Date.now() + ${LOOP_LIMIT_MS}; while (Date.now() < end);`], { stdio: 'ignore' }));
+    loops.push(
+      spawn(process.execPath, ['-e', `const end = Date.now() + ${LOOP_LIMIT_MS}; while (Date.now() < end);`], { stdio: 'ignore' }),
+    );
   }
   // The 1-minute load average follows in about a minute.
   if (count > 0) await new Promise((resolve) => setTimeout(resolve, 45_000));
@@ -221,10 +227,14 @@ export async function benchClaudeCodeCalls(targets = (process.env.HOOKWISE_BENCH
   for (const target of targets) {
     const m = await measureAtLoad(target);
     const at = `load ${m.load.map((l) => l.toFixed(1)).join('-')} (target ${m.target}, ${m.loops} busy loops)`;
-    rows.push({ name: `${at}: a Bash call with no hook (median of ${ROUNDS} sessions × ${CALLS - 1} calls)`, text: `${m.none.toFixed(1)} ms` });
+    rows.push({
+      name: `${at}: a Bash call with no hook (median of ${ROUNDS} sessions × ${CALLS - 1} calls)`,
+      text: `${m.none.toFixed(1)} ms`,
+    });
     for (const a of m.arms) {
       const bar = BAR[a.arm];
-      const verdict = a.arm === 'mod' ? ` (bars: ${bar} ms per call, 300 ms per session)` : bar === undefined ? '' : ` (bar: ${bar} ms per call)`;
+      const verdict =
+        a.arm === 'mod' ? ` (bars: ${bar} ms per call, 300 ms per session)` : bar === undefined ? '' : ` (bar: ${bar} ms per call)`;
       rows.push({
         name: `${at}: ${a.arm}, over no hook running the plain command${verdict}`,
         text: `+${a.perCall.toFixed(1)} ms per call (rounds ${a.perCallSpread}); +${a.fixed.toFixed(0)} ms per session (rounds ${a.fixedSpread}; first call +${a.first.toFixed(0)} ms over a later one)`,

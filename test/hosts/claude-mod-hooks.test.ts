@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOD_LIMIT_MS, modSource } from '../../src/cli/init/mod-source.js';
+import { MOD_LIMIT_MS, MOD_START_LIMIT_MS, modSource } from '../../src/cli/init/mod-source.js';
 import { requestMacOf, sealOf } from '../../src/cli/resident/mod-server.js';
 import { EVENTS } from '../../src/core/events.js';
 
@@ -16,9 +16,10 @@ type Answer = Record<string, unknown> | 'never';
 let loads = 0;
 
 /** A fresh copy of the module (its own state), its limit on an answer set to `limitMs`. */
-async function loadMod(limitMs = MOD_LIMIT_MS) {
+async function loadMod(limitMs = MOD_LIMIT_MS, startLimitMs = MOD_START_LIMIT_MS) {
   const source = modSource({ events: EVENTS })
     .replace(`const LIMIT_MS = ${MOD_LIMIT_MS}`, `const LIMIT_MS = ${limitMs}`)
+    .replace(`const START_LIMIT_MS = ${MOD_START_LIMIT_MS}`, `const START_LIMIT_MS = ${startLimitMs}`)
     .concat(`\n// copy ${++loads}\n`);
   const mod = (await import(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`)) as {
     register: (on: (event: string, hook: Hook) => { catch: (fail: Hook) => void }) => void;
@@ -44,7 +45,7 @@ async function loadMod(limitMs = MOD_LIMIT_MS) {
 }
 
 /** Claude Code's `$`, its resident answering `answer(input)` (sealed, under the mod's key); what was asked is kept. */
-function standIn(answer: (input: Record<string, unknown>) => Answer) {
+function standIn(answer: (input: Record<string, unknown>) => Answer, startLine = '{"socket":"/stand-in.sock"}') {
   let key = '';
   const sent: Record<string, unknown>[] = [];
   const asked = { sessionId: 0 };
@@ -63,7 +64,7 @@ function standIn(answer: (input: Record<string, unknown>) => Answer) {
       spawn: ({ input }: { input: string }) => {
         key = input;
         return (async function* () {
-          yield { stream: 'stdout', text: '{"socket":"/stand-in.sock"}\n' };
+          yield { stream: 'stdout', text: `${startLine}\n` };
           await new Promise(() => {}); // the resident runs for the session
         })();
       },
@@ -124,6 +125,43 @@ describe("the mod's hooks module", () => {
     expect(sent[3]).toMatchObject({ session_id: 's2', tool_input: { session_id: 'chosen-by-the-model' } });
     expect(sent[4]).toMatchObject({ session_id: 's2' });
     expect(asked.sessionId).toBe(1);
+  });
+
+  it('sends the events nobody listens to without waiting for their answer; those it hears wait', async () => {
+    const { fire } = await loadMod();
+    let refuse = false;
+    const { $, sent } = standIn((input) => {
+      if (refuse) return { code: 2, stderr: 'NO', unheard: ['Stop'] };
+      return input.hook_event_name === 'UserPromptSubmit' ? 'never' : allow(['UserPromptSubmit', 'Stop', 'PostToolBatch']);
+    });
+    await fire('SessionStart', start, $);
+    // No answer ever comes, and the prompt goes on: nobody listens to it. It was sent all the same (recorded).
+    expect(await fire('UserPromptSubmit', { session_id: 's1', prompt: 'hi' }, $)).toEqual({});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent.map((i) => i.hook_event_name)).toEqual(['SessionStart', 'UserPromptSubmit']);
+    // A heard event still waits for its answer, and a refusal in it stands.
+    refuse = true;
+    expect(await fire('PreToolUse', bash, $)).toEqual({ deny: 'NO' });
+  });
+
+  it("takes what nobody listens to from the resident's first line: SessionStart does not wait for the policy to load", async () => {
+    const line = '{"socket":"/stand-in.sock","unheard":["SessionStart","Stop"]}';
+    const told = await loadMod();
+    const quick = standIn((input) => (input.hook_event_name === 'PreToolUse' ? allow([]) : 'never'), line);
+    expect(await told.fire('SessionStart', start, quick.$)).toEqual({});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(quick.sent.map((i) => i.hook_event_name)).toEqual(['SessionStart']);
+    // Control: a resident that says nothing as it starts (the policy changed since): SessionStart waits for the answer.
+    const untold = await loadMod(MOD_LIMIT_MS, 1000);
+    const slow = standIn(() => 'never');
+    const fired = untold.fire('SessionStart', start, slow.$);
+    const waited = await Promise.race([
+      fired.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300)),
+    ]);
+    expect(waited).toBe('still waiting');
+    // Its own limit ends the wait (SessionStart fails open to the hooks beneath, as before).
+    await fired;
   });
 
   it("refuses the call when the resident does not answer within the mod's limit", async () => {

@@ -1,4 +1,5 @@
 import { FIND_HOOKWISE, NOT_INSTALLED, shellWord } from '../../hosts/entry-command.js';
+import { SENT_WHEN_HEARD } from '../resident/mod-server.js';
 /**
  * The hooks module of Claude Code's in-process mod (`hookwise init claude-code --mod`,
  * docs/claude-code.md#the-mod), verified against Claude Code 2.1.328. Its sandbox has no
@@ -46,6 +47,8 @@ export function modSource({ events }: ModSourceOptions): string {
 // does not start, saying why, and every call is refused.
 const RESIDENT = ['sh', '-c', ${JSON.stringify(residentLookup())}, 'hookwise-mod']
 const EVENTS = ${JSON.stringify(events)}
+// Not sent at all while no hook listens (they follow every batch of tool calls).
+const SENT_WHEN_HEARD = ${JSON.stringify(SENT_WHEN_HEARD)}
 const LIMIT_MS = ${MOD_LIMIT_MS}
 const START_LIMIT_MS = ${MOD_START_LIMIT_MS}
 const END_OF_TURN = ['Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted']
@@ -55,11 +58,14 @@ const CONTEXT = ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart', 'Set
 /** The resident of this session: a promise of { socket, sign } while one runs or starts. */
 let resident
 /**
- * Events the last answer said no hook of the policy listens to (PostToolBatch, after
- * every batch of calls): not sent until an answer stops listing them. A failure answer
- * lists nothing, so then every event is sent.
+ * Events the last answer (or the resident, as it started) said no hook of the policy
+ * listens to: those of SENT_WHEN_HEARD are not sent, the others are sent without waiting
+ * for the answer (it can only be that nothing objects; they are still recorded), until an
+ * answer stops listing them. A failure answer lists nothing, so then every event waits.
  */
 let unheard = []
+/** Whether anything said yet what the policy listens to (before, the session's first events wait for the resident to start). */
+let told = false
 
 const encoder = new TextEncoder()
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -169,7 +175,15 @@ function start($) {
             if (piece.stream === 'stdout') {
               out += piece.text
               const line = out.indexOf('\\n')
-              if (line >= 0) resolve({ socket: JSON.parse(out.slice(0, line)).socket, sign })
+              if (line >= 0) {
+                const first = JSON.parse(out.slice(0, line))
+                // Known before the policy loads when it did not change since the last session (the resident's hearing.ts).
+                if (!told && Array.isArray(first.unheard)) {
+                  unheard = first.unheard
+                  told = true
+                }
+                resolve({ socket: first.socket, sign })
+              }
             } else if (piece.stream === 'stderr') {
               err = (err + piece.text).slice(-4000)
               $.ui.log(piece.text.trimEnd(), { to: 'debug' })
@@ -209,6 +223,7 @@ async function ask($, input, again = false) {
   const answer = JSON.parse(reply)
   if (!answer.stale) {
     unheard = Array.isArray(answer.unheard) ? answer.unheard : []
+    told = true
     return answer
   }
   // The config changed: nothing ran; a new resident loads it.
@@ -314,9 +329,17 @@ export const register = (on) => {
 
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
-    if (!EVENTS.includes(event) || unheard.includes(event)) return next(e)
+    if (!EVENTS.includes(event)) return next(e)
+    // The session's first events: what the policy listens to may come with the resident's start.
+    if (!told) await within((resident ??= start($)), START_LIMIT_MS).catch(() => {})
+    if (unheard.includes(event) && SENT_WHEN_HEARD.includes(event)) return next(e)
     // PreToolUse's fields are the tool's own: a tool argument named session_id names no session.
     if (event !== 'PreToolUse' && typeof e.session_id === 'string') sessionId = e.session_id
+    if (unheard.includes(event)) {
+      // Nobody listens: recorded, not waited for.
+      void inputOf($, event, e).then((input) => ask($, JSON.stringify(input))).catch(() => {})
+      return next(e)
+    }
     const input = JSON.stringify(await inputOf($, event, e))
     const answer = await within(ask($, input), event === 'SessionStart' ? START_LIMIT_MS : LIMIT_MS)
     if (event === 'PreToolUse') {
