@@ -35,7 +35,7 @@ import { AGENTS, agentBinary, repoRoot } from '../test/agents/agents.mjs';
 
 const ROUNDS = Number(process.env.HOOKWISE_BENCH_ROUNDS ?? 5);
 const CALLS = 10;
-const ALL_ARMS = ['none', 'sandboxed', 'settings', 'mod', 'serve'];
+const ALL_ARMS = ['none', 'long', 'sandboxed', 'settings', 'mod', 'serve'];
 const ARMS = process.env.HOOKWISE_BENCH_ARMS ? process.env.HOOKWISE_BENCH_ARMS.split(',') : ALL_ARMS;
 const LOOP_LIMIT_MS = 20 * 60_000;
 const agent = AGENTS['claude-code-mod'];
@@ -74,6 +74,19 @@ function sandboxedLine(project, env, command) {
   return line;
 }
 
+/**
+ * The long line the sealed one stands for (src/sandbox/sealed-line.ts): its script with the
+ * command in place, as hookwise answered before lines were sealed. The same sandbox, only longer.
+ */
+function longLine(sealed, command) {
+  const file = /__hw_f=(?:'([^']*)'|([^;\s]+));/.exec(sealed);
+  if (file === null) return sealed;
+  const script = readFileSync(file[1] ?? file[2], 'utf8');
+  const quoted = `'${command.replace(/'/g, `'\\''`)}'`;
+  if (!script.includes('"$__hw_cmd"')) throw new Error(`${file[1] ?? file[2]}: no "$__hw_cmd" to put the command in`);
+  return script.replace('"$__hw_cmd"', quoted);
+}
+
 /** `hookwise serve` for the project on a free port; the settings' http entries pointed at it. */
 async function startServe(project, env) {
   const child = spawn(process.execPath, [HOOKWISE, 'serve', '--port', '0'], {
@@ -99,11 +112,13 @@ async function startServe(project, env) {
   return child;
 }
 
-export { session };
-
-/** One headless session of CALLS Bash calls in configuration `arm`: its call times and wall time, in ms. */
-async function session(arm) {
-  const mock = await agent.startMock();
+/**
+ * A project set up for configuration `arm`, as a user's is: hookwise installed, `hookwise
+ * init` run once, and a first session already run in it (not measured): a user's sessions
+ * start in a project that had one before (the TypeScript config transpiled, the mod's
+ * resident knowing what the policy listens to).
+ */
+async function prepare(arm) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hw-calls-'));
   const project = path.join(dir, 'project');
   const home = path.join(dir, 'home');
@@ -113,49 +128,68 @@ async function session(arm) {
   // The project installs hookwise (this checkout), as a user's does: the settings entries run it from node_modules.
   symlinkSync(repoRoot, path.join(project, 'node_modules', 'hookwise'));
   writeFileSync(path.join(project, 'package.json'), '{"private":true,"devDependencies":{"hookwise":"*"}}\n');
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    HOOKWISE_RESIDENT_DIR: path.join(dir, 'r'),
-    ...agent.setup({ mockUrl: mock.url }),
-  };
-  let serve;
-  try {
-    let command = COMMAND;
-    if (arm === 'sandboxed') {
-      hookwise(['init', 'claude-code'], project, env);
-      // No hook at all: the line is made for the folder as it then is (it names what it binds read-only).
-      rmSync(path.join(project, '.claude'), { recursive: true, force: true });
-      command = sandboxedLine(project, env, command);
-    } else if (arm === 'settings') hookwise(['init', 'claude-code'], project, env);
-    else if (arm === 'mod') hookwise(['init', 'claude-code', '--mod'], project, env);
-    else if (arm === 'serve') {
-      hookwise(['init', 'claude-code', '--serve'], project, env);
-      serve = await startServe(project, env);
+  const env = { PATH: process.env.PATH, HOME: home, HOOKWISE_RESIDENT_DIR: path.join(dir, 'r') };
+  const ctx = { arm, dir, project, env, command: COMMAND, serve: undefined };
+  if (arm === 'sandboxed' || arm === 'long') {
+    hookwise(['init', 'claude-code'], project, env);
+    // No hook at all: the line is made for the folder as it then is (it names what it binds read-only).
+    rmSync(path.join(project, '.claude'), { recursive: true, force: true });
+    ctx.command = sandboxedLine(project, env, COMMAND);
+    if (arm === 'long') ctx.command = longLine(ctx.command, COMMAND);
+  } else if (arm === 'settings') hookwise(['init', 'claude-code'], project, env);
+  else if (arm === 'mod') hookwise(['init', 'claude-code', '--mod'], project, env);
+  else if (arm === 'serve') {
+    hookwise(['init', 'claude-code', '--serve'], project, env);
+    ctx.serve = await startServe(project, env);
+    ctx.env = { ...env, HOOKWISE_TOKEN: TOKEN };
+  }
+  await session(ctx);
+  return ctx;
+}
+
+/** Everything a prepared configuration started ends, each by its pid: the server, residents, network proxies. */
+function finish(ctx) {
+  ctx.serve?.kill();
+  spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop', '--all'], { env: ctx.env });
+  const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout;
+  for (const line of ps.split('\n')) {
+    const [pid, ...args] = line.trim().split(' ');
+    if (args.join(' ').includes(ctx.dir) && Number(pid) !== process.pid) {
+      try {
+        process.kill(Number(pid), 'SIGTERM');
+      } catch {}
     }
-    const steps = Array.from({ length: CALLS }, () => agent.shell(command));
+  }
+  rmSync(ctx.dir, { recursive: true, force: true });
+}
+
+/** One headless session of CALLS Bash calls in a prepared configuration: its call times and wall time, in ms. */
+async function session(ctx) {
+  const mock = await agent.startMock();
+  const env = { ...ctx.env, ...agent.setup({ mockUrl: mock.url }) };
+  try {
+    const steps = Array.from({ length: CALLS }, () => agent.shell(ctx.command));
     const started = performance.now();
     const child = spawn(
       agentBinary('claude-code-mod'),
-      [...agent.args(`Do it.\nSCRIPT: ${JSON.stringify(steps)}`, project), '--max-turns', String(CALLS + 2)],
-      { cwd: project, env: { ...env, ...(arm === 'serve' && { HOOKWISE_TOKEN: TOKEN }) }, stdio: 'ignore' },
+      [...agent.args(`Do it.\nSCRIPT: ${JSON.stringify(steps)}`, ctx.project), '--max-turns', String(CALLS + 2)],
+      { cwd: ctx.project, env, stdio: 'ignore' },
     );
     await new Promise((resolve) => child.on('close', resolve));
     const wall = performance.now() - started;
     const requests = mock.modelRequests();
-    if (requests.length !== CALLS + 1) throw new Error(`${arm}: expected ${CALLS + 1} model requests, got ${requests.length}`);
+    if (requests.length !== CALLS + 1) throw new Error(`${ctx.arm}: expected ${CALLS + 1} model requests, got ${requests.length}`);
     // Every call ran and printed (a line that failed would time nothing worth timing).
     const ran = requests.at(-1).raw.split(OUTPUT).length - 1;
-    if (ran < CALLS) throw new Error(`${arm}: ${ran} of the ${CALLS} commands printed ${OUTPUT}`);
+    if (ran < CALLS) throw new Error(`${ctx.arm}: ${ran} of the ${CALLS} commands printed ${OUTPUT}`);
     const calls = requests.slice(1).map((r, i) => r.at - requests[i].answered);
     return { calls, wall, beforeFirst: requests[0].at - started, afterLast: started + wall - requests.at(-1).answered };
   } finally {
-    serve?.kill();
-    spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop', '--all'], { env });
     await mock.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
+
+export { prepare, session, finish };
 
 /** Busy loops that bring the load average to about `target` (what already runs counts); each ends by itself. */
 async function loadTo(target) {
@@ -182,12 +216,14 @@ export async function measureAtLoad(target) {
   const loops = await loadTo(target);
   const loads = [];
   const per = Object.fromEntries(ARMS.map((arm) => [arm, { gap: [], fixed: [], first: [] }]));
+  const ready = {};
   try {
+    for (const arm of ARMS) ready[arm] = await prepare(arm);
     for (let round = 0; round < ROUNDS; round++) {
       const order = ARMS.map((_, i) => ARMS[(i + round) % ARMS.length]);
       for (const arm of order) {
         loads.push(load1());
-        const { calls, wall } = await session(arm);
+        const { calls, wall } = await session(ready[arm]);
         const gap = median(calls.slice(1));
         per[arm].gap.push(gap);
         per[arm].fixed.push(wall - CALLS * gap);
@@ -195,6 +231,7 @@ export async function measureAtLoad(target) {
       }
     }
   } finally {
+    for (const ctx of Object.values(ready)) finish(ctx);
     loops.stop();
   }
   const added = (arm, key) => per[arm][key].map((v, i) => v - per.none[key][i]);
@@ -219,7 +256,14 @@ export async function measureAtLoad(target) {
   };
 }
 
-const BAR = { sandboxed: undefined, settings: 100, mod: 25, serve: 25 };
+const BAR = { long: undefined, sandboxed: undefined, settings: 100, mod: 25, serve: 25 };
+const NAMES = {
+  long: 'the sandboxed line, long (the sandbox script in the line, as before it was sealed), no hook',
+  sandboxed: 'the sandboxed line, sealed (short), no hook',
+  settings: 'settings hooks (`init claude-code`)',
+  mod: 'the mod (`init claude-code --mod`)',
+  serve: '`hookwise serve` (`init claude-code --serve`)',
+};
 
 /** For `npm run bench`: one row per configuration and load. */
 export async function benchClaudeCodeCalls(targets = (process.env.HOOKWISE_BENCH_LOADS ?? '2,6').split(',').map(Number)) {
@@ -236,7 +280,7 @@ export async function benchClaudeCodeCalls(targets = (process.env.HOOKWISE_BENCH
       const verdict =
         a.arm === 'mod' ? ` (bars: ${bar} ms per call, 300 ms per session)` : bar === undefined ? '' : ` (bar: ${bar} ms per call)`;
       rows.push({
-        name: `${at}: ${a.arm}, over no hook running the plain command${verdict}`,
+        name: `${at}: ${NAMES[a.arm]}, over no hook running the plain command${verdict}`,
         text: `+${a.perCall.toFixed(1)} ms per call (rounds ${a.perCallSpread}); +${a.fixed.toFixed(0)} ms per session (rounds ${a.fixedSpread}; first call +${a.first.toFixed(0)} ms over a later one)`,
       });
     }
