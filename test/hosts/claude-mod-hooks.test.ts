@@ -164,6 +164,49 @@ describe("the mod's hooks module", () => {
     await fired;
   });
 
+  it('takes what nobody listens to from the hearing the last resident left, while every file of the policy is as it was', async () => {
+    const hearing = JSON.stringify({
+      config: ['/project/hookwise.config.ts'],
+      files: [
+        ['/project/hookwise.config.ts', '1:10:5', 10, 5],
+        ['/project/node_modules/.package-lock.json', 'missing'],
+      ],
+      unheard: ['SessionStart', 'UserPromptSubmit'],
+    });
+    /** Claude Code's `$` whose files are `files` (path -> size and mtime); its resident never answers SessionStart. */
+    const withFiles = (files: Record<string, { size: number; mtimeMs: number }>) => {
+      const stand = standIn((input) => (input.hook_event_name === 'SessionStart' ? 'never' : allow()));
+      const fs = {
+        read: async (file: string) => {
+          if (file !== '/project/.hookwise/cache/mod-hearing.json') throw new Error('ENOENT');
+          return hearing;
+        },
+        stat: async (file: string) => {
+          const f = files[file];
+          if (f === undefined) throw new Error('ENOENT');
+          return { kind: 'file', isLink: false, ...f };
+        },
+      };
+      return {
+        ...stand,
+        $: { ...stand.$, fs, process: { ...stand.$.process, hookEnv: async () => ({ CLAUDE_PROJECT_DIR: '/project' }) } },
+      };
+    };
+    const same = withFiles({ '/project/hookwise.config.ts': { size: 10, mtimeMs: 5.25 } });
+    const told = await loadMod();
+    expect(await told.fire('SessionStart', start, same.$)).toEqual({});
+    // Control: the config was edited since (another size): SessionStart waits for its answer, up to its limit.
+    const edited = withFiles({ '/project/hookwise.config.ts': { size: 11, mtimeMs: 5.25 } });
+    const untold = await loadMod(MOD_LIMIT_MS, 1000);
+    const fired = untold.fire('SessionStart', start, edited.$);
+    const waited = await Promise.race([
+      fired.then(() => 'answered'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 300)),
+    ]);
+    expect(waited).toBe('still waiting');
+    await fired;
+  });
+
   it("refuses the call when the resident does not answer within the mod's limit", async () => {
     const { fire } = await loadMod(50);
     const { $ } = standIn((input) => (input.hook_event_name === 'PreToolUse' ? 'never' : allow()));

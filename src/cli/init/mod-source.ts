@@ -66,6 +66,8 @@ let resident
 let unheard = []
 /** Whether anything said yet what the policy listens to (before, the session's first events wait for the resident to start). */
 let told = false
+/** What the last resident of this policy found nobody listens to, read as the session starts (hearingOf). */
+let hearing
 
 const encoder = new TextEncoder()
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -202,6 +204,32 @@ function start($) {
   return started
 }
 
+/**
+ * The events nobody listens to, as the last resident that loaded this policy wrote them in
+ * .hookwise/cache/mod-hearing.json (the resident's hearing.ts), when every file it was
+ * loaded from has the size and mtime it had: the session's first events then need not
+ * wait for a resident to start. Anything amiss (no file, a file changed or gone, no $.fs):
+ * undefined, and they wait as before.
+ */
+async function hearingOf($) {
+  try {
+    const env = await $.process.hookEnv()
+    const dir = env.CLAUDE_PROJECT_DIR || (await $.session.cwd())
+    const known = JSON.parse(await $.fs.read(\`\${dir}/.hookwise/cache/mod-hearing.json\`))
+    if (!Array.isArray(known.files) || !Array.isArray(known.unheard)) return undefined
+    const same = await Promise.all(
+      known.files.map(async ([file, , size, mtime]) => {
+        const stat = await $.fs.stat(file).catch(() => undefined)
+        if (size === undefined) return stat === undefined
+        return stat !== undefined && stat.size === size && Math.floor(stat.mtimeMs) === mtime
+      }),
+    )
+    return same.every(Boolean) ? known.unheard : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** hookwise's answer to one event, as \`hookwise claude-code\` writes it: { stdout, stderr, code }. */
 async function ask($, input, again = false) {
   resident ??= start($)
@@ -324,13 +352,21 @@ export const register = (on) => {
   on('session.start', async ($, e, next) => {
     await $.env.set('${MOD_LOADED_ENV}', '1')
     resident ??= start($)
+    hearing ??= hearingOf($)
     return next(e)
   })
 
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
     if (!EVENTS.includes(event)) return next(e)
-    // The session's first events: what the policy listens to may come with the resident's start.
+    // The session's first events: what the policy listens to is known from the last resident, or comes with this one's start.
+    if (!told) {
+      const known = await within((hearing ??= hearingOf($)), LIMIT_MS).catch(() => undefined)
+      if (!told && Array.isArray(known)) {
+        unheard = known
+        told = true
+      }
+    }
     if (!told) await within((resident ??= start($)), START_LIMIT_MS).catch(() => {})
     if (unheard.includes(event) && SENT_WHEN_HEARD.includes(event)) return next(e)
     // PreToolUse's fields are the tool's own: a tool argument named session_id names no session.

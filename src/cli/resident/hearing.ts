@@ -21,14 +21,21 @@ const FILE = path.join('.hookwise', 'cache', 'mod-hearing.json');
 interface Hearing {
   /** The config files asked for, as the resident found them. */
   config: string[];
-  /** Every file the policy was loaded from, with its stamp (track.ts). */
-  files: Array<[string, string]>;
+  /**
+   * Every file the policy was loaded from: its stamp (track.ts), and its size and whole
+   * milliseconds of mtime, or none when missing (what the mod can check with `$.fs.stat`).
+   */
+  files: Array<[string, string, number?, number?]>;
   unheard: string[];
 }
 
 export function writeHearing(projectDir: string, config: string[], files: Array<[string, string]>, unheard: string[]): void {
   const file = path.join(projectDir, FILE);
-  const text = JSON.stringify({ config, files, unheard } satisfies Hearing);
+  const described = files.map(([name, stamp]): Hearing['files'][number] => {
+    const stat = fs.statSync(name, { throwIfNoEntry: false });
+    return stat === undefined ? [name, stamp] : [name, stamp, stat.size, Math.floor(stat.mtimeMs)];
+  });
+  const text = JSON.stringify({ config, files: described, unheard } satisfies Hearing);
   try {
     if (fs.readFileSync(file, 'utf8') === text) return;
   } catch {
