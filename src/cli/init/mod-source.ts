@@ -359,6 +359,8 @@ export const register = (on) => {
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
     if (!EVENTS.includes(event)) return next(e)
+    // Claude Code may fire classic.SessionStart before session.start: the resident starts loading the policy now either way.
+    resident ??= start($)
     // The session's first events: what the policy listens to is known from the last resident, or comes with this one's start.
     if (!told) {
       const known = await within((hearing ??= hearingOf($)), LIMIT_MS).catch(() => undefined)
