@@ -207,6 +207,31 @@ describe("the mod's hooks module", () => {
     await fired;
   });
 
+  it('starts no resident for SessionEnd, and waits on none (Claude Code ends the resident as it shuts down)', async () => {
+    const { fire } = await loadMod();
+    let spawned = 0;
+    const stand = standIn(() => 'never');
+    const $ = {
+      ...stand.$,
+      process: {
+        ...stand.$.process,
+        spawn: (how: { input: string }) => {
+          spawned++;
+          return stand.$.process.spawn(how);
+        },
+      },
+    };
+    expect(await fire('SessionEnd', { session_id: 's1', reason: 'other' }, $)).toEqual({});
+    expect(spawned).toBe(0);
+    // With a resident running, SessionEnd is sent to it, and its answer (never, here) is not waited for.
+    const running = await loadMod();
+    const live = standIn((input) => (input.hook_event_name === 'SessionEnd' ? 'never' : allow()));
+    await running.fire('SessionStart', start, live.$);
+    expect(await running.fire('SessionEnd', { session_id: 's1', reason: 'other' }, live.$)).toEqual({});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(live.sent.map((i) => i.hook_event_name)).toEqual(['SessionStart', 'SessionEnd']);
+  });
+
   it("refuses the call when the resident does not answer within the mod's limit", async () => {
     const { fire } = await loadMod(50);
     const { $ } = standIn((input) => (input.hook_event_name === 'PreToolUse' ? 'never' : allow()));

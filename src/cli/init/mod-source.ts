@@ -359,6 +359,13 @@ export const register = (on) => {
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
     if (!EVENTS.includes(event)) return next(e)
+    if (event === 'SessionEnd') {
+      // Claude Code ends the resident as it shuts down, before SessionEnd: a new one would only start to be stopped
+      // (1.7 s at load, and the call timed out). SessionEnd cannot refuse anything: sent to a resident still
+      // running, not waited for; with none, not sent (the sandbox's session folders go by their 24-hour sweep).
+      if (resident !== undefined) void inputOf($, event, e).then((input) => ask($, JSON.stringify(input))).catch(() => {})
+      return next(e)
+    }
     // Claude Code may fire classic.SessionStart before session.start: the resident starts loading the policy now either way.
     resident ??= start($)
     // The session's first events: what the policy listens to is known from the last resident, or comes with this one's start.
