@@ -64,6 +64,12 @@ const parts = [
   ['checkpoints.mjs', 'benchCheckpoints', 'Checkpoints (undo)', (r) => [r.name, r.text]],
   ['claude-code.mjs', 'benchClaudeCode', '`hookwise claude-code` start-up', (r) => [r.name, r.text ?? `${r.msPerRun.toFixed(1)} ms`]],
   ['claude-code-mod.mjs', 'benchClaudeCodeMod', 'Claude Code 2.1.328 with the in-process mod', (r) => [r.name, r.text]],
+  [
+    'claude-code-calls.mjs',
+    'benchClaudeCodeCalls',
+    'A Bash call in a real Claude Code 2.1.328 session, each way of wiring hookwise, at load 2 and 6 (issue 37)',
+    (r) => [r.name, r.text],
+  ],
   ['serve.mjs', 'benchServe', '`hookwise serve` under load', (r) => describeServeRow(r)],
   ['serve.mjs', 'benchTelemetry', 'Telemetry cost per fire', (r) => [r.name, formatNs(r.ns)]],
   ['replay.mjs', 'benchReplay', 'Replay of an audit trail (target >= 20,000 events/s)', (r) => [r.name, r.text]],

@@ -21,6 +21,11 @@ export interface WrapInputs {
   launcher: string;
   layout: Layout;
   command: string;
+  /**
+   * The command as a shell word read at run time instead of the quoted text (`"$__hw_cmd"`):
+   * the line is then the same for every command, and can be sealed (sealed-line.ts).
+   */
+  commandWord?: string;
   /** Variables to unset by name (their values looked secret when the call was judged). */
   unsetNames: string[];
   /** Variables kept although their names look secret. */
@@ -140,12 +145,15 @@ function said(notes: readonly string[] | undefined): string {
   return `printf '%s\\n' ${notes.map((n) => shq(`hookwise sandbox: ${n}`)).join(' ')} >&2; `;
 }
 
-export function wrapCommand({ launcher, layout, command, unsetNames, passEnv, scratch, prelude, noRoute, notes }: WrapInputs): string {
-  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames, scratch, prelude, noRoute))} bash ${shq(command)}`;
+export function wrapCommand(inputs: WrapInputs): string {
+  const { launcher, layout, command, commandWord, unsetNames, passEnv, scratch, prelude, noRoute, notes } = inputs;
+  const word = commandWord ?? shq(command);
+  const sandbox = `${launcher} /bin/bash -c ${shq(inner(passEnv, unsetNames, scratch, prelude, noRoute))} bash ${word}`;
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   // \`exec\`: the substitution's subshell becomes the sandbox (shells fork again for a command with redirections).
+  // fd 5 (the sealed line's script, when there is one) is closed for the sandbox.
   return (
-    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&-); __hw_s=$?; } 4>&1; ${sweep(layout)}${said(notes)}` +
+    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&- 5<&-); __hw_s=$?; } 4>&1; ${sweep(layout)}${said(notes)}` +
     // A function returns the status without forking a subshell for \`(exit N)\`.
     `[ -n "$__hw_d" ] && cd -- "$__hw_d"; __hw_status() { return $1; }; __hw_status $__hw_s`
   );

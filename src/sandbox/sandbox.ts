@@ -7,7 +7,8 @@ import { bwrapArgs } from './bwrap.js';
 import { RUNTIME_CWD, shq, wrapCommand } from './command.js';
 import { detectSandbox, type Availability } from './detect.js';
 import { layoutFor, type Layout } from './layout.js';
-import { preparePrivateTemp, privateTempRoot, sessionFolders, type PrivateTemp } from './private-temp.js';
+import { preparePrivateTemp, privateTempRoot, sandboxStateRoot, sessionFolders, type PrivateTemp } from './private-temp.js';
+import { COMMAND_VARIABLE, SEALED_FOLDER, sealedLine } from './sealed-line.js';
 import { bridgeFor, prepareBridge } from './proxy/bridge.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { ResolvedSandbox } from './settings.js';
@@ -86,7 +87,8 @@ export class Sandbox {
             policy.home,
           );
     const { launcher, digest } = this.launcherFor(layout, found.program, temp);
-    return { line: this.lineFor(launcher, layout, command, env, bridge, notes), digest, layout };
+    const sealedIn = this.platform === 'darwin' ? undefined : path.join(sandboxStateRoot(policy.home), SEALED_FOLDER);
+    return { line: this.lineFor(launcher, layout, command, env, bridge, notes, sealedIn), digest, layout };
   }
 
   /** What the sandbox shows a command of this policy now (kept between calls while the disk does not change). */
@@ -101,6 +103,7 @@ export class Sandbox {
     env: Env,
     bridge: ReturnType<typeof bridgeFor> | undefined,
     notes: readonly string[] | undefined,
+    sealedIn: string | undefined,
   ): string {
     // What depends on this call (the environment, the proxy), after the layout's own arguments.
     const unnamed = this.unnamedVariables(env);
@@ -110,7 +113,7 @@ export class Sandbox {
           ? ['/usr/bin/env', ...unnamed.flatMap((n) => ['-u', n])]
           : []
         : [...(bridge?.bwrapArgs ?? []), ...unnamed.flatMap((n) => ['--unsetenv', n]), '--chdir', RUNTIME_CWD, '--'];
-    return wrapCommand({
+    const inputs = {
       launcher: [launcher, ...extra.map(shq)].join(' '),
       layout,
       command,
@@ -121,7 +124,13 @@ export class Sandbox {
       prelude: bridge?.prelude,
       noRoute: this.platform === 'darwin' ? undefined : this.noRouteNote(),
       notes,
-    });
+    };
+    // The short line that names the rest, sealed by its digest (sealed-line.ts); the long one where it cannot be sealed.
+    if (sealedIn !== undefined) {
+      const short = sealedLine(wrapCommand({ ...inputs, commandWord: `"$${COMMAND_VARIABLE}"` }), command, sealedIn);
+      if (short !== undefined) return short;
+    }
+    return wrapCommand(inputs);
   }
 
   /** What a command that found no route to a host is told: why, and the setting that would let it through. */

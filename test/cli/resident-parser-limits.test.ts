@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './run-cli.js';
+import { unsealed } from '../support/sandbox-line.js';
 
 // Issue 23, finding 4, through the resident of `hookwise claude-code`: after the 160 KB
 // pipeline (which aborted the parser for every later call of the process), the same
@@ -46,7 +47,7 @@ describe('the resident after a command past the parser limits', () => {
     // Allowed: answered with the command in its OS sandbox, no decision.
     const ls = await call('ls');
     expect(ls.code).toBe(0);
-    expect(JSON.parse(ls.stdout).hookSpecificOutput.updatedInput.command).toContain('/bwrap ');
+    expect(unsealed(JSON.parse(ls.stdout).hookSpecificOutput.updatedInput.command)).toContain('/bwrap ');
     expect(JSON.parse(ls.stdout).hookSpecificOutput.permissionDecision).toBeUndefined();
     expect(JSON.parse((await call('rm -rf /etc')).stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(await answered()).toBe(3);

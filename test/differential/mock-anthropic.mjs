@@ -12,7 +12,10 @@ export function startMockAnthropic() {
     // `at`: when it arrived (bench/claude-code-mod.mjs times tool calls by the gaps between model requests).
     describe: () => ({ at: performance.now() }),
     isTurn: (r) => r.path.startsWith('/v1/messages') && !r.path.includes('count_tokens'),
-    answer: ({ path, body }, res) => {
+    answer: (request, res) => {
+      const { path, body } = request;
+      // When the answer left (bench/claude-code-calls.mjs times a call from here to the next request).
+      res.once('finish', () => (request.answered = performance.now()));
       // HTTP hooks of the cases answer here.
       if (path.startsWith('/hook/')) {
         const kind = path.slice('/hook/'.length);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditStore } from '../../src/audit/store.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 import { makeFixture, type Fixture } from './fixture.js';
+import { unsealed } from '../support/sandbox-line.js';
 
 let f: Fixture;
 let config: string;
@@ -111,7 +112,7 @@ describe('hookwise state is out of the agent reach (spawned fire, real files)', 
     // Python's SQL is not parsed: it is refused without the OS sandbox, and with it runs where .hookwise/ is read-only.
     const judged = await fire({ tool_name: 'Bash', tool_input: { command: python } });
     if (judged.decision !== 'deny') {
-      expect(judged.updatedInput?.command).toContain('/bwrap ');
+      expect(unsealed(judged.updatedInput?.command)).toContain('/bwrap ');
       expect(() => bash(judged.updatedInput!.command!, f.ws)).toThrow(/readonly|read-only|unable to open database file/i);
     }
     expect(snapshot(state)).toEqual(before);

@@ -99,7 +99,11 @@ describe("the mod's HMAC", () => {
 /** A mod resident serving `dir` under a fresh key, for `use(key, post)`: `post(input, nonce, mac)` is one request. */
 async function withModResident(
   dir: string,
-  use: (key: string, post: (input: string, nonce: string, mac: string) => Promise<{ status: number; text: string }>) => Promise<void>,
+  use: (
+    key: string,
+    post: (input: string, nonce: string, mac: string) => Promise<{ status: number; text: string }>,
+    first: { socket: string; unheard?: string[] },
+  ) => Promise<void>,
 ): Promise<void> {
   const key = crypto.randomBytes(32).toString('hex');
   const child = spawn(process.execPath, [cliPath, 'claude-code', '--mod-serve'], {
@@ -109,11 +113,11 @@ async function withModResident(
   });
   try {
     child.stdin.end(key);
-    const socket = await new Promise<string>((resolve, reject) => {
+    const first = await new Promise<{ socket: string; unheard?: string[] }>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d) => {
         out += d;
-        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))).socket);
+        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))));
       });
       child.on('exit', (code) => reject(new Error(`the resident exited ${code}`)));
     });
@@ -121,7 +125,7 @@ async function withModResident(
       key,
       (input, nonce, mac) =>
         new Promise((resolve, reject) => {
-          const req = http.request({ socketPath: socket, path: '/hook', method: 'POST' }, (res) => {
+          const req = http.request({ socketPath: first.socket, path: '/hook', method: 'POST' }, (res) => {
             let text = '';
             res.on('data', (d) => (text += d));
             res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
@@ -129,6 +133,7 @@ async function withModResident(
           req.on('error', reject);
           req.end(JSON.stringify({ nonce, input, mac }));
         }),
+      first,
     );
   } finally {
     const exited = new Promise((resolve) => child.once('close', resolve));
@@ -175,8 +180,10 @@ describe('the mod resident (hookwise claude-code --mod-serve)', () => {
         permissionDecision: 'deny',
         permissionDecisionReason: 'NO-RM here',
       });
-      // No hook listens to PostToolBatch: the mod need not send it.
-      expect(answer.unheard).toEqual(['PostToolBatch']);
+      // Only PreToolUse is heard: the mod need not send PostToolBatch, nor wait on the others.
+      expect(answer.unheard).toContain('PostToolBatch');
+      expect(answer.unheard).toContain('SessionStart');
+      expect(answer.unheard).not.toContain('PreToolUse');
     });
   });
 
@@ -186,7 +193,43 @@ describe('the mod resident (hookwise claude-code --mod-serve)', () => {
       const input = JSON.stringify({ hook_event_name: 'PostToolBatch', session_id: 's', cwd: dir, tool_calls: [] });
       const nonce = crypto.randomBytes(16).toString('hex');
       const { reply } = JSON.parse((await post(input, nonce, requestMacOf(key, nonce, input))).text);
-      expect(JSON.parse(reply)).toMatchObject({ code: 0, unheard: [] });
+      expect(JSON.parse(reply)).toMatchObject({ code: 0 });
+      expect(JSON.parse(reply).unheard).not.toContain('PostToolBatch');
+    });
+  });
+});
+
+describe("the mod resident's start", () => {
+  it('tells what nobody listens to as it starts, when the policy files are as the last resident loaded them', async () => {
+    const dir = projectWith('hearing', `[{ name: 'no-rm', events: 'PreToolUse', handler: () => undefined }]`);
+    const input = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      session_id: 's',
+      cwd: dir,
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+    const answerOnce = async (key: string, post: (input: string, nonce: string, mac: string) => Promise<{ status: number }>) => {
+      const nonce = crypto.randomBytes(16).toString('hex');
+      expect((await post(input, nonce, requestMacOf(key, nonce, input))).status).toBe(200);
+    };
+    // The first resident of this policy knows nothing before it loads it.
+    await withModResident(dir, async (key, post, first) => {
+      expect(first.unheard).toBeUndefined();
+      await answerOnce(key, post);
+    });
+    await withModResident(dir, async (key, post, first) => {
+      expect(first.unheard).toContain('SessionStart');
+      expect(first.unheard).not.toContain('PreToolUse');
+      await answerOnce(key, post);
+    });
+    // The policy gains a SessionStart hook: what the last resident found is not believed.
+    writeFileSync(
+      path.join(dir, 'hookwise.config.mjs'),
+      `import { defineConfig } from 'hookwise';\nexport default defineConfig({ hooks: [{ name: 'hello', events: 'SessionStart', handler: () => undefined }] });\n`,
+    );
+    await withModResident(dir, async (_key, _post, first) => {
+      expect(first.unheard).toBeUndefined();
     });
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
 import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
+import { unsealed } from '../support/sandbox-line.js';
 
 // The default policy runs every allowed shell command in the OS sandbox: the shell
 // guard's last handler rewrites `ls` into a long `bwrap` line. The audit record must
@@ -73,7 +74,7 @@ describe('records and replay with the shell guard and its OS sandbox on', { time
     expect(rows.map((r) => (r.data as { input: { tool_input: { command: string } } }).input.tool_input.command)).toEqual(COMMANDS);
     const ls = rows[0]!.data as { updatedInput: { command: string } | null; hooks: Array<{ last?: boolean; sandboxed?: boolean }> };
     // What ran: the sandbox's line, kept beside the command, with the hook that wrote it.
-    expect(ls.updatedInput?.command).toContain('bwrap');
+    expect(unsealed(ls.updatedInput?.command)).toContain('bwrap');
     expect(ls.hooks.some((h) => h.last === true && h.sandboxed === true)).toBe(true);
     expect(rows.at(-1)!.decision).toBe('deny');
   });

@@ -7,6 +7,7 @@ import { shellGuard } from '../../src/guards/index.js';
 import { detectSandbox, sandboxExec } from '../../src/sandbox/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { guardEngine, hostLine, makeRange, runBash, type Range } from './harness.js';
+import { unsealed } from '../support/sandbox-line.js';
 
 let r: Range;
 beforeEach(async () => {
@@ -164,7 +165,7 @@ describe('the wrap is the last word', () => {
     });
     const { line } = await hostLine(engine, r, 'echo hi');
     expect(seen).toEqual(['echo hi']);
-    expect(line).toContain('/bwrap');
+    expect(unsealed(line)).toContain('/bwrap');
     await runBash(r, line!);
     expect(fs.readFileSync(path.join(r.ws, 'by-hook.txt'), 'utf8')).toBe('rewritten\n');
   });
@@ -174,7 +175,7 @@ describe('the wrap is the last word', () => {
       .register({ name: 'first', events: 'PreToolUse', priority: 5000, handler: () => skip() })
       .register(shellGuard({ workspace: r.ws, home: r.home }));
     const outcome = await engine.fire('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: r.ws });
-    expect((outcome.updatedInput as { command: string }).command).toContain('/bwrap');
+    expect(unsealed((outcome.updatedInput as { command: string }).command)).toContain('/bwrap');
     expect(outcome.hooks.find((h) => h.last)).toMatchObject({ name: 'guard:shell', sandboxed: true });
   });
 

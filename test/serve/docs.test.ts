@@ -10,6 +10,7 @@ import { cliPath } from '../cli/run-cli.js';
 import pg from 'pg';
 import { requirePostgres, requireRedis, uniqueNamespace } from '../support/services.js';
 import { GUARDS_CONFIG, repoRoot, tenant, TOKEN, workspace, writeConfig } from './helpers.js';
+import { unsealed } from '../support/sandbox-line.js';
 
 // Every example of docs/serve.md and docs/fleet.md, run as written (with `npx hookwise`
 // as this checkout's CLI, and the port the test's server got instead of 8787).
@@ -183,7 +184,7 @@ describe('docs/serve.md', () => {
     expect(allowed.code).toBe(0);
     const rewritten = JSON.parse(allowed.stdout).hookSpecificOutput;
     expect(rewritten.permissionDecision).toBeUndefined();
-    expect(rewritten.updatedInput.command).toContain('/bwrap ');
+    expect(unsealed(rewritten.updatedInput.command)).toContain('/bwrap ');
     const down = await sh(script, { cwd: ws.project, stdin: input, env: { HOOKWISE_TOKEN: TOKEN, HOOKWISE_URL: 'http://127.0.0.1:1' } });
     expect(down.code).toBe(2);
     expect(down.stderr).toContain('hookwise serve did not answer; blocked until it is back');

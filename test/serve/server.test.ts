@@ -6,6 +6,7 @@ import { MemoryCounterStore, type CounterStore } from '../../src/counters/index.
 import { WITHHELD_OUTPUT } from '../../src/serve/answers.js';
 import { startHookServer, type HookServer } from '../../src/serve/index.js';
 import { GUARDS_CONFIG, post, preToolUse, tenant, TOKEN, workspace, writeConfig } from './helpers.js';
+import { unsealed } from '../support/sandbox-line.js';
 
 const ws = workspace('server');
 const logs: string[] = [];
@@ -31,7 +32,7 @@ function runsSandboxed(a: { status: number; json?: any }): boolean {
     a.status === 200 &&
     a.json?.hookSpecificOutput?.permissionDecision === undefined &&
     typeof command === 'string' &&
-    command.includes('/bwrap ')
+    unsealed(command).includes('/bwrap ')
   );
 }
 

@@ -1,4 +1,5 @@
 import { FIND_HOOKWISE, NOT_INSTALLED, shellWord } from '../../hosts/entry-command.js';
+import { SENT_WHEN_HEARD } from '../resident/mod-server.js';
 /**
  * The hooks module of Claude Code's in-process mod (`hookwise init claude-code --mod`,
  * docs/claude-code.md#the-mod), verified against Claude Code 2.1.328. Its sandbox has no
@@ -46,6 +47,8 @@ export function modSource({ events }: ModSourceOptions): string {
 // does not start, saying why, and every call is refused.
 const RESIDENT = ['sh', '-c', ${JSON.stringify(residentLookup())}, 'hookwise-mod']
 const EVENTS = ${JSON.stringify(events)}
+// Not sent at all while no hook listens (they follow every batch of tool calls).
+const SENT_WHEN_HEARD = ${JSON.stringify(SENT_WHEN_HEARD)}
 const LIMIT_MS = ${MOD_LIMIT_MS}
 const START_LIMIT_MS = ${MOD_START_LIMIT_MS}
 const END_OF_TURN = ['Stop', 'SubagentStop', 'TeammateIdle', 'TaskCompleted']
@@ -55,11 +58,16 @@ const CONTEXT = ['UserPromptSubmit', 'UserPromptExpansion', 'SessionStart', 'Set
 /** The resident of this session: a promise of { socket, sign } while one runs or starts. */
 let resident
 /**
- * Events the last answer said no hook of the policy listens to (PostToolBatch, after
- * every batch of calls): not sent until an answer stops listing them. A failure answer
- * lists nothing, so then every event is sent.
+ * Events the last answer (or the resident, as it started) said no hook of the policy
+ * listens to: those of SENT_WHEN_HEARD are not sent, the others are sent without waiting
+ * for the answer (it can only be that nothing objects; they are still recorded), until an
+ * answer stops listing them. A failure answer lists nothing, so then every event waits.
  */
 let unheard = []
+/** Whether anything said yet what the policy listens to (before, the session's first events wait for the resident to start). */
+let told = false
+/** What the last resident of this policy found nobody listens to, read as the session starts (hearingOf). */
+let hearing
 
 const encoder = new TextEncoder()
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -169,7 +177,15 @@ function start($) {
             if (piece.stream === 'stdout') {
               out += piece.text
               const line = out.indexOf('\\n')
-              if (line >= 0) resolve({ socket: JSON.parse(out.slice(0, line)).socket, sign })
+              if (line >= 0) {
+                const first = JSON.parse(out.slice(0, line))
+                // Known before the policy loads when it did not change since the last session (the resident's hearing.ts).
+                if (!told && Array.isArray(first.unheard)) {
+                  unheard = first.unheard
+                  told = true
+                }
+                resolve({ socket: first.socket, sign })
+              }
             } else if (piece.stream === 'stderr') {
               err = (err + piece.text).slice(-4000)
               $.ui.log(piece.text.trimEnd(), { to: 'debug' })
@@ -186,6 +202,32 @@ function start($) {
   })()
   started.catch(() => {})
   return started
+}
+
+/**
+ * The events nobody listens to, as the last resident that loaded this policy wrote them in
+ * .hookwise/cache/mod-hearing.json (the resident's hearing.ts), when every file it was
+ * loaded from has the size and mtime it had: the session's first events then need not
+ * wait for a resident to start. Anything amiss (no file, a file changed or gone, no $.fs):
+ * undefined, and they wait as before.
+ */
+async function hearingOf($) {
+  try {
+    const env = await $.process.hookEnv()
+    const dir = env.CLAUDE_PROJECT_DIR || (await $.session.cwd())
+    const known = JSON.parse(await $.fs.read(\`\${dir}/.hookwise/cache/mod-hearing.json\`))
+    if (!Array.isArray(known.files) || !Array.isArray(known.unheard)) return undefined
+    const same = await Promise.all(
+      known.files.map(async ([file, , size, mtime]) => {
+        const stat = await $.fs.stat(file).catch(() => undefined)
+        if (size === undefined) return stat === undefined
+        return stat !== undefined && stat.size === size && Math.floor(stat.mtimeMs) === mtime
+      }),
+    )
+    return same.every(Boolean) ? known.unheard : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** hookwise's answer to one event, as \`hookwise claude-code\` writes it: { stdout, stderr, code }. */
@@ -209,6 +251,7 @@ async function ask($, input, again = false) {
   const answer = JSON.parse(reply)
   if (!answer.stale) {
     unheard = Array.isArray(answer.unheard) ? answer.unheard : []
+    told = true
     return answer
   }
   // The config changed: nothing ran; a new resident loads it.
@@ -309,14 +352,39 @@ export const register = (on) => {
   on('session.start', async ($, e, next) => {
     await $.env.set('${MOD_LOADED_ENV}', '1')
     resident ??= start($)
+    hearing ??= hearingOf($)
     return next(e)
   })
 
   on('classic.*', async ($, e, next) => {
     const event = next.event.slice('classic.'.length)
-    if (!EVENTS.includes(event) || unheard.includes(event)) return next(e)
+    if (!EVENTS.includes(event)) return next(e)
+    if (event === 'SessionEnd') {
+      // Claude Code ends the resident as it shuts down, before SessionEnd: a new one would only start to be stopped
+      // (1.7 s at load, and the call timed out). SessionEnd cannot refuse anything: sent to a resident still
+      // running, not waited for; with none, not sent (the sandbox's session folders go by their 24-hour sweep).
+      if (resident !== undefined) void inputOf($, event, e).then((input) => ask($, JSON.stringify(input))).catch(() => {})
+      return next(e)
+    }
+    // Claude Code may fire classic.SessionStart before session.start: the resident starts loading the policy now either way.
+    resident ??= start($)
+    // The session's first events: what the policy listens to is known from the last resident, or comes with this one's start.
+    if (!told) {
+      const known = await within((hearing ??= hearingOf($)), LIMIT_MS).catch(() => undefined)
+      if (!told && Array.isArray(known)) {
+        unheard = known
+        told = true
+      }
+    }
+    if (!told) await within((resident ??= start($)), START_LIMIT_MS).catch(() => {})
+    if (unheard.includes(event) && SENT_WHEN_HEARD.includes(event)) return next(e)
     // PreToolUse's fields are the tool's own: a tool argument named session_id names no session.
     if (event !== 'PreToolUse' && typeof e.session_id === 'string') sessionId = e.session_id
+    if (unheard.includes(event)) {
+      // Nobody listens: recorded, not waited for.
+      void inputOf($, event, e).then((input) => ask($, JSON.stringify(input))).catch(() => {})
+      return next(e)
+    }
     const input = JSON.stringify(await inputOf($, event, e))
     const answer = await within(ask($, input), event === 'SessionStart' ? START_LIMIT_MS : LIMIT_MS)
     if (event === 'PreToolUse') {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { HookEngine } from '../../core/engine.js';
+import { EVENTS } from '../../core/events.js';
 import { claudeCodeHost } from '../../hosts/claude-code/index.js';
 import {
   answerFor,
@@ -24,6 +25,7 @@ import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { MAX_SOCKET_PATH, RECURSION_GUARD, RESIDENT_DIR_ENV, residentDir, untrusted } from './address.cjs';
 import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
+import { readHearing, writeHearing } from './hearing.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
 
 /**
@@ -70,6 +72,19 @@ const log = (line: string) => process.stderr.write(`${new Date().toISOString()} 
  * no longer list it (docs/claude-code.md#the-mod).
  */
 export const SENT_WHEN_HEARD: readonly string[] = ['PostToolBatch'];
+
+/**
+ * Every event no hook of the policy listens to. The mod sends those of SENT_WHEN_HEARD
+ * not at all, and the others without waiting for the answer, which can only be that
+ * nothing objects: they are still recorded, and the session does not wait on them
+ * (docs/claude-code.md#the-mod).
+ */
+const unheardBy = new WeakMap<HookEngine, string[]>();
+export function unheardOf(engine: HookEngine): string[] {
+  let unheard = unheardBy.get(engine);
+  if (unheard === undefined) unheardBy.set(engine, (unheard = EVENTS.filter((name) => engine.hookCount(name) === 0)));
+  return unheard;
+}
 
 /**
  * What the mod reads: the answer `hookwise claude-code` would give, with the events it
@@ -140,8 +155,10 @@ class ModResident {
     });
     fs.chmodSync(this.socket, 0o600);
     process.env[RECURSION_GUARD] = '1';
-    // The mod reads this line to find the socket; nothing else goes to stdout.
-    process.stdout.write(`${JSON.stringify({ socket: this.socket })}\n`);
+    // The mod reads this line to find the socket, and what the policy does not listen to when that is known
+    // before it loads (./hearing.ts); nothing else goes to stdout.
+    const unheard = await this.knownUnheard();
+    process.stdout.write(`${JSON.stringify({ socket: this.socket, ...(unheard && { unheard }) })}\n`);
     log(`serving ${this.socket}`);
     this.preload();
     // Claude Code ends it with the session (the mod's spawn loop); a parent that dies unannounced ends it too.
@@ -174,6 +191,18 @@ class ModResident {
     process.on('unhandledRejection', (reason) => fatal(`unhandled promise rejection: ${oneLine(String(reason))}`));
   }
 
+  /** The events nobody listens to, as the last resident of the same policy files found them (./hearing.ts). */
+  private async knownUnheard(): Promise<string[] | undefined> {
+    const projectDir = process.env.CLAUDE_PROJECT_DIR;
+    if (!projectDir) return undefined;
+    try {
+      const files = await configFiles(parseHookCallArgs(this.args).config, projectDir);
+      return files.length > 0 ? readHearing(projectDir, files) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   private preload(): void {
     const projectDir = process.env.CLAUDE_PROJECT_DIR;
     if (!projectDir) return;
@@ -191,6 +220,7 @@ class ModResident {
       this.deadlines = followHookTimeouts(engine, this.watchdog);
       const audit = await auditTo(engine, projectDir);
       void import('../../shell/parser.js').then((m) => m.loadBashParser()).catch(() => {});
+      writeHearing(projectDir, files, this.files.entries(), unheardOf(engine));
       return { engine, audit };
     })();
     loaded.catch(() => {});
@@ -249,7 +279,7 @@ class ModResident {
         const answer = await answerFor(claudeCodeHost, engine, event!, inputs, signal);
         // The record is written before the answer: an answer that cannot be recorded is a failure.
         audit?.flushSync();
-        return { ...answer, unheard: SENT_WHEN_HEARD.filter((name) => engine.hookCount(name) === 0) };
+        return { ...answer, unheard: unheardOf(engine) };
       })();
       return await within(MOD_DEADLINE_MS, 'answering the Claude Code mod', work);
     } catch (error) {

@@ -73,6 +73,11 @@ export class LoadedFiles {
     return [...this.stamps.keys()];
   }
 
+  /** Every file watched, with its stamp as it was loaded. */
+  entries(): Array<[string, string]> {
+    return [...this.stamps];
+  }
+
   private saw(file: string): void {
     if (!SOURCE.test(file) || file.startsWith(`${OWN_ROOT}${path.sep}`)) return;
     if (file.split(path.sep).includes('node_modules') || file.includes(`${path.sep}.hookwise${path.sep}cache${path.sep}`)) return;
@@ -84,7 +89,7 @@ export class LoadedFiles {
   }
 }
 
-function stampOf(file: string): string {
+export function stampOf(file: string): string {
   try {
     const s = fs.statSync(file);
     return `${s.ino}:${s.size}:${s.mtimeMs}`;

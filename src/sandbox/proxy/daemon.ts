@@ -24,6 +24,15 @@ const START_WAIT_MS = 10_000;
 const IDLE_ENV = 'HOOKWISE_NET_PROXY_IDLE_MS';
 const DEFAULT_IDLE_MS = 30 * 60_000;
 
+/**
+ * When each proxy last answered this process. A wrap within FRESH_MS of an answer does not
+ * ask again (a connection per tool call, which a resident serving a session paid on every
+ * call): the line pings the proxy itself before the command runs, and refuses to run
+ * when it does not answer, so a proxy that went in between costs one refused command, never an open network.
+ */
+const answeredAt = new Map<string, number>();
+const FRESH_MS = 2_000;
+
 /** Sockets being started by this process, so that parallel calls start one proxy. */
 const starting = new Map<string, Promise<ProxyReady>>();
 let inProcess: Map<string, NetProxy> | undefined;
@@ -37,9 +46,15 @@ export async function ensureNetProxy(allow: readonly string[]): Promise<ProxyRea
       why: `the network proxy's socket path in ${netProxyDir()} would be too long for a Unix socket: set HOOKWISE_RESIDENT_DIR to a shorter folder`,
     };
   }
+  const seen = answeredAt.get(socket);
+  if (seen !== undefined && Date.now() - seen < FRESH_MS) return { ok: true, socket };
   const unsafe = untrustedDir(path.dirname(socket));
   if (unsafe) return { ok: false, why: `the network proxy cannot listen safely: ${unsafe}` };
-  if (await answers(socket)) return { ok: true, socket };
+  if (await answers(socket)) {
+    answeredAt.set(socket, Date.now());
+    return { ok: true, socket };
+  }
+  answeredAt.delete(socket);
   let pending = starting.get(socket);
   if (pending === undefined) {
     pending = (inProcess ? startHere(socket, allow, inProcess) : startDaemon(socket, allow)).finally(() => starting.delete(socket));
