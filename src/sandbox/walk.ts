@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PathPolicy } from '../path-policy/judge.js';
 import { isWithin } from '../path-policy/resolve.js';
 import { hardLinkedPackages, linkCount } from './linked-packages.js';
+import { ownInstall } from './own-install.js';
 import { submoduleGitDirs } from './submodules.js';
 
 /** Folders whose files editors, agents and git run on their own: read-only as a whole, so no new file appears in them. */
@@ -154,6 +155,8 @@ function foundFrom(used: Array<FolderFacts | GitFacts>, root: string): Found {
     for (const g of facts.gitFiles) protect(g); // a worktree's `.git` file names the real repository
     for (const nm of facts.nodeModules) for (const p of hardLinkedPackages(nm)) protect(p);
   }
+  // hookwise's own code and what it loads, installed in this root (never the root itself: hookwise's own checkout).
+  for (const p of ownInstall()) if (p !== root && isWithin(p, root)) protect(p);
   const first = used[0];
   if (first?.kind === 'folder') found.rootNames = new Set(first.names);
   return found;
