@@ -97,7 +97,7 @@ export const cases = [
     expect: { absent: ['danger.txt', '.env.local'], refusedSaying: 'hookwise is not installed in this project' },
   },
   {
-    name: 'the hookwise init ran from is gone (another project\'s, since deleted): every call refused, saying so',
+    name: "the hookwise init ran from is gone (another project's, since deleted): every call refused, saying so",
     config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
     // A second project installs hookwise and runs init; init here runs from that install; then that project is deleted.
     afterInit: [
