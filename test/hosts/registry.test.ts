@@ -25,7 +25,12 @@ function architectureRows(): string[][] {
   return section
     .split('\n')
     .filter((line) => line.startsWith('| `'))
-    .map((line) => line.split('|').slice(1, 3).map((cell) => cell.trim().replace(/`/g, '')));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim().replace(/`/g, '')),
+    );
 }
 
 describe('the table of agents', () => {
