@@ -11,7 +11,6 @@ import {
   loadTimeoutOf,
   noConfig,
   parseHookCallArgs,
-  projectDirOf,
   stallTimeoutOf,
 } from '../hook-call/index.js';
 import { hostNamed } from '../../hosts/index.js';
