@@ -1,31 +1,41 @@
-// The table of agents `hookwise <agent>` answers, with each one's refusal when hookwise
-// itself cannot even load (a broken install, no dist/): read by ./hookwise.js before any
-// of hookwise's modules, so it lives beside the launcher, in plain CommonJS. A row is
-// what the host's own failure answer (src/hosts/<agent>, `failure(undefined, …)`) is for
-// an event not yet read; test/hosts/hook-call.test.ts holds the table equal to the hosts.
-// A new agent is a folder in src/hosts and a row here (ARCHITECTURE.md).
+// The table of agents hookwise answers: one row per agent, each with a folder of its own
+// in src/hosts/<agent>/ (its `host`: input, answer, failure, deadline, how init wires it).
+// Everything that lists agents reads this table: the launcher (./hookwise.js, before any
+// of hookwise's modules, so it lives here in plain CommonJS), the hosts (src/hosts/registry.ts
+// loads each row's folder), `hookwise init <agent>` and the CLI's commands.
+// A new agent is its folder and its row (ARCHITECTURE.md, "A new coding agent");
+// test/hosts/registry.test.ts holds the rows, the folders and ARCHITECTURE.md's table equal.
+//
+// A row:
+//   about     the agent, and where `hookwise init <agent>` wires it (the command's help);
+//   unloaded  its refusal when hookwise itself cannot even load (a broken install, no
+//             dist/): what the host's own failure answer, `failure(undefined, …)`, is for an
+//             event not yet read (checked by test/hosts/hook-call.test.ts).
 
 const json = (value) => ({ stdout: `${JSON.stringify(value)}\n`, code: 0 });
 /** Codex, Copilot and droid run the tool on exit 1 and may on 2: a JSON deny on exit 0. */
 const claudeShapedDeny = (line) =>
   json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } });
 
-/** @type {Readonly<Record<string, (line: string) => { stdout?: string; code: number }>>} */
-const UNLOADED_FAILURE = {
+/** @type {Readonly<Record<string, { about: string, unloaded: (line: string) => { stdout?: string; code: number } }>>} */
+const AGENTS = {
   // Exit 2 blocks whatever the event was (its stderr is the reason).
-  'claude-code': () => ({ code: 2 }),
-  codex: claudeShapedDeny,
-  copilot: claudeShapedDeny,
-  droid: claudeShapedDeny,
+  'claude-code': { about: 'Claude Code (.claude/settings.json, or its mod)', unloaded: () => ({ code: 2 }) },
+  codex: { about: 'Codex CLI ($CODEX_HOME/hooks.json)', unloaded: claudeShapedDeny },
+  copilot: { about: 'GitHub Copilot CLI (~/.copilot/hooks/ and .github/hooks/hookwise.json)', unloaded: claudeShapedDeny },
+  droid: { about: 'Factory droid (~/.factory/hooks.json)', unloaded: claudeShapedDeny },
   // Cline reads no deny: only `cancel` (the run ends) keeps its tool from running.
-  cline: (line) => json({ cancel: true, errorMessage: line }),
+  cline: { about: 'Cline CLI (.clinerules/hooks/)', unloaded: (line) => json({ cancel: true, errorMessage: line }) },
   // Gemini: nothing runs, and the run ends, whatever the event was.
-  gemini: (line) => json({ continue: false, stopReason: line, decision: 'deny', reason: line }),
+  gemini: {
+    about: 'Gemini CLI (~/.gemini/settings.json and .gemini/settings.json)',
+    unloaded: (line) => json({ continue: false, stopReason: line, decision: 'deny', reason: line }),
+  },
   // OpenCode's plugin refuses on `deny` (and on anything it cannot read).
-  opencode: (line) => json({ hookwise: 'opencode', deny: line }),
+  opencode: {
+    about: "OpenCode (hookwise's plugin, .opencode/plugins/hookwise.js)",
+    unloaded: (line) => json({ hookwise: 'opencode', deny: line }),
+  },
 };
 
-/** The agents `hookwise <agent>` answers besides Claude Code (`hookwise claude-code`). */
-const AGENT_COMMANDS = Object.keys(UNLOADED_FAILURE).filter((name) => name !== 'claude-code');
-
-module.exports = { UNLOADED_FAILURE, AGENT_COMMANDS };
+module.exports = { AGENTS };

@@ -5,11 +5,11 @@
 // resident hookwise when one serves it (docs/claude-code.md#the-resident).
 // `hookwise codex|copilot|droid|cline|gemini|opencode` are the same command for another
 // agent (src/hosts); the agents, and their refusals, are one table (./agents.cjs).
-const { AGENT_COMMANDS, UNLOADED_FAILURE } = require('./agents.cjs');
+const { AGENTS } = require('./agents.cjs');
 const [, , command, ...rest] = process.argv;
-const agent = AGENT_COMMANDS.includes(command);
-const fastPath = (command === 'claude-code' || agent) && !rest.some((a) => a === '-h' || a === '--help');
-const args = agent ? ['--agent', command, ...rest] : rest;
+const hook = Object.hasOwn(AGENTS, command);
+const fastPath = hook && !rest.some((a) => a === '-h' || a === '--help');
+const args = hook && command !== 'claude-code' ? ['--agent', command, ...rest] : rest;
 
 const run = fastPath
   ? Promise.resolve().then(() => require('../dist/cli/resident/client.cjs').runClaudeCodeCommand(args))
@@ -21,7 +21,7 @@ run.then(
   },
   (error) => {
     const message = error instanceof Error ? error.message : String(error);
-    // claude-code ends the process itself; reaching here means hookwise could not even load
+    // A hook call ends the process itself; reaching here means hookwise could not even load
     // (a broken install): that fails closed too (docs/claude-code.md#failures).
     const failOpen = !fastPath || rest.includes('--fail-open') || process.env.HOOKWISE_FAIL_OPEN === '1';
     const line = `${failOpen ? 'hookwise' : 'hookwise failed closed'}: ${message.split('\n')[0]}`;
@@ -30,7 +30,7 @@ run.then(
       process.exitCode = 1;
       return;
     }
-    const answer = UNLOADED_FAILURE[command](line);
+    const answer = AGENTS[command].unloaded(line);
     if (answer.stdout) process.stdout.write(answer.stdout);
     process.exitCode = answer.code;
   },

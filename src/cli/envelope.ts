@@ -2,7 +2,10 @@ import type * as Fs from 'node:fs';
 import type * as V8 from 'node:v8';
 import { killHookProcesses } from './hook-processes.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
-import { HookwiseError } from '../core/errors.js';
+import { oneLine, TimedOut, within } from '../hosts/limits.js';
+
+/** The deadline and the one-line reason every hook call keeps to (src/hosts/limits.ts). */
+export { oneLine, TimedOut, within };
 
 // From the loaded built-ins, not `import ... from 'node:fs'`: ES-module facades cost
 // start-up on every tool call. getBuiltinModule is Node 20.16+.
@@ -41,9 +44,6 @@ export interface EnvelopeOptions {
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 30_000;
 export const DEFAULT_STALL_TIMEOUT_MS = 10_000;
-/** The longest reason written to stderr; a longer one is cut and marked. */
-const MAX_REASON_CHARS = 1000;
-
 type State = 'running' | 'answered' | 'exiting';
 
 export class Envelope {
@@ -155,31 +155,8 @@ export class Envelope {
   }
 }
 
-export class TimedOut extends HookwiseError {
-  override readonly code = 'TIMED_OUT';
-}
-
-/** What `work` resolves to, or a TimedOut rejection once `ms` have passed first. */
-export async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimedOut(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-/** One line, at most MAX_REASON_CHARS, a cut marked as such. */
-export function oneLine(text: string): string {
-  const flat = text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-  return flat.length > MAX_REASON_CHARS ? `${flat.slice(0, MAX_REASON_CHARS)}... [cut: ${flat.length} characters]` : flat;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { HookEngine } from '../core/engine.js';
+import type { FireOptions, HookEngine } from '../core/engine.js';
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
 import { END_OF_TURN, type FireOne, type Host, type HostAnswer } from './host.js';
@@ -16,11 +16,13 @@ export async function answerHost(
   inputs: HookInput[],
   signal?: AbortSignal,
   projectDir?: string,
+  /** Fire options beyond these (serve: the tenant's counters). */
+  fireOptions?: FireOptions,
 ): Promise<HostAnswer> {
   let outcome: Outcome | undefined;
   let decided: HookInput = inputs[0]!;
   // The project, not the folder the agent's shell is in now: a `cd src` must not shrink the guards' workspace.
-  const options = { ...(signal && { signal }), ...(projectDir && { projectDir }) };
+  const options = { ...fireOptions, ...(signal && { signal }), ...(projectDir && { projectDir }) };
   if (host.answerAll) {
     const fire: FireOne = async (e, input) => endsTheRunOnFailure(await engine.fire(e, input, options));
     const fired = host.fireAll

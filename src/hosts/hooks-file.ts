@@ -19,6 +19,8 @@ export interface HooksFileShape {
   events?: readonly string[];
   /** The hook timeout in milliseconds, written instead of timeoutSeconds for an agent that reads ms (Gemini). */
   timeoutMs?: number;
+  /** The agent reads comments in this file (Gemini's settings), so init does too (and keeps the commented file as .bak). */
+  jsonc?: boolean;
 }
 
 export interface HooksMerge {

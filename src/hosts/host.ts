@@ -1,5 +1,6 @@
 import type { HookInput } from '../core/input.js';
 import type { Outcome } from '../core/outcome.js';
+import type { HostInit } from './init-targets.js';
 
 /**
  * A host: a coding agent that runs hookwise as its hook command. Each one is a small
@@ -16,8 +17,10 @@ export interface HostAnswer {
   code: number;
 }
 
-export type HostName = 'claude-code' | 'codex' | 'copilot' | 'droid' | 'cline' | 'gemini' | 'opencode';
+/** An agent's name: its row in the table of agents (bin/agents.cjs, ./registry.ts) and its folder here. */
+export type HostName = string;
 
+/** What the folder of every agent (./<agent>/index.ts) exports as `host`. */
 export interface Host {
   readonly name: HostName;
   /** The agent's name and the version its answers were verified against, for messages and docs. */
@@ -52,6 +55,8 @@ export interface Host {
    * the tool run, hookwise answers the deny first. Undefined: the agent's timeout fails closed.
    */
   readonly deadlineMs: number | undefined;
+  /** How `hookwise init <agent>` wires the agent (../init-targets.ts): loaded by init alone, never on a call. */
+  init(): Promise<HostInit>;
 }
 
 /** Fires one event for one input through the engine (signal and project already applied). */

@@ -1,30 +1,28 @@
-import { claudeCodeHost } from './claude-code/index.js';
-import { clineHost } from './cline/index.js';
-import { codexHost } from './codex/index.js';
-import { copilotHost } from './copilot/index.js';
-import { droidHost } from './droid/index.js';
-import { geminiHost } from './gemini/index.js';
-import { openCodeHost } from './opencode/index.js';
-import type { Host, HostName } from './host.js';
+import type { Host } from './host.js';
+import { AGENT_NAMES } from './registry.js';
 
 export type { Host, HostAnswer, HostName } from './host.js';
 export { answerHost } from './answer.js';
+export { AGENT_NAMES, AGENT_ROWS, isAgentName } from './registry.js';
 
-export const HOSTS: Readonly<Record<HostName, Host>> = {
-  'claude-code': claudeCodeHost,
-  codex: codexHost,
-  copilot: copilotHost,
-  droid: droidHost,
-  cline: clineHost,
-  gemini: geminiHost,
-  opencode: openCodeHost,
-};
+/**
+ * Every agent's host, by name: the folder ./<agent>/ of each row of the table of agents
+ * (./registry.ts), whose index.ts exports `host`. Nothing here names an agent: a new one
+ * is its folder and its row (ARCHITECTURE.md, "A new coding agent").
+ */
+export const HOSTS: Readonly<Record<string, Host>> = Object.fromEntries(
+  await Promise.all(AGENT_NAMES.map(async (name) => [name, (await hostFolder(name)).host] as const)),
+);
 
-export const AGENT_NAMES = Object.keys(HOSTS) as HostName[];
+/** The folder's module, by the row's name (a name of the table only, never one from a call). */
+function hostFolder(name: string): Promise<{ host: Host }> {
+  return import(/* @vite-ignore */ `./${name}/index.js`);
+}
 
 /** The host of that name; an unknown name is an error that lists the known ones. */
 export function hostNamed(name: string | undefined): Host {
-  const host = HOSTS[(name ?? 'claude-code') as HostName];
+  const agent = name ?? 'claude-code';
+  const host = Object.hasOwn(HOSTS, agent) ? HOSTS[agent] : undefined;
   if (!host) throw new Error(`unknown agent "${name}"; hookwise answers ${AGENT_NAMES.join(', ')}`);
   return host;
 }

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { toClaudeCodeOutput } from '../compat/claude-code.js';
 import type { FireOptions } from '../core/engine.js';
 import { checkEvent, EventNameError } from '../compat/event-aliases.js';
 import type { HookInput } from '../core/input.js';
@@ -9,10 +8,12 @@ import type { Outcome } from '../core/outcome.js';
 import { MemoryCounterStore } from '../counters/memory.js';
 import type { CounterStore } from '../counters/types.js';
 import type { ApprovalStore } from '../approvals/types.js';
+import { answerCall } from '../hosts/call.js';
+import { claudeCodeHost } from '../hosts/claude-code/index.js';
 import { claudeCodeFailure, sniffEvent, sniffToolName } from './answers.js';
 import { ApprovalsApi } from './approvals-api.js';
 import { sendApprovalsPage } from './approvals-page.js';
-import { BodyTooLarge, readBody, sendEmpty, sendJson } from './http.js';
+import { BodyTooLarge, readBody, sendEmpty, sendJson, sendJsonText } from './http.js';
 import { TenantPolicy, type EngineAttach } from './policy.js';
 import { Refusal } from './refusal.js';
 import { realProjectDir } from './roots.js';
@@ -210,21 +211,35 @@ export async function startHookServer(options: ServeOptions): Promise<HookServer
   };
 
   const acknowledge = batched(options.acknowledge);
-  const fire = (r: Request): Promise<Outcome> => {
+  /** The tenant's engine, and what a fire there carries: the project, the tenant's counters. */
+  const engineOf = (r: Request) => {
     const engine = r.policy.engine;
     if (!engine) throw new Refusal(503, `hookwise serve: tenant ${r.policy.tenant.name} has no loaded config`, r.event);
     // `projectDir` is where the guards work; `cwd` carries it too for engines that only know cwd.
     // The tenant's counters ride in the fire options (ctx.counters), not an AsyncLocalStorage:
     // once used, that taxes every promise and socket of the process (7% of an answer, docs/benchmarks.md).
     const fireOptions: FireOptions = { cwd: r.projectDir, projectDir: r.projectDir, counters: r.counters };
+    return { engine, fireOptions };
+  };
+  const fire = (r: Request): Promise<Outcome> => {
+    const { engine, fireOptions } = engineOf(r);
     const fired = engine.fire(r.event, r.input, fireOptions);
     return acknowledge ? fired.then((outcome) => acknowledge().then(() => outcome)) : fired;
   };
 
+  // Claude Code's hook over HTTP: the one hook-call pipeline (src/hosts/call.ts) with the
+  // Claude Code host, as `hookwise claude-code` answers; a failure is serve's own (`fail`).
   const claudeCode = async (req: IncomingMessage, res: ServerResponse, seen: Seen) => {
     const r = await prepare(req, undefined, seen);
-    const answer = toClaudeCodeOutput(await fire(r), r.input.tool_name);
-    if (answer) sendJson(res, 200, answer);
+    const answer = await answerCall({
+      host: claudeCodeHost,
+      raw: r.input,
+      projectDir: r.projectDir,
+      failOpen: false,
+      throwFailures: true,
+      engineFor: async () => ({ ...engineOf(r), ...(acknowledge && { recorded: acknowledge }) }),
+    });
+    if ('stdout' in answer && answer.stdout) sendJsonText(res, 200, answer.stdout);
     else sendEmpty(res, 200);
   };
 

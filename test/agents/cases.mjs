@@ -97,6 +97,30 @@ export const cases = [
     expect: { absent: ['danger.txt', '.env.local'], refusedSaying: 'hookwise is not installed in this project' },
   },
   {
+    name: "the hookwise init ran from is gone (another project's, since deleted): every call refused, saying so",
+    config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
+    // A second project installs hookwise and runs init; init here runs from that install; then that project is deleted.
+    afterInit: [
+      'mkdir -p ../second/node_modules/hookwise && cp -r "$HOOKWISE_ROOT/bin" "$HOOKWISE_ROOT/dist" "$HOOKWISE_ROOT/package.json" ../second/node_modules/hookwise/ && ln -s "$HOOKWISE_ROOT/node_modules" ../second/node_modules/hookwise/node_modules',
+      '(cd ../second && git init -q && cp ../project/hookwise.config.mjs . && node node_modules/hookwise/bin/hookwise.js init $HOOKWISE_INIT_ARGS >/dev/null)',
+      'node ../second/node_modules/hookwise/bin/hookwise.js init $HOOKWISE_INIT_ARGS >/dev/null && grep -q second/node_modules .hookwise/install',
+      'rm -rf ../second',
+    ],
+    steps: [{ shell: 'echo x > danger.txt' }, { write: ['.env.local', 'TOKEN=1'] }],
+    expect: { absent: ['danger.txt', '.env.local'], refusedSaying: 'hookwise is not installed in this project' },
+  },
+  {
+    name: 'a clone of the project, where init never ran: every call refused, saying so',
+    config: policy(`{ name: 'allow-all', events: 'PreToolUse', handler: () => undefined }`),
+    // The wired project committed, then replaced by a clone of it: what git carries and nothing of this machine's state.
+    afterInit: [
+      'git add -A && git commit -qm wired',
+      'cd .. && mv project original && git clone -q original project && rm -rf original && test ! -e project/.hookwise',
+    ],
+    steps: [{ shell: 'echo x > danger.txt' }, { write: ['.env.local', 'TOKEN=1'] }],
+    expect: { absent: ['danger.txt', '.env.local'], refusedSaying: 'hookwise is not installed in this project' },
+  },
+  {
     name: 'init in a second project, since deleted, leaves this one protected by its own policy',
     config: policy(
       `{ name: 'no-denied', events: 'PreToolUse', matcher: { tool: 'Bash', command: 'denied\\\\.txt' }, handler: () => deny('REASON-2b9 not here') }`,

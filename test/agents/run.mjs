@@ -60,7 +60,11 @@ async function runCase({ agent, c }) {
     if (!c.withoutHookwise) initAgent(agent, project, env);
     // What happens to the machine after init (a clone's missing state, another project's init): each must succeed.
     for (const command of c.afterInit ?? []) {
-      const vars = { HOOKWISE_BIN: path.join(repoRoot, 'bin', 'hookwise.js'), HOOKWISE_INIT_ARGS: initArgs(agent).join(' ') };
+      const vars = {
+        HOOKWISE_ROOT: repoRoot,
+        HOOKWISE_BIN: path.join(repoRoot, 'bin', 'hookwise.js'),
+        HOOKWISE_INIT_ARGS: initArgs(agent).join(' '),
+      };
       const r = spawnSync('bash', ['-c', command], { cwd: project, env: { ...env, ...GIT_IDENTITY, ...vars }, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`afterInit \`${command}\` exited ${r.status}: ${r.stderr}`);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { block, HookEngine } from '../../src/index.js';
-import { answerHost, HOSTS } from '../../src/hosts/index.js';
+import { answerHost, hostNamed } from '../../src/hosts/index.js';
 
 /**
  * At the end of a turn a block means "keep going" in every agent: a block that a failed
@@ -10,7 +10,7 @@ import { answerHost, HOSTS } from '../../src/hosts/index.js';
 const stopInput = { hook_event_name: 'Stop', session_id: 's', cwd: '/tmp', stop_hook_active: false, last_assistant_message: 'done' };
 
 describe.each(['claude-code', 'codex', 'copilot', 'droid', 'gemini'] as const)('%s at Stop', (name) => {
-  const host = HOSTS[name];
+  const host = hostNamed(name);
   const answer = async (handler: () => unknown) => {
     const engine = new HookEngine().register({ name: 'at-stop', events: 'Stop', handler: handler as never });
     const raw = name === 'gemini' ? { ...stopInput, hook_event_name: 'AfterAgent', prompt_response: 'done' } : stopInput;

@@ -209,8 +209,8 @@ const root = mkdtempSync(path.join(tmpdir(), 'hookwise-init-gemini-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('hookwise init gemini', () => {
-  it("writes Gemini's events with a timeout in milliseconds; run twice changes nothing", () => {
-    const [, target] = initTargets('gemini', '/p', { HOME: '/home/u' });
+  it("writes Gemini's events with a timeout in milliseconds; run twice changes nothing", async () => {
+    const [, target] = await initTargets('gemini', '/p', { HOME: '/home/u' });
     expect(target!.file).toBe('/p/.gemini/settings.json');
     const { file, added } = mergeHooksFile({ security: { auth: { selectedType: 'gemini-api-key' } } }, target!.shape);
     expect(added).toEqual([...GEMINI_INIT_EVENTS]);

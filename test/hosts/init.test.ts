@@ -59,20 +59,21 @@ describe('mergeHooksFile', () => {
     expect(() => mergeHooksFile({ hooks: { Stop: {} } }, shape(true))).toThrow(/hooks\.Stop: expected an array of matcher groups/);
   });
 
-  it("where each agent reads its hooks: the user's file, and for agents that trust folders the project's too", () => {
+  it("where each agent reads its hooks: the user's file, and for agents that trust folders the project's too", async () => {
     const env = { HOME: '/home/u' };
-    const files = (agent: string, e: NodeJS.ProcessEnv = env) => initTargets(agent, '/p', e).map((t) => `${t.scope} ${t.file}`);
-    expect(files('codex')).toEqual(['user /home/u/.codex/hooks.json']);
-    expect(files('codex', { ...env, CODEX_HOME: '/c' })).toEqual(['user /c/hooks.json']);
-    expect(files('copilot')).toEqual(['user /home/u/.copilot/hooks/hookwise.json', 'project /p/.github/hooks/hookwise.json']);
-    expect(files('copilot', { ...env, COPILOT_HOME: '/cp' })[0]).toBe('user /cp/hooks/hookwise.json');
-    expect(files('droid')).toEqual(['user /home/u/.factory/hooks.json']);
-    expect(files('gemini')).toEqual(['user /home/u/.gemini/settings.json', 'project /p/.gemini/settings.json']);
+    const files = async (agent: string, e: NodeJS.ProcessEnv = env) =>
+      (await initTargets(agent, '/p', e)).map((t) => `${t.scope} ${t.file}`);
+    expect(await files('codex')).toEqual(['user /home/u/.codex/hooks.json']);
+    expect(await files('codex', { ...env, CODEX_HOME: '/c' })).toEqual(['user /c/hooks.json']);
+    expect(await files('copilot')).toEqual(['user /home/u/.copilot/hooks/hookwise.json', 'project /p/.github/hooks/hookwise.json']);
+    expect((await files('copilot', { ...env, COPILOT_HOME: '/cp' }))[0]).toBe('user /cp/hooks/hookwise.json');
+    expect(await files('droid')).toEqual(['user /home/u/.factory/hooks.json']);
+    expect(await files('gemini')).toEqual(['user /home/u/.gemini/settings.json', 'project /p/.gemini/settings.json']);
   });
 
-  it('no file names a machine path: every entry finds hookwise in the project it runs in', () => {
+  it('no file names a machine path: every entry finds hookwise in the project it runs in', async () => {
     for (const agent of ['codex', 'copilot', 'droid', 'gemini'])
-      for (const target of initTargets(agent, '/some/project', { HOME: '/home/u' })) {
+      for (const target of await initTargets(agent, '/some/project', { HOME: '/home/u' })) {
         const text = JSON.stringify(mergeHooksFile({}, target.shape).file);
         expect(text).not.toContain('/some/project');
         expect(text).not.toContain('/home/u');
@@ -139,6 +140,9 @@ describe('hookwise codex|copilot|droid, spawned, with a broken policy', () => {
   });
 });
 
+// The user's file for Copilot (its entries name no project, so no project is needed here).
+const [user] = await initTargets('copilot', '/p', { HOME: '/home/u' });
+
 describe("the project's entry beside the user's (Copilot, Gemini)", () => {
   const project = mkdtempSync(path.join(root, 'defer-'));
   writeFileSync(path.join(project, 'hookwise.config.mjs'), 'export default {};\n');
@@ -150,7 +154,6 @@ describe("the project's entry beside the user's (Copilot, Gemini)", () => {
       encoding: 'utf8',
       env: { ...process.env, USER_FILE: userFile },
     });
-  const [user] = initTargets('copilot', project, { HOME: '/home/u' });
 
   it("stays silent where the user's file wires hookwise this way, so no call is answered twice", () => {
     writeFileSync(userFile, JSON.stringify(mergeHooksFile({}, user!.shape).file));

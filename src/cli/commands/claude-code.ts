@@ -1,17 +1,16 @@
 import type { Command } from 'commander';
 import { toClaudeCodeOutput } from '../../compat/claude-code.js';
+import type { HookEngine } from '../../core/engine.js';
 import {
-  answerFor,
+  answerCall,
   auditTo,
   configFiles,
-  eventOf,
   failureAnswer,
   type HookCallFlags,
   loadFor,
   loadTimeoutOf,
   noConfig,
   parseHookCallArgs,
-  projectDirOf,
   stallTimeoutOf,
 } from '../hook-call/index.js';
 import { hostNamed } from '../../hosts/index.js';
@@ -96,37 +95,40 @@ async function claudeCode(flags: HookCallFlags & { badArgument?: string }, start
       await envelope.answer(undefined, 0);
       return envelope.finish();
     }
-    const inputs = host.inputs(await readInputObject(started.input));
-    const input = inputs[0]!;
-    event = eventOf(input.hook_event_name);
-    // Checked once the event is known, so that its failure answer fits the event (on Stop: the run ends).
-    if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
-    const projectDir = projectDirOf(input);
-    const files = await configFiles(flags.config, projectDir);
-    if (files.length === 0) {
-      process.stderr.write(noConfig(projectDir));
-      await envelope.answer(undefined, 0);
-      started.afterAnswer?.();
-      return envelope.finish();
-    }
-    const work = (async () => {
-      const engine = await envelope!.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
-      const deadlines = followHookTimeouts(engine, envelope!.watchdog);
-      envelope!.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
-      const audit = await auditTo(engine, projectDir);
-      process.env[RECURSION_GUARD] = '1';
-      const answer = await answerFor(host, engine, event!, inputs);
-      // The record is written before the answer: an answer that cannot be recorded is a failure.
-      audit?.closeSync();
-      return { engine, answer };
-    })();
-    // Agents whose own hook timeout lets the tool run get the failure answer from hookwise first.
-    const { engine, answer } = host.deadlineMs ? await envelope.within(host.deadlineMs, `answering ${host.label}`, work) : await work;
+    const raw = await readInputObject(started.input);
+    let loaded: HookEngine | undefined;
+    const answer = await answerCall({
+      host,
+      raw,
+      failOpen,
+      // A deadline missed ends this process at once with the failure answer (../envelope.ts).
+      within: (ms, what, work) => envelope!.within(ms, what, work),
+      throwFailures: true,
+      check(read) {
+        event = read;
+        // Checked once the event is known, so that its failure answer fits the event (on Stop: the run ends).
+        if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
+      },
+      async engineFor(projectDir) {
+        const files = await configFiles(flags.config, projectDir);
+        if (files.length === 0) return { none: noConfig(projectDir) };
+        const engine = await envelope!.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
+        const deadlines = followHookTimeouts(engine, envelope!.watchdog);
+        envelope!.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
+        const audit = await auditTo(engine, projectDir);
+        process.env[RECURSION_GUARD] = '1';
+        loaded = engine;
+        // The record is written before the answer: an answer that cannot be recorded is a failure.
+        return { engine, recorded: () => audit?.closeSync() };
+      },
+    });
+    if ('stale' in answer) throw new Error('no engine to answer with');
     if (answer.stderr) process.stderr.write(`${answer.stderr}\n`);
     await envelope.answer(answer.stdout, answer.code);
     started.afterAnswer?.();
+    if (!loaded) return envelope.finish();
     // Async hooks finish before the process ends; what they return has no later outcome to reach.
-    await engine.drain();
+    await loaded.drain();
     // A timed-out command hook that ignores SIGTERM is SIGKILLed after its grace: end with it, not before.
     await hookProcessesEnded();
     return envelope.finish();

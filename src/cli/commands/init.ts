@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AGENT_NAMES } from '../../hosts/registry.js';
 import type { SetExit } from '../index.js';
 
 interface InitFlags {
@@ -15,7 +16,7 @@ export function defineInit(program: Command, _setExit: SetExit): void {
     .description(
       'Start a policy: write a hookwise.config.ts with the built-in guards; with "claude-code", also add hookwise to .claude/settings.json (kept as it is otherwise).',
     )
-    .argument('[host]', 'claude-code, codex, copilot, droid, cline, gemini or opencode: wire the policy into that agent (docs/agents.md)')
+    .argument('[host]', `${AGENT_NAMES.join(', ')}: wire the policy into that agent (docs/agents.md)`)
     .option('--dir <folder>', 'the project folder (default: the current folder)')
     .option('--serve', 'claude-code: call a running `hookwise serve` over HTTP instead of spawning `hookwise claude-code` per call')
     .option('--mod', "claude-code: Claude Code's in-process mod (2.1.328) instead of a command per hook (docs/claude-code.md#the-mod)")

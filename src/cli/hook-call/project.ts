@@ -1,13 +1,10 @@
 import path from 'node:path';
-import type { HookInput } from '../../core/input.js';
 
-/** The project: Claude Code's CLAUDE_PROJECT_DIR, else the input's cwd, else ours. */
-export function projectDirOf(input: HookInput): string {
-  return process.env.CLAUDE_PROJECT_DIR || (typeof input.cwd === 'string' ? input.cwd : process.cwd());
-}
+export { projectDirOf } from '../../hosts/call.js';
 
+/** The line a call in a folder with no config answers with (nothing runs). */
 export function noConfig(projectDir: string): string {
-  return `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run\n`;
+  return `hookwise: no hookwise.config.{ts,mts,mjs,js} in ${projectDir}; nothing to run`;
 }
 
 /**

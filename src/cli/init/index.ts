@@ -1,4 +1,3 @@
-import { AGENT_NAMES } from '../../hosts/index.js';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -9,13 +8,14 @@ import { ConfigError } from '../../config/errors.js';
 import { stripJsonComments } from '../../config/jsonc.js';
 import { parseJson } from '../../config/parse-json.js';
 import { mergeClaudeSettings } from './claude-settings.js';
-import { wireOpenCode } from './opencode.js';
 import { bridgeProblem } from '../../sandbox/proxy/bridge.js';
 import { starterConfig } from './starter-config.js';
 import { keepStateInUserFolder, STATE_LOCATIONS } from './state.js';
 import { STARTER_TESTS, STARTER_TESTS_FILE } from './starter-tests.js';
 import { UserError } from '../errors.js';
 import { INSTALL_POINTER } from '../../hosts/entry-command.js';
+import type { HostInit, InitTarget } from '../../hosts/init-targets.js';
+import { AGENT_NAMES, isAgentName } from '../../hosts/registry.js';
 
 export interface InitOptions {
   host: string | undefined;
@@ -28,14 +28,10 @@ export interface InitOptions {
   state?: string;
 }
 
-/** The agents init wires besides Claude Code: every host of src/hosts. */
-const AGENTS: string[] = AGENT_NAMES.filter((name) => name !== 'claude-code');
-
 export async function initProject(options: InitOptions): Promise<void> {
-  if (options.host !== undefined && options.host !== 'claude-code' && !AGENTS.includes(options.host)) {
-    throw new UserError(
-      `init: unknown host "${options.host}"; init knows claude-code, ${AGENTS.join(', ')} (or none, for a plain project)`,
-    );
+  // Every agent of the table of agents (src/hosts/registry.ts); each one's folder says how it is wired.
+  if (options.host !== undefined && !isAgentName(options.host)) {
+    throw new UserError(`init: unknown host "${options.host}"; init knows ${AGENT_NAMES.join(', ')} (or none, for a plain project)`);
   }
   if (options.serve && options.host !== 'claude-code') throw new UserError('init: --serve goes with "init claude-code"');
   if (options.mod && (options.host !== 'claude-code' || options.serve))
@@ -70,18 +66,29 @@ export async function initProject(options: InitOptions): Promise<void> {
 
   if (!options.print) await ignoreStateFolder(dir, say);
   if (state === 'user') await keepStateInUserFolder(dir, options.print, say);
-  if (options.host === 'claude-code' && options.mod) await wireClaudeCodeMod(dir, options, say);
-  else if (options.host === 'claude-code') await wireClaudeCode(dir, options, say);
-  else if (options.host !== undefined) {
-    if (!options.print) await keepInstallPointer(dir, say);
-    if (options.host === 'opencode') await wireOpenCode(dir, options.print, say);
-    else await wireAgent(options.host, dir, options, say);
-  }
+  if (options.host !== undefined) await wire(options.host, dir, options, say);
   if (!options.print) printNextSteps(options, installsHookwise(dir), say);
   if (!options.print && state === 'project' && !(await import('../../audit/paths.js')).usesUserState(dir))
     say(
       `${pc.yellow('note')}     the audit trail, approvals and key go to .hookwise/ in this project; \`npx hookwise init --state user\` keeps them in your state folder, outside the agent's reach (docs/security.md)`,
     );
+}
+
+/** The agent wired as its host's folder says (src/hosts/<agent>/, `init`). */
+async function wire(agent: string, dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
+  const { hostNamed } = await import('../../hosts/index.js');
+  const init: HostInit = await hostNamed(agent).init();
+  if (init.kind === 'claude-code') return options.mod ? wireClaudeCodeMod(dir, options, say) : wireClaudeCode(dir, options, say);
+  if (!options.print) await keepInstallPointer(dir, say);
+  if (init.kind === 'hooks-files') return writeHooksFiles(dir, init.targets(dir, process.env), options, say);
+  const { WiringRefused } = await import('../../hosts/init-targets.js');
+  try {
+    await init.write(dir, options.print, say);
+  } catch (error) {
+    // What the user must move aside or fix, named by the host's folder: one line, not a stack.
+    if (error instanceof WiringRefused) throw new UserError(error.message);
+    throw error;
+  }
 }
 
 async function wireClaudeCode(dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
@@ -159,15 +166,12 @@ async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: 
   );
 }
 
-/** Codex, Copilot, droid or Gemini: their own hooks files, merged (src/hosts/hooks-file.ts, src/hosts/init-targets.ts). */
-async function wireAgent(agent: string, dir: string, options: InitOptions, say: (line: string) => void): Promise<void> {
-  // Cline reads hook executables, not a hooks file (./cline-hooks.ts).
-  if (agent === 'cline') return (await import('./cline-hooks.js')).wireCline(dir, options.print, say);
-  const { initTargets } = await import('../../hosts/init-targets.js');
+/** Hooks files in the agent's own format (Codex, Copilot, droid, Gemini), merged (src/hosts/hooks-file.ts). */
+async function writeHooksFiles(dir: string, targets: InitTarget[], options: InitOptions, say: (line: string) => void): Promise<void> {
   const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
-  for (const target of initTargets(agent, dir)) {
+  for (const target of targets) {
     const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
-    const jsonc = agent === 'gemini';
+    const jsonc = target.shape.jsonc === true;
     const current = await readSettings(target.file, jsonc);
     let merged: ReturnType<typeof mergeHooksFile>;
     try {
@@ -276,10 +280,8 @@ function printNextSteps(options: InitOptions, installed: boolean, say: (line: st
   say('next:');
   if (!installed) say('  npm install --save-dev hookwise     so the config can import it (npx works too; docs/install in the README)');
   say('  npx hookwise check                  lists the hooks in run order');
-  if (options.host !== undefined && AGENTS.includes(options.host)) {
-    say(
-      `  ${options.host === 'droid' ? 'droid' : options.host}                              every tool call now goes through the policy (docs/agents.md)`,
-    );
+  if (options.host !== undefined && options.host !== 'claude-code') {
+    say(`  ${options.host.padEnd(36)}every tool call now goes through the policy (docs/agents.md)`);
   } else if (options.host !== 'claude-code') {
     say('  npx hookwise run -m openai:gpt-4o-mini "..."   an agent under this policy');
   } else if (options.mod) {

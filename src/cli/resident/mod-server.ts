@@ -5,18 +5,7 @@ import path from 'node:path';
 import type { HookEngine } from '../../core/engine.js';
 import { EVENTS } from '../../core/events.js';
 import { claudeCodeHost } from '../../hosts/claude-code/index.js';
-import {
-  answerFor,
-  auditTo,
-  failureAnswer,
-  configFiles,
-  eventOf,
-  loadFor,
-  loadTimeoutOf,
-  noConfig,
-  parseHookCallArgs,
-  projectDirOf,
-} from '../hook-call/index.js';
+import { answerCall, auditTo, configFiles, loadFor, loadTimeoutOf, noConfig, parseHookCallArgs } from '../hook-call/index.js';
 import { DEFAULT_STALL_TIMEOUT_MS, oneLine, within } from '../envelope.js';
 import { killHookProcesses } from '../hook-processes.js';
 import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-deadline.js';
@@ -254,39 +243,40 @@ class ModResident {
       });
   }
 
-  /** The call as `hookwise claude-code` answers it; any failure is its failure answer, within the deadline. */
+  /** The call as `hookwise claude-code` answers it (the one pipeline); any failure is its failure answer, within the deadline. */
   private async answer(raw: string, signal: AbortSignal): Promise<ModReply> {
-    let event: string | undefined;
-    try {
-      const inputs = claudeCodeHost.inputs(parseInputObject(raw));
-      event = eventOf(inputs[0]!.hook_event_name);
-      const projectDir = projectDirOf(inputs[0]!);
-      const work = (async () => {
+    let engine: HookEngine | undefined;
+    let none = false;
+    const answer = await answerCall({
+      host: claudeCodeHost,
+      raw: () => parseInputObject(raw),
+      failOpen: this.failOpen,
+      signal,
+      deadlineMs: MOD_DEADLINE_MS,
+      engineFor: async (projectDir) => {
         const files = await configFiles(parseHookCallArgs(this.args).config, projectDir);
-        if (files.length === 0) return { stderr: noConfig(projectDir), code: 0 };
+        if (files.length === 0) {
+          none = true;
+          return { none: noConfig(projectDir) };
+        }
         const key = JSON.stringify([files, projectDir]);
         const changed = this.files.changed();
         // A config edited (or another one named) since it was loaded: load it afresh, as a new process would.
         if (this.served && (this.served.key !== key || changed)) {
           log(changed ? `${changed} changed; going (the mod starts a new resident)` : 'another config; going');
-          return { stale: true as const };
+          return 'stale';
         }
-        const { engine, audit } = await within(
-          loadTimeoutOf({}),
-          'loading the config',
-          this.served?.loaded ?? this.serve(files, projectDir),
-        );
-        const answer = await answerFor(claudeCodeHost, engine, event!, inputs, signal);
+        const loaded = await within(loadTimeoutOf({}), 'loading the config', this.served?.loaded ?? this.serve(files, projectDir));
+        engine = loaded.engine;
         // The record is written before the answer: an answer that cannot be recorded is a failure.
-        audit?.flushSync();
-        return { ...answer, unheard: unheardOf(engine) };
-      })();
-      return await within(MOD_DEADLINE_MS, 'answering the Claude Code mod', work);
-    } catch (error) {
-      const reason = oneLine(error instanceof Error ? error.message : String(error));
-      const failure = failureAnswer(event, reason, this.failOpen);
-      return { ...(failure.stdout && { stdout: failure.stdout }), stderr: failure.stderr, code: failure.code };
-    }
+        return { engine: loaded.engine, recorded: () => loaded.audit?.flushSync() };
+      },
+    });
+    if ('stale' in answer) return { stale: true };
+    if (none) return { ...answer, stderr: `${answer.stderr}\n` };
+    const loaded = engine;
+    if (!loaded) return answer;
+    return { ...answer, unheard: unheardOf(loaded) };
   }
 }
 

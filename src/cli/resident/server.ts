@@ -1,21 +1,18 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { HookEngine } from '../../core/engine.js';
-import type { HookInput } from '../../core/input.js';
 import type { Host } from '../../hosts/host.js';
 import { hostNamed } from '../../hosts/index.js';
 import {
-  answerFor,
+  answerCall,
   auditTo,
-  failureAnswer,
+  type CallEngine,
   configFiles,
-  eventOf,
   loadFor,
   loadTimeoutOf,
   stallTimeoutOf,
   noConfig,
   parseHookCallArgs,
-  projectDirOf,
   type HookCallFlags,
 } from '../hook-call/index.js';
 import { millis, oneLine, within } from '../envelope.js';
@@ -248,19 +245,29 @@ class Resident {
     this.inFlight++;
     this.lastCall = Date.now();
     try {
-      const call = await this.prepare(request.input);
-      if (call === 'stale') return reply({ kind: 'decline', why: 'stale' });
-      // Taken: from here on, this resident's end is the caller's failure answer, never a second run.
-      c.write('+');
       // A caller that goes (Claude Code's own hook timeout killed it) takes its hooks with it, as a process would.
       const gone = new AbortController();
       const abandon = () => gone.abort(new Error('the caller went away before the answer'));
       c.once('end', abandon).once('close', abandon);
-      const answer = await this.answer(call, gone.signal);
+      let event: string | undefined;
+      const answer = await answerCall({
+        host: this.host,
+        raw: () => parseInputObject(request.input),
+        failOpen: this.failOpen,
+        signal: gone.signal,
+        check: (read) => void (event = read),
+        engineFor: (projectDir) => this.engineFor(projectDir, () => c.write('+')),
+      });
       c.off('end', abandon).off('close', abandon);
-      reply(answer);
+      if ('stale' in answer) return reply({ kind: 'decline', why: 'stale' });
+      reply({
+        kind: 'answer',
+        ...(answer.stdout && { stdout: answer.stdout }),
+        ...(answer.stderr && { stderr: `${answer.stderr}\n` }),
+        code: answer.code,
+      });
       if (!gone.signal.aborted) this.answered++;
-      if (call.event === 'SessionEnd') void this.shutdown('the Claude Code session ended');
+      if (event === 'SessionEnd') void this.shutdown('the Claude Code session ended');
     } finally {
       this.inFlight--;
       this.lastCall = Date.now();
@@ -268,61 +275,28 @@ class Resident {
     }
   }
 
-  /** The call as the process would begin it; `stale` when this resident's config no longer serves it. */
-  private async prepare(raw: string): Promise<Call | 'stale'> {
-    let event: string | undefined;
-    try {
-      const inputs = this.host.inputs(parseInputObject(raw));
-      event = eventOf(inputs[0]!.hook_event_name);
-      const projectDir = projectDirOf(inputs[0]!);
-      const files = await configFiles(this.flags.config, projectDir);
-      const key = keyOf(files, projectDir);
-      const changed = this.files.changed();
-      if ((this.served && this.served.key !== key) || changed) {
-        void this.shutdown(changed ? `${changed} changed` : `the call names another config (${files.join(', ') || 'none'})`);
-        return 'stale';
-      }
-      return { event, inputs, projectDir, files };
-    } catch (error) {
-      return { event, failure: error instanceof Error ? error.message : String(error) };
+  /**
+   * The engine of the config this resident serves; `stale` when the call's config is
+   * another, or one of its files changed (the caller answers itself: nothing ran here).
+   * `take` marks the call taken, before anything runs: from then on this resident's end
+   * is the caller's failure answer, never a second run.
+   */
+  private async engineFor(projectDir: string, take: () => void): Promise<CallEngine> {
+    const files = await configFiles(this.flags.config, projectDir);
+    const key = keyOf(files, projectDir);
+    const changed = this.files.changed();
+    if ((this.served && this.served.key !== key) || changed) {
+      void this.shutdown(changed ? `${changed} changed` : `the call names another config (${files.join(', ') || 'none'})`);
+      return 'stale';
     }
-  }
-
-  private async answer(call: Call, signal: AbortSignal): Promise<ResidentReply> {
-    try {
-      if (call.failure !== undefined) throw new Error(call.failure);
-      const work = this.answerCall(call as Required<Call> & { event: string }, signal);
-      // Agents whose own hook timeout lets the tool run get the failure answer from hookwise first.
-      return this.host.deadlineMs ? await within(this.host.deadlineMs, `answering ${this.host.label}`, work) : await work;
-    } catch (error) {
-      const reason = oneLine(error instanceof Error ? error.message : String(error));
-      const failure = failureAnswer(call.event, reason, this.failOpen, this.flags.agent);
-      return { kind: 'answer', ...(failure.stdout && { stdout: failure.stdout }), stderr: `${failure.stderr}\n`, code: failure.code };
+    take();
+    if (files.length === 0) {
+      this.served ??= { key };
+      return { none: noConfig(projectDir) };
     }
-  }
-
-  private async answerCall(call: Required<Call> & { event: string }, signal: AbortSignal): Promise<ResidentReply> {
-    {
-      const { event, inputs, projectDir, files } = call;
-      if (files.length === 0) {
-        this.served ??= { key: keyOf(files, projectDir) };
-        return { kind: 'answer', stderr: noConfig(projectDir), code: 0 };
-      }
-      const { engine, audit } = await within(
-        this.loadTimeoutMs,
-        'loading the config',
-        this.served?.loaded ?? this.serve(files, projectDir),
-      );
-      const answer = await answerFor(this.host, engine, event, inputs, signal);
-      // The record is written before the answer: an answer that cannot be recorded is a failure.
-      audit?.flushSync();
-      return {
-        kind: 'answer',
-        ...(answer.stdout && { stdout: answer.stdout }),
-        ...(answer.stderr && { stderr: `${answer.stderr}\n` }),
-        code: answer.code,
-      };
-    }
+    const { engine, audit } = await within(this.loadTimeoutMs, 'loading the config', this.served?.loaded ?? this.serve(files, projectDir));
+    // The record is written before the answer: an answer that cannot be recorded is a failure.
+    return { engine, recorded: () => audit?.flushSync() };
   }
 
   private status(): ResidentReply {
@@ -376,15 +350,6 @@ class Resident {
       return false;
     }
   }
-}
-
-interface Call {
-  event: string | undefined;
-  inputs?: HookInput[];
-  projectDir?: string;
-  files?: string[];
-  /** The call failed before anything ran (bad input): its failure answer. */
-  failure?: string;
 }
 
 const keyOf = (files: string[], projectDir: string) => JSON.stringify([files, projectDir]);

@@ -16,6 +16,7 @@ export const claudeCodeHost: Host = {
   name: 'claude-code',
   label: 'Claude Code 2.1.197',
   deadlineMs: undefined,
+  init: async () => ({ kind: 'claude-code' }),
   inputs: (raw) => [raw as HookInput],
   answer: (outcome, input) => answerOf(unfitReplacementEndsTheRun(outcome, input, toClaudeCodeOutput(outcome, input.tool_name))),
   failure(event, reason, failOpen) {
@@ -29,3 +30,5 @@ export const claudeCodeHost: Host = {
     return { stderr: `hookwise: ${reason}`, code: 1 };
   },
 };
+
+export { claudeCodeHost as host };

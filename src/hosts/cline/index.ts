@@ -16,6 +16,7 @@ export const clineHost: Host = {
   name: 'cline',
   label: 'Cline CLI 3.0.65',
   deadlineMs: AGENT_DEADLINE_MS,
+  init: async () => (await import('./init.js')).clineInit,
   inputs(raw) {
     const input = clinePayloadInput(raw);
     if (input.tool_name === undefined) return [input];
@@ -47,3 +48,5 @@ export function clineFailure(_event: string | undefined, reason: string, failOpe
   const line = `hookwise failed closed: ${reason}`;
   return { stdout: jsonLine({ cancel: true, errorMessage: line }), stderr: line, code: 0 };
 }
+
+export { clineHost as host };

@@ -18,6 +18,7 @@ export const codexHost: Host = {
   name: 'codex',
   label: 'Codex CLI 0.169.0',
   deadlineMs: AGENT_DEADLINE_MS,
+  init: async () => (await import('./init.js')).codexInit,
   inputs(raw) {
     const input = { ...raw, hook_event_name: eventName(raw) } as HookInput;
     return input.hook_event_name === 'PreToolUse' || input.hook_event_name === 'PostToolUse' ? codexInputs(input) : [input];
@@ -29,3 +30,5 @@ export const codexHost: Host = {
   },
   failure: jsonFailure,
 };
+
+export { codexHost as host };

@@ -33,6 +33,7 @@ export const copilotHost: Host = {
   name: 'copilot',
   label: 'Copilot CLI 1.0.102',
   deadlineMs: AGENT_DEADLINE_MS,
+  init: async () => (await import('./init.js')).copilotInit,
   inputs(raw) {
     const input: HookInput = { ...raw, hook_event_name: eventName(raw) as string };
     if (input.tool_response === undefined && raw.tool_result !== undefined) input.tool_response = raw.tool_result;
@@ -50,3 +51,5 @@ export const copilotHost: Host = {
   },
   failure: jsonFailure,
 };
+
+export { copilotHost as host };

@@ -32,6 +32,7 @@ export const droidHost: Host = {
   name: 'droid',
   label: 'droid 0.215.0',
   deadlineMs: AGENT_DEADLINE_MS,
+  init: async () => (await import('./init.js')).droidInit,
   inputs(raw) {
     const input: HookInput = { ...raw, hook_event_name: eventName(raw) as string };
     if (input.tool_name === 'ApplyPatch') {
@@ -48,3 +49,5 @@ export const droidHost: Host = {
   },
   failure: jsonFailure,
 };
+
+export { droidHost as host };

@@ -18,6 +18,7 @@ export const geminiHost: Host = {
   name: 'gemini',
   label: 'Gemini CLI 0.61.0',
   deadlineMs: AGENT_DEADLINE_MS,
+  init: async () => (await import('./init.js')).geminiInit,
   inputs(raw) {
     const named = raw.hook_event_name;
     const event = typeof named === 'string' ? GEMINI_EVENTS[named] : undefined;
@@ -37,3 +38,5 @@ export const geminiHost: Host = {
   answer: geminiAnswer,
   failure: geminiFailure,
 };
+
+export { geminiHost as host };

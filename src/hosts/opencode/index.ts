@@ -16,7 +16,10 @@ export const openCodeHost: Host = {
   name: 'opencode',
   label: 'OpenCode 1.18.33',
   deadlineMs: AGENT_DEADLINE_MS,
+  init: async () => (await import('./init.js')).openCodeInit,
   inputs: openCodeInputs,
   answer: openCodeAnswer,
   failure: openCodeFailure,
 };
+
+export { openCodeHost as host };

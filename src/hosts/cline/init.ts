@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
-import { CLINE_HOOK_EVENTS, CLINE_HOOK_FOLDER, clineHookScript, isHookFileFor, isHookwiseScript } from '../../hosts/cline/hook-files.js';
-import { UserError } from '../errors.js';
+import { type HostInit, WiringRefused } from '../init-targets.js';
+import { CLINE_HOOK_EVENTS, CLINE_HOOK_FOLDER, clineHookScript, isHookFileFor, isHookwiseScript } from './hook-files.js';
 
 /**
  * `hookwise init cline`: one executable per event in the workspace's `.clinerules/hooks/`
@@ -13,7 +13,9 @@ import { UserError } from '../errors.js';
  * workspace stops init too: Cline runs every PreToolUse hook on the same input and keeps
  * the last `overrideInput`, so a rewrite of that hook would run unjudged.
  */
-export async function wireCline(dir: string, print: boolean, say: (line: string) => void): Promise<void> {
+export const clineInit: HostInit = { kind: 'files', write: wireCline };
+
+async function wireCline(dir: string, print: boolean, say: (line: string) => void): Promise<void> {
   const folder = path.join(dir, isFile(path.join(dir, '.clinerules')) ? '.cline' : '.clinerules', 'hooks');
   const shown = (file: string) => path.relative(dir, file);
   if (print) {
@@ -22,7 +24,7 @@ export async function wireCline(dir: string, print: boolean, say: (line: string)
   }
   const conflicts = [...foreignAtTargets(folder), ...foreignPreToolUse(dir)].map(shown);
   if (conflicts.length > 0)
-    throw new UserError(
+    throw new WiringRefused(
       `init cline: ${[...new Set(conflicts)].join(', ')} ${conflicts.length > 1 ? 'are' : 'is'} not hookwise's. Cline runs every hook file of an event on the same input (the last overrideInput wins), so hookwise would not judge what that hook rewrites: move its logic into hookwise.config.* (or the file aside) and run init again`,
     );
   const written: string[] = [];

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
-import { openCodePlugin, PLUGIN_MARK } from '../../hosts/opencode/plugin.js';
-import { UserError } from '../errors.js';
+import { type HostInit, WiringRefused } from '../init-targets.js';
+import { openCodePlugin, PLUGIN_MARK } from './plugin.js';
 
 /**
  * `hookwise init opencode`: hookwise's plugin as `.opencode/plugins/hookwise.js`, the
@@ -11,14 +11,16 @@ import { UserError } from '../errors.js';
  * only over a file hookwise wrote (its first line says so): the user's other plugins,
  * and a hookwise.js of their own, are never touched.
  */
-export async function wireOpenCode(dir: string, print: boolean, say: (line: string) => void): Promise<void> {
+export const openCodeInit: HostInit = { kind: 'files', write: wireOpenCode };
+
+async function wireOpenCode(dir: string, print: boolean, say: (line: string) => void): Promise<void> {
   const relative = path.join('.opencode', 'plugins', 'hookwise.js');
   const file = path.join(dir, relative);
   const text = openCodePlugin();
   if (print) return say(`--- ${relative}\n${text}`);
   const current = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
   if (current !== undefined && !current.startsWith(PLUGIN_MARK))
-    throw new UserError(`${file}: a plugin hookwise did not write is there; move it aside (or rename it) and run init again`);
+    throw new WiringRefused(`${file}: a plugin hookwise did not write is there; move it aside (or rename it) and run init again`);
   if (current === text) return say(`${pc.dim('kept')}     ${relative} (hookwise already answers every hook)`);
   await mkdir(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
