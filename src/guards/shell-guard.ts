@@ -23,7 +23,7 @@ import {
   type GuardDecision,
 } from './common.js';
 import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from '../path-policy/judge.js';
-import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import { FILE_WRITES_WHY, ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
 import { compilePacks, type PackName, type PacksOption } from './shell/packs/index.js';
@@ -99,7 +99,7 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     if (sandbox === undefined || !sandbox.available().ok) return false;
     return sandbox.settings.network === 'off'
       ? true
-      : (reason: string) => reason.includes(SCRATCH_WHY) || reason.includes(SCRATCH_HIDDEN_WHY);
+      : (reason: string) => reason.includes(SCRATCH_WHY) || reason.includes(SCRATCH_HIDDEN_WHY) || reason.endsWith(FILE_WRITES_WHY);
   };
   return {
     policy: judgeOptions.policy,

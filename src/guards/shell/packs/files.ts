@@ -171,7 +171,7 @@ export function judgeDeletion(op: Arg, inv: Invocation, p: PackApi, what: string
 function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, matches: ((file: string) => boolean) | undefined): void {
   if (op.dynamic || op.value === undefined) {
     // Nothing to look at: what it deletes is known only when it runs (docs/guards.md, the files pack).
-    if (!IN_TEMP.test(op.text))
+    if (!IN_TEMP.test(op.text) && !p.judge.holdsNewTemp(op.text))
       p.irreversible(
         'files/run-time-path',
         `${what} deletes a path known only when it runs, so hookwise cannot look at what would be lost`,
