@@ -118,6 +118,10 @@ function hidden(text: string, { policy, layout, temp, cwd }: HeldBackInputs): st
     const raw = re.exec(text)?.[1];
     const where = raw === undefined ? undefined : absolute(raw, policy, cwd);
     if (where === undefined || fs.lstatSync(where, { throwIfNoEntry: false }) === undefined) continue;
+    const secret = layout.maskedDirs.find((m) => isWithin(where, m));
+    if (secret !== undefined) {
+      return `hookwise: ${raw} exists, but it is in ${secret}, a secret folder the OS sandbox shows empty; a person reads it outside the agent.`;
+    }
     const top = layout.hidden.find((t) => isWithin(where, t));
     const shown = [...layout.readable, ...layout.writable].some((root) => isWithin(where, root));
     if (top === undefined || shown) continue;

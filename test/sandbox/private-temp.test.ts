@@ -187,6 +187,23 @@ describe('after a sandboxed command, one line says what the sandbox held back an
     expect(line).toMatch(/sentinel\.txt exists outside the sandbox, but inside it \/tmp is this session's own folder.*allowRead/);
   });
 
+  it('a file in a secret folder the sandbox masks says it exists and a person reads it outside, without its contents', async () => {
+    // Spelled backwards: the parser refuses the path spelled out (a secret), before the sandbox is reached.
+    const key = [...path.join(r.home, '.ssh', 'id_rsa')].reverse().join('');
+    const { line } = await afterCommand(`python3 -c "print(open('${key}'[::-1]).read())"`);
+    expect(line).toBe(
+      `hookwise: ${path.join(r.home, '.ssh', 'id_rsa')} exists, but it is in ${path.join(r.home, '.ssh')}, a secret folder the OS sandbox shows empty; a person reads it outside the agent.`,
+    );
+  });
+
+  it("git's rename over a protected .git/config (EBUSY) says the file is protected", async () => {
+    fs.mkdirSync(path.join(r.ws, '.git', 'objects'), { recursive: true });
+    fs.mkdirSync(path.join(r.ws, '.git', 'refs', 'heads'), { recursive: true });
+    fs.writeFileSync(path.join(r.ws, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const { line } = await afterCommand('git config --local user.name someone');
+    expect(line).toMatch(/the OS sandbox kept \.git\/config read-only: a protected path .*\.git\/config/);
+  });
+
   it('a command that failed on its own gets no line', async () => {
     const { status, line } = await afterCommand('ls no-such-file-here');
     expect(status).not.toBe(0);
