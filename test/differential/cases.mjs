@@ -59,7 +59,7 @@ export const cases = [
     calls: [bash(0)],
   },
   {
-    name: 'a deny JSON cut short (exit 0): what Claude Code makes of it',
+    name: 'a deny JSON cut short (exit 0): broken JSON is plain text, the tool runs',
     item: 0,
     settings: { hooks: pre('Bash', cmd('h.sh')) },
     scripts: { 'h.sh': logged(`printf '%s' '${JSON.stringify(deny('DENY-cut')).slice(0, 90)}'`) },
