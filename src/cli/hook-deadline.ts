@@ -57,5 +57,11 @@ export function stallReason(ms: number, deadlines: HookDeadlines | undefined, st
  * (status `timeout`), for the audit record the stopped call still leaves.
  */
 export function stalledHooks(ms: number, deadlines: HookDeadlines | undefined, reason: string) {
-  return (deadlines?.running()?.names ?? []).map((name) => ({ name, status: 'timeout' as const, result: null, durationMs: ms, error: reason }));
+  return (deadlines?.running()?.names ?? []).map((name) => ({
+    name,
+    status: 'timeout' as const,
+    result: null,
+    durationMs: ms,
+    error: reason,
+  }));
 }

@@ -43,7 +43,13 @@ describe('a 10 MB command (red team 1)', () => {
   it('hookwise claude-code answers it with a JSON refusal that names the limit', async () => {
     const r = await runCli(['claude-code', '--config', config], {
       cwd: ws.project,
-      stdin: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', tool_name: 'Bash', tool_input: { command: huge }, cwd: ws.project }),
+      stdin: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        tool_name: 'Bash',
+        tool_input: { command: huge },
+        cwd: ws.project,
+      }),
       env: { CLAUDE_PROJECT_DIR: ws.project },
     });
     expect(r.code, r.stderr).toBe(0);

@@ -3,8 +3,13 @@
  * with network 'registries') refused, each beside the look-alike that must stay refused.
  * The sessions themselves run for real in test/sandbox/everyday.e2e.test.ts.
  */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadShellJudge, type ShellJudge } from '../../src/guards/index.js';
+import { HookEngine } from '../../src/core/engine.js';
+import { checkpointGuard, loadShellJudge, shellGuard, type ShellJudge } from '../../src/guards/index.js';
 import { makeFixture, type Fixture } from './fixture.js';
 
 let f: Fixture;
@@ -18,12 +23,12 @@ afterAll(() => f.cleanup());
 const decision = (command: string) => judge.judge(command, f.ws).decision;
 
 describe('the starter policy lets everyday commands run', () => {
-  it.each([
-    'curl -sS -o /dev/null -w "%{http_code}" https://registry.npmjs.org/left-pad',
-    'npm test 2>&1 | tee /dev/stderr',
-  ])('a write to a device that keeps nothing: %s', (command) => {
-    expect(decision(command)).toBe('allow');
-  });
+  it.each(['curl -sS -o /dev/null -w "%{http_code}" https://registry.npmjs.org/left-pad', 'npm test 2>&1 | tee /dev/stderr'])(
+    'a write to a device that keeps nothing: %s',
+    (command) => {
+      expect(decision(command)).toBe('allow');
+    },
+  );
 
   it('curl -o elsewhere outside the workspace is still refused', () => {
     expect(decision('curl -sS -o /etc/motd https://registry.npmjs.org/left-pad')).toBe('deny');
@@ -38,13 +43,13 @@ describe('the starter policy lets everyday commands run', () => {
     expect(d.contained).toBeUndefined();
   });
 
-  it.each([
-    `python3 -c "exec(open('x.py').read())"`,
-    `python3 -c "import pickle; pickle.load(open('x', 'rb'))"`,
-  ])('evaluated code is still unprovable, and with the registries open not contained: %s', (command) => {
-    expect(judge.judge(command, f.ws).reason).toMatch(/evaluates code built at run time/);
-    expect(decision(command)).toBe('deny');
-  });
+  it.each([`python3 -c "exec(open('x.py').read())"`, `python3 -c "import pickle; pickle.load(open('x', 'rb'))"`])(
+    'evaluated code is still unprovable, and with the registries open not contained: %s',
+    (command) => {
+      expect(judge.judge(command, f.ws).reason).toMatch(/evaluates code built at run time/);
+      expect(decision(command)).toBe('deny');
+    },
+  );
 
   it('code that only changes files runs in the sandbox, whatever its network; code that runs commands does not', () => {
     const writes = judge.judge(`python3 -c "from pathlib import Path; Path('gen.txt').write_text('x')"`, f.ws);
@@ -72,5 +77,45 @@ describe('the starter policy lets everyday commands run', () => {
     ['never made by mktemp', 'rm -rf "$d"'],
   ])('a variable that may hold another folder (%s) is still refused', (_, command) => {
     expect(decision(command)).toBe('deny');
+  });
+});
+
+describe('the agent may delete what it made this session: its checkpoints hold it, and it was not there before', () => {
+  /** One Bash step as a host runs it with the checkpoint and shell guards: PreToolUse, the command, PostToolUse. */
+  async function step(engine: HookEngine, ws: string, command: string, session: string) {
+    const input = { tool_name: 'Bash', tool_input: { command }, cwd: ws, session_id: session };
+    const before = await engine.fire('PreToolUse', input);
+    if (before.blocked) return { refused: before.reason ?? '' };
+    execFileSync('bash', ['-c', command], { cwd: ws });
+    await engine.fire('PostToolUse', { ...input, tool_response: { stdout: '', stderr: '' } });
+    return { refused: undefined };
+  }
+
+  it.each([
+    ['a folder no git repository holds', false],
+    ['untracked files in a git repository', true],
+  ])('%s', async (_, git) => {
+    const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hookwise-made-')));
+    try {
+      if (git) execFileSync('git', ['init', '-q'], { cwd: ws });
+      fs.mkdirSync(path.join(ws, 'drafts'));
+      fs.writeFileSync(path.join(ws, 'drafts', 'mine.txt'), 'a person wrote this before the session\n');
+      const engine = new HookEngine().register(checkpointGuard()).register(shellGuard({ sandbox: 'off' }));
+      expect(
+        (await step(engine, ws, 'mkdir -p src/utils && echo made > src/utils/a.ts && echo b > src/utils/b.ts', 's1')).refused,
+      ).toBeUndefined();
+      // Another session did not make them; what was there before the session was not made by the agent.
+      expect((await step(engine, ws, 'rm -r src/utils', 's2')).refused).toMatch(/files\/(no-repository|unrestorable)/);
+      expect((await step(engine, ws, 'rm -r drafts', 's1')).refused).toMatch(/files\/(no-repository|unrestorable)/);
+      // A person's later edit makes the file theirs.
+      fs.writeFileSync(path.join(ws, 'src', 'utils', 'b.ts'), 'edited by a person\n');
+      expect((await step(engine, ws, 'rm -r src/utils', 's1')).refused).toMatch(/files\/(no-repository|unrestorable)/);
+      expect((await step(engine, ws, 'echo b2 > src/utils/b.ts', 's1')).refused).toBeUndefined();
+      expect((await step(engine, ws, 'rm -r src/utils', 's1')).refused).toBeUndefined();
+      expect(fs.existsSync(path.join(ws, 'src', 'utils'))).toBe(false);
+      expect(fs.readFileSync(path.join(ws, 'drafts', 'mine.txt'), 'utf8')).toContain('a person wrote this');
+    } finally {
+      fs.rmSync(ws, { recursive: true, force: true });
+    }
   });
 });

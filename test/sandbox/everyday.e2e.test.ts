@@ -17,7 +17,12 @@ import { normalise, packLocal, packTypescript, SESSIONS, writeProject } from './
  * line hookwise adds must be the same. The divergences that stay are listed in
  * KNOWN_DIFFERENCES and documented in docs/security.md ("What the sandbox changes").
  */
-const KNOWN_DIFFERENCES: string[] = [];
+const KNOWN_DIFFERENCES: string[] = [
+  // git rewrites .git/config by renaming a new file over it; the sandbox keeps .git/config read-only (a
+  // protected path: core.fsmonitor and core.hooksPath run programs), so git warns and the branch's config
+  // section stays. The after-tool line says why (docs/security.md, "What the sandbox changes").
+  'git branch -d feature',
+];
 
 const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'hw-everyday-')));
 // Short: the network proxy's Unix socket lives here (108 bytes at most).
@@ -182,7 +187,10 @@ describe('everyday agent sessions run in the sandbox as they run without it', ()
     const report = divergences.map((d) => JSON.stringify(d, null, 2)).join('\n');
     console.log(`everyday sessions: ${passed}/${total} commands the same (${((100 * passed) / total).toFixed(1)}%)`);
     console.log(`the checkpoint guard spoke after ${stepNotes.length} of them:\n${stepNotes.join('\n')}`);
-    expect(divergences.map((d) => d.command), report).toEqual(KNOWN_DIFFERENCES);
+    expect(
+      divergences.map((d) => d.command),
+      report,
+    ).toEqual(KNOWN_DIFFERENCES);
     expect(passed / total).toBeGreaterThanOrEqual(0.98);
   });
 });

@@ -28,7 +28,7 @@ export const SESSIONS: Session[] = [
       'npm test',
       'node --test test/',
       'npm run lint',
-      'node -e "console.log(require(\'left-pad\')(\'7\', 3, \'0\'))"',
+      "node -e \"console.log(require('left-pad')('7', 3, '0'))\"",
       'npm view left-pad version',
       'npm view left-pad@1.3.0 license',
       'npm outdated left-pad; echo "outdated exit $?"',
@@ -66,7 +66,7 @@ export const SESSIONS: Session[] = [
       'mkdir -p /tmp/{scratch}-dir/a/b && cp package.json /tmp/{scratch}-dir/a/b/ && ls /tmp/{scratch}-dir/a/b',
       'cat /tmp/{scratch}-dir/a/b/package.json | head -2',
       'd=$(mktemp -d) && echo inside > "$d/f" && cat "$d/f" && rm -rf "$d"',
-      'python3 -c "import tempfile; f = tempfile.NamedTemporaryFile(mode=\'w\', delete=False); f.write(\'x\'); f.close(); print(open(f.name).read())"',
+      "python3 -c \"import tempfile; f = tempfile.NamedTemporaryFile(mode='w', delete=False); f.write('x'); f.close(); print(open(f.name).read())\"",
       'npm test > /tmp/{scratch}-test.txt 2>&1; grep -c "^# pass" /tmp/{scratch}-test.txt',
       'tar czf /tmp/{scratch}.tgz src && tar tzf /tmp/{scratch}.tgz | sort',
       'rm -rf /tmp/{scratch}-dir /tmp/{scratch}.tgz && ls /tmp/{scratch}-dir 2>&1 | sed "s/.*No such.*/gone/"',
@@ -98,7 +98,7 @@ export const SESSIONS: Session[] = [
     name: 'python scripts',
     commands: [
       'python3 scripts/report.py data.csv',
-      'python3 -c "import json; print(json.load(open(\'report.json\'))[\'total\'])"',
+      "python3 -c \"import json; print(json.load(open('report.json'))['total'])\"",
       'python3 -m json.tool package.json | head -3',
       'python3 -m venv .venv && .venv/bin/python -c "import sys; print(sys.prefix != sys.base_prefix)"',
       'python3 -c "import os; print(os.getcwd() == os.path.realpath(\'.\'))"',
@@ -108,13 +108,7 @@ export const SESSIONS: Session[] = [
   },
   {
     name: 'a Makefile build',
-    commands: [
-      'make',
-      './build/hello',
-      'make test',
-      'make clean && ls build 2>&1 | sed "s/.*No such.*/gone/"',
-      'make -s all && ls build',
-    ],
+    commands: ['make', './build/hello', 'make test', 'make clean && ls build 2>&1 | sed "s/.*No such.*/gone/"', 'make -s all && ls build'],
   },
   {
     name: 'looking around',
@@ -152,7 +146,8 @@ export function writeProject(dir: string, tarball: string, typescript: string): 
     'tsconfig.json': `${JSON.stringify({ compilerOptions: { outDir: 'dist', module: 'commonjs', target: 'es2022', strict: true, types: [] }, include: ['src'] }, null, 2)}\n`,
     'scripts/check.js': "console.log('ok');\n",
     'src/index.ts': "export function greet(name: string): string {\n  return `hello ${name}`;\n}\n\nconsole.log(greet('world'));\n",
-    'test/greet.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\n\ntest('adds', () => assert.equal(1 + 1, 2));\n",
+    'test/greet.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\n\ntest('adds', () => assert.equal(1 + 1, 2));\n",
     'README.md': '# demo\n',
     '.gitignore': 'node_modules/\ndist/\n.venv/\n.hookwise/\n',
     'data.csv': 'item,amount\napples,3\npears,4\n',
@@ -175,7 +170,7 @@ export function packLocal(root: string, env: NodeJS.ProcessEnv): string {
   const dir = path.join(root, 'greet');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'greet', version: '1.0.0', main: 'index.js' }));
-  fs.writeFileSync(path.join(dir, 'index.js'), "module.exports = (n) => `hi ${n}`;\n");
+  fs.writeFileSync(path.join(dir, 'index.js'), 'module.exports = (n) => `hi ${n}`;\n');
   execFileSync('npm', ['pack', '--silent'], { cwd: dir, env, stdio: 'pipe' });
   return path.join(dir, 'greet-1.0.0.tgz');
 }

@@ -224,11 +224,13 @@ describe("tool caches are the workspace's own, writable, and used by nothing out
     expect(second.stdout.trim()).toBe(cache);
   });
 
-  it('~/.npmrc is shown without its credentials: npm keeps the user\'s settings, and no token is readable', async () => {
+  it("~/.npmrc is shown without its credentials: npm keeps the user's settings, and no token is readable", async () => {
     const token = ['npm', 'Q7wErT9yUiOp3AsDfGhJkL2zXcVbNm0123456'].join('_');
     const real = `fund=false\nregistry=http://127.0.0.1:9/\n//registry.npmjs.org/:_authToken=${token}\n_auth=${token}\nemail=me@example.com\n`;
     fs.writeFileSync(path.join(r.home, '.npmrc'), real);
-    const seen = await run('npm config get registry && npm config get fund && python3 -c "import os; print(open(os.path.expanduser(\'~/\') + \'.npmrc\').read())"');
+    const seen = await run(
+      "npm config get registry && npm config get fund && python3 -c \"import os; print(open(os.path.expanduser('~/') + '.npmrc').read())\"",
+    );
     expect(seen.refused).toBeUndefined();
     expect(seen.status, seen.stderr).toBe(0);
     expect(seen.stdout).toBe('http://127.0.0.1:9/\nfalse\nfund=false\nregistry=http://127.0.0.1:9/\n\n');

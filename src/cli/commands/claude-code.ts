@@ -162,7 +162,14 @@ function recordStall(
     event,
     decision: 'deny',
     tool,
-    data: { event, decision: 'deny', blocked: true, reason, hooks, ...(tool && { input: { tool_name: tool, tool_input: input.tool_input } }) },
+    data: {
+      event,
+      decision: 'deny',
+      blocked: true,
+      reason,
+      hooks,
+      ...(tool && { input: { tool_name: tool, tool_input: input.tool_input } }),
+    },
   });
   audit.closeSync();
 }

@@ -11,6 +11,7 @@ import { COMMANDS, genericChecks, handlerFor } from './commands/index.js';
 import { envPoisoning } from './env-rules.js';
 import { scanForeign, type Language } from './foreign-code.js';
 import type { CompiledRule } from './rules.js';
+import type { MadeThisSession } from './made-this-session.js';
 import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
 import { invocationLabel } from './label.js';
 import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js';
@@ -28,6 +29,8 @@ export interface ShellJudgeOptions {
   deny: CompiledRule[];
   /** The rule packs that are on. */
   packs: ReadonlySet<PackName>;
+  /** Files the agent made this session and may delete (made-this-session.ts); none when absent. */
+  madeThisSession?: MadeThisSession;
 }
 
 /** One simple command as the judge saw it, for `hookwise guard shell --explain`. */
@@ -755,6 +758,10 @@ export class ShellJudgement implements JudgeApi {
         return;
       }
     }
+  }
+
+  madeThisSession(files: readonly string[]): boolean {
+    return this.options.madeThisSession?.(files) ?? false;
   }
 
   isInside(raw: string, cwd: string): boolean {
