@@ -53,6 +53,8 @@ export class Envelope {
   watchdog!: Watchdog;
   /** Says what was stuck when the watchdog stops the main thread after `ms` of CPU time. */
   stallReason = (ms: number) => `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`;
+  /** Records the stopped call (the audit trail's record of a hook that timed out) before the process ends. */
+  onStall: ((ms: number, reason: string) => void) | undefined;
   private readonly exit: (code?: number) => never;
   private readonly reallyExit: (code: number) => never;
 
@@ -141,7 +143,13 @@ export class Envelope {
     this.watchdog = startWatchdog(this.options.stallTimeoutMs, (ms) => {
       // The inspector prints "Waiting for the debugger to disconnect..." at exit; the answer has one line.
       if (this.state === 'running') {
-        const answer = this.options.failure(this.stallReason(ms));
+        const reason = this.stallReason(ms);
+        try {
+          this.onStall?.(ms, reason);
+        } catch {
+          // The refusal below is the answer whether or not the record could be written.
+        }
+        const answer = this.options.failure(reason);
         if (answer.stdout) writeAll(1, answer.stdout);
         writeAll(2, `${answer.stderr}\n`);
         this.answerCode = answer.code;

@@ -49,5 +49,19 @@ export function stallReason(ms: number, deadlines: HookDeadlines | undefined, st
   if (!running) return `a hook or the config ran synchronously for ${ms} ms of CPU time without yielding; stopped`;
   const which = running.names.length === 1 ? `hook ${running.names[0]}` : `hooks ${running.names.join(', ')}`;
   const own = ms < stallMs ? ` (timeoutMs ${running.timeoutMs}; at least ${MIN_HOOK_STALL_MS} ms of CPU time is allowed)` : '';
-  return `${which} ran synchronously for ${ms} ms of CPU time without yielding${own}; stopped`;
+  return `${which} timed out: ran synchronously for ${ms} ms of CPU time without yielding${own}; stopped`;
+}
+
+/**
+ * The hooks stopped stuck, as the Outcome's hook entries of a timed-out hook read
+ * (status `timeout`), for the audit record the stopped call still leaves.
+ */
+export function stalledHooks(ms: number, deadlines: HookDeadlines | undefined, reason: string) {
+  return (deadlines?.running()?.names ?? []).map((name) => ({
+    name,
+    status: 'timeout' as const,
+    result: null,
+    durationMs: ms,
+    error: reason,
+  }));
 }

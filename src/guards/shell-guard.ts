@@ -23,7 +23,8 @@ import {
   type GuardDecision,
 } from './common.js';
 import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from '../path-policy/judge.js';
-import { ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import { FILE_WRITES_WHY, ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
+import { madeThisSession, type MadeThisSession } from './shell/made-this-session.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
 import { compilePacks, type PackName, type PacksOption } from './shell/packs/index.js';
@@ -53,9 +54,10 @@ export interface ShellGuardOptions extends CommonGuardOptions, Omit<PathPolicyOp
 /** Judges shell commands synchronously once the parser is loaded. */
 export interface ShellJudge {
   /** `scratch`: the session's own /tmp and /var/tmp, when the command will run in them (PathPolicy.withScratchView). */
-  judge(command: string, cwd?: string, scratch?: Readonly<Record<string, string>>): GuardDecision;
+  /** `made`: which files the agent made this session, which it may delete (made-this-session.ts). */
+  judge(command: string, cwd?: string, scratch?: Readonly<Record<string, string>>, made?: MadeThisSession): GuardDecision;
   /** The decision with what led to it: every simple command, wrappers peeled, pack rules, disk looks. */
-  explain(command: string, cwd?: string): GuardDecision & { explanation: Judgement };
+  explain(command: string, cwd?: string, made?: MadeThisSession): GuardDecision & { explanation: Judgement };
   readonly policy: PathPolicy;
 }
 
@@ -99,17 +101,18 @@ function makeJudge(p: Parser, judgeOptions: ShellJudgeOptions, interactive: bool
     if (sandbox === undefined || !sandbox.available().ok) return false;
     return sandbox.settings.network === 'off'
       ? true
-      : (reason: string) => reason.includes(SCRATCH_WHY) || reason.includes(SCRATCH_HIDDEN_WHY);
+      : (reason: string) => reason.includes(SCRATCH_WHY) || reason.includes(SCRATCH_HIDDEN_WHY) || reason.endsWith(FILE_WRITES_WHY);
   };
   return {
     policy: judgeOptions.policy,
-    judge(command, cwd, scratch) {
+    judge(command, cwd, scratch, made) {
       if (typeof command !== 'string') return decide([{ level: 'unprovable', reason: 'the command is not a string' }], interactive, '');
-      return judgeOptions.policy.withScratchView(scratch, () => this.explain(command, cwd));
+      return judgeOptions.policy.withScratchView(scratch, () => this.explain(command, cwd, made));
     },
-    explain(command, cwd) {
+    explain(command, cwd, made) {
       // The judgement resolves the folder itself.
-      const result = new ShellJudgement(p, judgeOptions, cwd ?? judgeOptions.policy.workspace).run(command);
+      const options = made === undefined ? judgeOptions : { ...judgeOptions, madeThisSession: made };
+      const result = new ShellJudgement(p, options, cwd ?? judgeOptions.policy.workspace).run(command);
       const decision = decide(
         result.findings,
         interactive,
@@ -172,6 +175,7 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
       input.tool_input?.command as string,
       typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace,
       scratch,
+      madeThisSession(workspace, ctx.sessionId ?? (input.session_id as string | undefined)),
     );
     if (decision.contained) ctx.annotate({ contained: decision.contained });
     if (sandbox === undefined) ctx.annotate({ sandbox: 'off' });

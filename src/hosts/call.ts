@@ -28,7 +28,7 @@ export interface HookCall {
   /** The agent's JSON, or how to read it (a reading that throws is the call's failure). */
   raw: Record<string, unknown> | (() => Record<string, unknown>);
   failOpen: boolean;
-  engineFor(projectDir: string, event: string): Promise<CallEngine>;
+  engineFor(projectDir: string, event: string, inputs: HookInput[]): Promise<CallEngine>;
   /** The project, when the caller knows it (serve's header and roots); else the input's. */
   projectDir?: string;
   signal?: AbortSignal;
@@ -81,7 +81,7 @@ export async function answerCall(call: HookCall): Promise<CallAnswer> {
 }
 
 async function answerWith(call: HookCall, event: string, inputs: HookInput[], projectDir: string): Promise<CallAnswer> {
-  const source = await call.engineFor(projectDir, event);
+  const source = await call.engineFor(projectDir, event, inputs);
   if (source === 'stale') return { stale: true };
   if ('none' in source) return { stderr: source.none, code: 0 };
   const answer = await answerHost(call.host, source.engine, event, inputs, call.signal, projectDir, source.fireOptions);

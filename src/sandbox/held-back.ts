@@ -47,10 +47,12 @@ const READ_ONLY = [
   /'([^'\n]+)'[^'\n]*: Read-only file system/,
   /\[Errno 30\] Read-only file system: '([^']+)'/,
   /([/~][^\s:'"]*): Read-only file system/,
+  // git replaces a file by renaming a new one over it: over a protected file (a read-only mount) that is EBUSY.
+  /could not write config file ([^\s:]+): Device or resource busy/,
 ];
 
 function readOnly(text: string, { policy, layout, cwd }: HeldBackInputs): string | undefined {
-  if (!/read-only file system/i.test(text)) return undefined;
+  if (!/read-only file system|could not write config file [^\s:]+: Device or resource busy/i.test(text)) return undefined;
   const raw = firstMatch(text, READ_ONLY);
   const shown = raw === undefined ? 'a path' : raw;
   const where = raw === undefined ? undefined : absolute(raw, policy, cwd);
@@ -116,6 +118,10 @@ function hidden(text: string, { policy, layout, temp, cwd }: HeldBackInputs): st
     const raw = re.exec(text)?.[1];
     const where = raw === undefined ? undefined : absolute(raw, policy, cwd);
     if (where === undefined || fs.lstatSync(where, { throwIfNoEntry: false }) === undefined) continue;
+    const secret = layout.maskedDirs.find((m) => isWithin(where, m));
+    if (secret !== undefined) {
+      return `hookwise: ${raw} exists, but it is in ${secret}, a secret folder the OS sandbox shows empty; a person reads it outside the agent.`;
+    }
     const top = layout.hidden.find((t) => isWithin(where, t));
     const shown = [...layout.readable, ...layout.writable].some((root) => isWithin(where, root));
     if (top === undefined || shown) continue;

@@ -27,9 +27,41 @@ export const CACHE_VARIABLES: ReadonlyArray<readonly [string, string]> = [
  */
 const OVERLAID: ReadonlyArray<readonly [string, string]> = [['.cargo/registry', 'cargo-registry']];
 
+/**
+ * Keys of an npmrc that hold credentials (`//registry.example/:_authToken`, `_auth`,
+ * `password`, an inline client `key`): left out of the copy the sandbox shows.
+ */
+const NPMRC_SECRET = /(^|:)(_auth\w*|_password|password|username|email|token|otp|cert|key|certfile|keyfile)$/i;
+
+/**
+ * The user's ~/.npmrc holds registry tokens, so the sandbox masks it; but it also holds
+ * the settings every npm run reads (the registry, a proxy, fund and audit off). The
+ * sandbox shows a copy without the credentials in its place, written afresh for each
+ * command into the workspace's cache (what a command writes there reaches nothing
+ * else). Undefined when there is no ~/.npmrc, or it is not a plain file.
+ */
+export function npmrcWithoutCredentials(cache: string, home: string): [string, string] | undefined {
+  const real = path.join(home, '.npmrc');
+  const stat = fs.lstatSync(real, { throwIfNoEntry: false });
+  if (stat === undefined || !stat.isFile() || stat.size > 64 * 1024) return undefined;
+  const kept = fs
+    .readFileSync(real, 'utf8')
+    .split(/\r?\n/)
+    .filter((line) => {
+      const key = /^\s*([^=;#\s][^=]*?)\s*=/.exec(line)?.[1];
+      return key === undefined ? !/^\s*[^\s;#]/.test(line) : !NPMRC_SECRET.test(key);
+    });
+  const copy = path.join(cache, 'npmrc');
+  fs.rmSync(copy, { force: true });
+  fs.writeFileSync(copy, `${kept.join('\n').trimEnd()}\n`, { mode: 0o600, flag: 'wx' });
+  return [copy, real];
+}
+
 /** The binds (source, destination) for the overlaid caches whose tool is installed; their folders are made when missing. */
 export function overlaidCaches(cache: string, home: string): Array<[string, string]> {
   const binds: Array<[string, string]> = [];
+  const npmrc = npmrcWithoutCredentials(cache, home);
+  if (npmrc !== undefined) binds.push(npmrc);
   for (const [below, own] of OVERLAID) {
     const target = path.join(home, below);
     const tool = path.dirname(target);

@@ -296,6 +296,22 @@ export const cases = [
     steps: [{ shell: 'd=/usr; touch "$d/held-7b2.txt"; echo ok > after.txt' }],
     expect: { present: ['after.txt'], seen: ['the OS sandbox kept /usr'] },
   },
+  {
+    // A read of a key in a secret folder, by a path the parser cannot place: the sandbox shows the folder empty,
+    // and the after-tool line says the file exists and that a person reads it outside the agent.
+    name: 'a read the OS sandbox masked reaches the model with the reason',
+    config: `import { defineConfig } from 'hookwise';\nimport { shellGuard } from 'hookwise/guards';\nexport default defineConfig({ hooks: [shellGuard()] });\n`,
+    setup: ['mkdir -p ~/.ssh && echo FAKE-KEY-9d4 > ~/.ssh/id_masked_9d4'],
+    steps: [{ shell: 'd=~/.ssh; cat "$d/id_masked_9d4"; echo ok > after.txt' }],
+    expect: { present: ['after.txt'], seen: ['a secret folder the OS sandbox shows empty'], unseen: ['FAKE-KEY-9d4'] },
+  },
+  {
+    // The sandbox's network is off by default: a connection fails at once, and the model is told which setting allows it.
+    name: 'a connection the OS sandbox refused reaches the model with the reason',
+    config: `import { defineConfig } from 'hookwise';\nimport { shellGuard } from 'hookwise/guards';\nexport default defineConfig({ hooks: [shellGuard()] });\n`,
+    steps: [{ shell: 'curl -sS https://registry.npmjs.org/ -o /dev/null; echo ok > after.txt' }],
+    expect: { present: ['after.txt'], seen: ["the OS sandbox gave this command no network (sandbox.network is 'off')"] },
+  },
 
   // What only `hookwise init <agent>` gives, through each agent's own tools: the starter policy's git and files packs,
   // its path guard on edits, its secret guard on commands and outputs.

@@ -35,3 +35,32 @@ describe('hookwise fire: a command past the parser limits', () => {
     expect(JSON.parse(ls.stdout)).toMatchObject({ decision: null, blocked: false });
   });
 });
+
+describe('a 10 MB command (red team 1)', () => {
+  const huge = `echo ${'a'.repeat(10 * 1024 * 1024)}`;
+  const reason = `the command is ${huge.length} characters long; hookwise parses commands of at most 65536 (write long content to a file with the Write tool instead)`;
+
+  it('hookwise claude-code answers it with a JSON refusal that names the limit', async () => {
+    const r = await runCli(['claude-code', '--config', config], {
+      cwd: ws.project,
+      stdin: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's',
+        tool_name: 'Bash',
+        tool_input: { command: huge },
+        cwd: ws.project,
+      }),
+      env: { CLAUDE_PROJECT_DIR: ws.project },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason },
+    });
+  });
+
+  it('hookwise fire answers it with a JSON Outcome that refuses it', async () => {
+    const r = await fire(huge);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', blocked: true, reason });
+  });
+});

@@ -96,7 +96,7 @@ describe("a newcomer's first hour", () => {
     const serve = await runCli(['init', 'claude-code', '--serve'], { cwd: dir });
     expect(serve.stdout).toContain("hookwise's command entries replaced by the http entry");
     expect(entries('PreToolUse')).toEqual([mine, expect.objectContaining({ type: 'http', url: 'http://127.0.0.1:8787/v1/claude-code' })]);
-    for (const event of ['PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop'])
+    for (const event of ['PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionEnd'])
       expect(entries(event).map((h) => h.type)).toEqual(['http']);
 
     await runCli(['init', 'claude-code'], { cwd: dir });

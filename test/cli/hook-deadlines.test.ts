@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isAlive, script, waitGone } from '../handlers/helpers.js';
+import { queryAudit, verifyAudit } from '../../src/audit/index.js';
 import { alive } from '../support/processes.js';
 import { repoRoot, runCli } from './run-cli.js';
 
@@ -104,13 +105,18 @@ describe('a hook stuck in synchronous code', { timeout: 120_000 }, () => {
   // A stall timeout far beyond the test's own: only the hook's timeoutMs can end the call in time.
   const patient = { HOOKWISE_STALL_TIMEOUT_MS: '600000' };
 
-  it('is stopped at its own timeoutMs, with the failure answer naming it', async () => {
+  it('is stopped at its own timeoutMs, with the failure answer and the audit record saying it timed out', async () => {
     const dir = project(looping);
-    const r = await call(dir, { ...patient, HOOKWISE_RESIDENT: '0' }, 'spin');
+    const db = path.join(dir, 'audit.db');
+    const r = await call(dir, { ...patient, HOOKWISE_RESIDENT: '0', HOOKWISE_AUDIT_DB: db }, 'spin');
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toBe(
-      'hookwise failed closed: hook spin ran synchronously for 1000 ms of CPU time without yielding (timeoutMs 500; at least 1000 ms of CPU time is allowed); stopped\n',
-    );
+    const reason =
+      'hook spin timed out: ran synchronously for 1000 ms of CPU time without yielding (timeoutMs 500; at least 1000 ms of CPU time is allowed); stopped';
+    expect(r.stderr).toBe(`hookwise failed closed: ${reason}\n`);
+    const rows = queryAudit(db);
+    expect(rows.map((row) => [row.kind, row.event, row.decision, row.tool])).toEqual([['outcome', 'PreToolUse', 'deny', 'Bash']]);
+    expect(rows[0]!.data).toMatchObject({ blocked: true, reason, hooks: [{ name: 'spin', status: 'timeout', error: reason }] });
+    expect(verifyAudit(db).ok).toBe(true);
   });
 
   it('in a resident: the call fails closed and the resident goes, saying which hook', async () => {
@@ -125,7 +131,7 @@ describe('a hook stuck in synchronous code', { timeout: 120_000 }, () => {
     await until(() => !alive(pid));
     const logs = readdirSync(residentsDir).filter((n) => n.endsWith('.log'));
     expect(logs.map((n) => readFileSync(path.join(residentsDir, n), 'utf8')).join('')).toContain(
-      'hook spin ran synchronously for 1000 ms of CPU time without yielding (timeoutMs 500',
+      'hook spin timed out: ran synchronously for 1000 ms of CPU time without yielding (timeoutMs 500',
     );
   });
 

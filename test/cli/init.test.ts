@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { directCommand, mergeClaudeSettings, npxCommand, SERVE_URL } from '../../src/cli/init/claude-settings.js';
 import { starterConfig } from '../../src/cli/init/starter-config.js';
 import { bridgeProblem } from '../../src/sandbox/proxy/bridge.js';
-import { repoRoot, runCli, runNode } from './run-cli.js';
+import { privateTempRoot, sessionKey } from '../../src/sandbox/private-temp.js';
+import { repoRoot, runCli, runNode, runProgram } from './run-cli.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -78,7 +79,7 @@ describe('hookwise init', () => {
     expect(after.permissions).toEqual(before.permissions);
     expect(after.hooks.PreToolUse[0]).toEqual(before.hooks.PreToolUse[0]);
     expect(after.hooks.PreToolUse[1]).toEqual({ hooks: [{ type: 'command', command: directCommand('PreToolUse') }] });
-    expect(Object.keys(after.hooks)).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop']);
+    expect(Object.keys(after.hooks)).toEqual(['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
 
     // A second run changes nothing.
     const again = await runCli(['init', 'claude-code'], { cwd: dir });
@@ -108,6 +109,35 @@ describe('hookwise init', () => {
     expect(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
+  it("claude-code: the session's own /tmp is kept between its commands and removed by the SessionEnd entry init writes", async () => {
+    const dir = project();
+    expect((await runCli(['init'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
+    const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    /** Run the entry init wrote for an event through sh, as Claude Code does. */
+    const entry = (event: string, input: object) =>
+      runProgram('sh', ['-c', settings.hooks[event][0].hooks[0].command], {
+        cwd: dir,
+        stdin: JSON.stringify({ hook_event_name: event, session_id: 'end-me', cwd: dir, ...input }),
+        env: { CLAUDE_PROJECT_DIR: dir, HOOKWISE_CLAUDE_CODE: '' },
+      });
+    const name = `hw-end-${path.basename(dir)}`;
+    const bashCall = async (command: string) => {
+      const pre = await entry('PreToolUse', { tool_name: 'Bash', tool_input: { command } });
+      expect(pre.code, pre.stderr).toBe(0);
+      return runProgram('bash', ['-c', JSON.parse(pre.stdout).hookSpecificOutput.updatedInput.command], { cwd: dir });
+    };
+    expect((await bashCall(`echo kept > /tmp/${name}`)).code).toBe(0);
+    expect((await bashCall(`cat /tmp/${name}`)).stdout).toBe('kept\n');
+    expect(existsSync(`/tmp/${name}`)).toBe(false);
+    const folder = path.join(privateTempRoot(homedir()), sessionKey('end-me', dir));
+    expect(readFileSync(path.join(folder, 'tmp', name), 'utf8')).toBe('kept\n');
+    const end = await entry('SessionEnd', { reason: 'exit' });
+    expect(end.code, end.stderr).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+    expect((await bashCall(`cat /tmp/${name}`)).code).not.toBe(0);
+  });
+
   it('claude-code: without hookwise installed it writes npx and says what that costs; once installed, init switches to it', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
     roots.push(dir);
@@ -123,7 +153,7 @@ describe('hookwise init', () => {
     symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
     const after = await runCli(['init', 'claude-code'], { cwd: dir });
     expect(after.stdout).toContain(
-      'the installed hookwise instead of npx on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop',
+      'the installed hookwise instead of npx on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop, SessionEnd',
     );
     const upgraded = JSON.parse(readFileSync(file, 'utf8'));
     expect(upgraded.hooks.PreToolUse[0].hooks[0].command).toBe(directCommand('PreToolUse'));
@@ -271,8 +301,10 @@ describe('a missing hookwise fails closed', () => {
     writeFileSync(path.join(dir, '.claude', 'settings.json'), JSON.stringify({ hooks }));
     const init = await runCli(['init', 'claude-code'], { cwd: dir });
     expect(init.stdout).toContain(
-      'the call is refused when hookwise cannot be run, on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop',
+      'the call is refused when hookwise cannot be run, on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop\n',
     );
+    // An earlier hookwise wrote no SessionEnd entry: it is added.
+    expect(init.stdout).toContain('updated  .claude/settings.json: hookwise on SessionEnd\n');
     const after = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
     expect(after.hooks.PreToolUse[0].hooks[0].command).toBe(directCommand('PreToolUse', ' --config policy.ts'));
     expect(after.hooks.Stop[0].hooks[0].command).toBe(directCommand('Stop'));

@@ -49,7 +49,9 @@ describe('hookwise init claude-code --mod', () => {
     expect(JSON.stringify(settingsOf())).toMatch(/hookwise\.js\\" claude-code|hookwise claude-code/);
     const mod = await runCli(['init', 'claude-code', '--mod', '--dir', dir]);
     expect(mod.code).toBe(0);
-    expect(mod.stdout).toMatch(/hookwise's settings hooks removed on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop/);
+    expect(mod.stdout).toMatch(
+      /hookwise's settings hooks removed on PreToolUse, PermissionRequest, PostToolUse, UserPromptSubmit, Stop, SessionEnd/,
+    );
     const after = settingsOf();
     // Only the user's hook and the marker are left.
     const marker = (withMarker({}).settings.hooks as Record<string, unknown[]>).UserPromptSubmit![0];

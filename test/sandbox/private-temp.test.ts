@@ -187,6 +187,23 @@ describe('after a sandboxed command, one line says what the sandbox held back an
     expect(line).toMatch(/sentinel\.txt exists outside the sandbox, but inside it \/tmp is this session's own folder.*allowRead/);
   });
 
+  it('a file in a secret folder the sandbox masks says it exists and a person reads it outside, without its contents', async () => {
+    // Spelled backwards: the parser refuses the path spelled out (a secret), before the sandbox is reached.
+    const key = [...path.join(r.home, '.ssh', 'id_rsa')].reverse().join('');
+    const { line } = await afterCommand(`python3 -c "print(open('${key}'[::-1]).read())"`);
+    expect(line).toBe(
+      `hookwise: ${path.join(r.home, '.ssh', 'id_rsa')} exists, but it is in ${path.join(r.home, '.ssh')}, a secret folder the OS sandbox shows empty; a person reads it outside the agent.`,
+    );
+  });
+
+  it("git's rename over a protected .git/config (EBUSY) says the file is protected", async () => {
+    fs.mkdirSync(path.join(r.ws, '.git', 'objects'), { recursive: true });
+    fs.mkdirSync(path.join(r.ws, '.git', 'refs', 'heads'), { recursive: true });
+    fs.writeFileSync(path.join(r.ws, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const { line } = await afterCommand('git config --local user.name someone');
+    expect(line).toMatch(/the OS sandbox kept \.git\/config read-only: a protected path .*\.git\/config/);
+  });
+
   it('a command that failed on its own gets no line', async () => {
     const { status, line } = await afterCommand('ls no-such-file-here');
     expect(status).not.toBe(0);
@@ -205,6 +222,23 @@ describe("tool caches are the workspace's own, writable, and used by nothing out
     expect(fs.existsSync(path.join(r.home, '.npm'))).toBe(false);
     const second = await run('ls "$npm_config_cache" >/dev/null && echo "$npm_config_cache"', 'session-b');
     expect(second.stdout.trim()).toBe(cache);
+  });
+
+  it("~/.npmrc is shown without its credentials: npm keeps the user's settings, and no token is readable", async () => {
+    const token = ['npm', 'Q7wErT9yUiOp3AsDfGhJkL2zXcVbNm0123456'].join('_');
+    const real = `fund=false\nregistry=http://127.0.0.1:9/\n//registry.npmjs.org/:_authToken=${token}\n_auth=${token}\nemail=me@example.com\n`;
+    fs.writeFileSync(path.join(r.home, '.npmrc'), real);
+    const seen = await run(
+      "npm config get registry && npm config get fund && python3 -c \"import os; print(open(os.path.expanduser('~/') + '.npmrc').read())\"",
+    );
+    expect(seen.refused).toBeUndefined();
+    expect(seen.status, seen.stderr).toBe(0);
+    expect(seen.stdout).toBe('http://127.0.0.1:9/\nfalse\nfund=false\nregistry=http://127.0.0.1:9/\n\n');
+    expect(seen.stdout + seen.stderr).not.toContain(token);
+    // The real file is as it was; a command's change to the copy is gone by the next command.
+    await run('npm config set fund true');
+    expect(fs.readFileSync(path.join(r.home, '.npmrc'), 'utf8')).toBe(real);
+    expect((await run('npm config get fund')).stdout).toBe('false\n');
   });
 
   it("cargo's registry is shown writable over the real one, which is left as it was", async () => {

@@ -17,7 +17,7 @@ import { hostNamed } from '../../hosts/index.js';
 import type { SetExit } from '../index.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_STALL_TIMEOUT_MS, Envelope } from '../envelope.js';
 import { UserError } from '../errors.js';
-import { followHookTimeouts, stallReason } from '../hook-deadline.js';
+import { followHookTimeouts, stalledHooks, stallReason } from '../hook-deadline.js';
 import { hookProcessesEnded } from '../hook-processes.js';
 import { RECURSION_GUARD } from '../resident/address.cjs';
 import { readInputObject } from '../stdin.js';
@@ -109,13 +109,15 @@ async function claudeCode(flags: HookCallFlags & { badArgument?: string }, start
         // Checked once the event is known, so that its failure answer fits the event (on Stop: the run ends).
         if (flags.badArgument !== undefined) throw new UserError(`claude-code: unknown argument ${flags.badArgument}`);
       },
-      async engineFor(projectDir) {
+      async engineFor(projectDir, _event, inputs) {
         const files = await configFiles(flags.config, projectDir);
         if (files.length === 0) return { none: noConfig(projectDir) };
         const engine = await envelope!.within(loadTimeoutMs, 'loading the config', loadFor(files, projectDir));
         const deadlines = followHookTimeouts(engine, envelope!.watchdog);
         envelope!.stallReason = (ms) => stallReason(ms, deadlines, stallTimeoutMs);
         const audit = await auditTo(engine, projectDir);
+        // A hook stuck in synchronous code never lets the engine record its Outcome: the stopped call is recorded here.
+        if (audit) envelope!.onStall = (ms, reason) => recordStall(audit, inputs[0]!, event!, stalledHooks(ms, deadlines, reason), reason);
         process.env[RECURSION_GUARD] = '1';
         loaded = engine;
         // The record is written before the answer: an answer that cannot be recorded is a failure.
@@ -145,3 +147,31 @@ async function claudeCode(flags: HookCallFlags & { badArgument?: string }, start
 
 /** Writing the answer is Claude Code's protocol: it lives with the rest of it in the core. */
 export { toClaudeCodeOutput };
+
+/** The audit record of a call whose hook was stopped stuck: refused, each stopped hook with status `timeout`. */
+function recordStall(
+  audit: { append(record: import('../../audit/types.js').AuditRecord): void; closeSync(): void },
+  input: { session_id?: unknown; tool_name?: unknown; tool_input?: unknown },
+  event: string,
+  hooks: ReturnType<typeof stalledHooks>,
+  reason: string,
+): void {
+  const tool = typeof input.tool_name === 'string' ? input.tool_name : undefined;
+  audit.append({
+    kind: 'outcome',
+    ts: new Date().toISOString(),
+    sessionId: typeof input.session_id === 'string' ? input.session_id : '',
+    event,
+    decision: 'deny',
+    tool,
+    data: {
+      event,
+      decision: 'deny',
+      blocked: true,
+      reason,
+      hooks,
+      ...(tool && { input: { tool_name: tool, tool_input: input.tool_input } }),
+    },
+  });
+  audit.closeSync();
+}

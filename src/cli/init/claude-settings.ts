@@ -7,8 +7,11 @@ import { isHookwiseEntry, SERVE_URL } from '../../config/claude/hookwise-entry.j
 export { SERVE_URL };
 export type ClaudeMode = 'command' | 'serve';
 
-/** The events hookwise answers for Claude Code: the guards judge before, redact after, and hold Stop. */
-export const CLAUDE_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop'] as const;
+/**
+ * The events hookwise answers for Claude Code: the guards judge before, redact after, and
+ * hold Stop; at SessionEnd the shell guard removes the session's own /tmp (docs/security.md#the-os-sandbox).
+ */
+export const CLAUDE_EVENTS = ['PreToolUse', 'PermissionRequest', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionEnd'] as const;
 
 /**
  * The command Claude Code runs on every hook: Node on the project's own hookwise when

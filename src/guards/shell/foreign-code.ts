@@ -42,8 +42,9 @@ const EXEC: Record<Language, RegExp> = {
 const WRITE =
   /\b(sqlite3?|rmtree|remove_tree|rimraf|remove|unlink\w*|rmdir\w*|rmSync|rm\s*\(|writeFile\w*|appendFile\w*|createWriteStream|rename\w*|chmod\w*|chown\w*|truncate\w*|copyFile\w*|symlink\w*|shutil|os\.replace|write_text|write_bytes|FileUtils|File\.(write|delete|open)|file_put_contents|fopen|fwrite|io\.open)\b|\bopen\s*\([^)]*,\s*['"][^'"]*[wax+]|open\s*\(?\s*(my\s+)?\$?\w*\s*,\s*['"]\s*[>+]/;
 
+// Parsers and regexes by the module's own name (`json.load(f)`, `re.compile(p)`) read data, not code.
 const EVAL =
-  /\b(eval|exec|compile|__import__|importlib|Function|vm\.run\w*|loadstring|load|instance_eval|class_eval|create_function|assert)\s*\(|\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/;
+  /(?<!\b(?:json|re|regex|toml|tomllib|tomli|csv|JSON)\.)\b(eval|exec|compile|__import__|importlib|Function|vm\.run\w*|loadstring|load|instance_eval|class_eval|create_function|assert)\s*\(|\brequire\s*\(\s*[^'"`\s)]|\bimport\s*\(\s*[^'"`\s)]/;
 
 const LITERAL = /'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g;
 

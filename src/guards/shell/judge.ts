@@ -3,7 +3,7 @@ import type { ParsedScripts } from '../../shell/parsed.js';
 import { ParseRefused, type Parser } from '../../shell/parser.js';
 import type { SimpleCommand } from '../../shell/script.js';
 import { evalWord, type Lookup } from '../../shell/words.js';
-import type { PathPolicy, PathVerdict } from '../../path-policy/judge.js';
+import { SCRATCH_WHY, type PathPolicy, type PathVerdict } from '../../path-policy/judge.js';
 import { resolvePath } from '../../path-policy/resolve.js';
 import { textHazard } from '../../path-policy/text-hazards.js';
 import { argsOf, commandName, literalArg, type Arg } from './args.js';
@@ -11,6 +11,7 @@ import { COMMANDS, genericChecks, handlerFor } from './commands/index.js';
 import { envPoisoning } from './env-rules.js';
 import { scanForeign, type Language } from './foreign-code.js';
 import type { CompiledRule } from './rules.js';
+import type { MadeThisSession } from './made-this-session.js';
 import { describeStdin, peelWrapper, type StdinProducer } from './wrappers.js';
 import { invocationLabel } from './label.js';
 import { pathCandidates, secretsInFile, secretsInText } from './file-contents.js';
@@ -28,6 +29,8 @@ export interface ShellJudgeOptions {
   deny: CompiledRule[];
   /** The rule packs that are on. */
   packs: ReadonlySet<PackName>;
+  /** Files the agent made this session and may delete (made-this-session.ts); none when absent. */
+  madeThisSession?: MadeThisSession;
 }
 
 /** One simple command as the judge saw it, for `hookwise guard shell --explain`. */
@@ -39,6 +42,9 @@ const MAX_DEPTH = 6;
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
 /** Builtins that run no program, so a `VAR=x` prefix on them reaches nothing (`:` and other special builtins keep it in POSIX mode). */
 const INERT_BUILTINS = new Set(['echo', 'printf', 'true', 'false', 'test', '[', 'pwd']);
+/** Why code that only changes files is contained by the OS sandbox whatever its network: the kernel decides where it writes. */
+export const FILE_WRITES_WHY = 'the OS sandbox decides which folders it may write';
+
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|stdin|tty|zero|fd\/[0-2]|full|random|urandom)$|^\/proc\/self\/fd\/[0-2]$/;
 
 /**
@@ -238,6 +244,8 @@ export class ShellJudgement implements JudgeApi {
   private redefines = false;
   /** Files this command line writes (as written): uploading one later sends what hookwise never saw. */
   private readonly written = new Set<string>();
+  /** The whole command line, as given. */
+  private line = '';
   /** Files only ever written (truncated) by programs that print known, harmless text (`date > stamp.txt`). */
   private readonly printed = new Set<string>();
 
@@ -254,6 +262,7 @@ export class ShellJudgement implements JudgeApi {
   }
 
   run(command: string): Judgement {
+    this.line = command;
     this.script(command);
     return {
       findings: this.findings,
@@ -263,6 +272,26 @@ export class ShellJudgement implements JudgeApi {
       rules: [...new Set(this.fired)],
       looks: this.diskLook?.looks ?? [],
     };
+  }
+
+  /**
+   * `d=$(mktemp -d) && … rm -rf "$d"`: the argument is `"$d"` (or `"${d}"`), and the line
+   * sets d once, to a folder mktemp just made, and by nothing else. Judged on the text of
+   * the whole line, so any other use of the name that could set it (a second assignment,
+   * `read d`, `for d in`, `printf -v d`, a nameref, code in a string) makes it unknown
+   * again; a TMPDIR on the line could point mktemp into the workspace. The folder itself
+   * only: a path below it may be a link the line planted.
+   */
+  holdsNewTemp(text: string, below = false): boolean {
+    const folder = /^("?)\$(?:\{(\w+)\}|(\w+))\1$/.exec(text)?.slice(2);
+    // `"$d/out.txt"`: a file written in it (a link planted there leads where the kernel lets the write go).
+    const inside = below ? /^"?\$(?:\{(\w+)\}|(\w+))"?((?:\/[\w.-]+)+)"?$/.exec(text) : null;
+    if (inside && inside[3]!.split('/').some((part) => part === '.' || part === '..')) return false;
+    const name = (folder ?? inside?.slice(1, 3))?.find(Boolean);
+    if (name === undefined || /TMPDIR/.test(this.line)) return false;
+    const made = new RegExp(`(?:^|[\\s;&|(])${name}=("?)\\$\\(mktemp(?: -d| -t [\\w.-]+| --directory)*\\)\\1(?=$|[\\s;&|)])`, 'g');
+    const bare = new RegExp(`(?<![-$\\w]|\\$\\{)${name}\\b`, 'g');
+    return (this.line.match(made) ?? []).length === 1 && (this.line.match(bare) ?? []).length === 1;
   }
 
   private add(level: Level, reason: string): void {
@@ -410,7 +439,9 @@ export class ShellJudgement implements JudgeApi {
     const who = argv[0]?.value ? `\`${path.posix.basename(argv[0].value)}\`` : 'a redirection';
     if ((op === '>&' || op === '<&') && (target.value === '-' || /^\d+-?$/.test(target.value ?? ''))) return;
     if (target.dynamic) {
-      this.unprovable(`${who} redirects ${op} ${target.text}, a file only known when it runs`);
+      if (WRITE_REDIRECTS.has(op) && this.holdsNewTemp(target.text, true))
+        this.unprovable(`${who} redirects ${op} ${target.text}, in a folder mktemp made ${SCRATCH_WHY}`);
+      else this.unprovable(`${who} redirects ${op} ${target.text}, a file only known when it runs`);
       return;
     }
     const value = target.value!;
@@ -575,9 +606,12 @@ export class ShellJudgement implements JudgeApi {
   }
 
   private checkWrite(arg: Arg, subject: string, opts: WriteOptions): void {
+    // `curl -o /dev/null`, `tee /dev/stderr`: writing there keeps nothing, as a redirection to them does.
+    if (!arg.dynamic && !arg.glob && arg.value !== undefined && HARMLESS_DEVICES.test(arg.value)) return;
     if (arg.value !== undefined) this.written.add(path.normalize(arg.value));
     if (arg.dynamic) {
-      this.unprovable(`${subject} ${arg.text}, a path only known when it runs`);
+      if (this.holdsNewTemp(arg.text)) this.unprovable(`${subject} ${arg.text}, a folder mktemp made ${SCRATCH_WHY}`);
+      else this.unprovable(`${subject} ${arg.text}, a path only known when it runs`);
       return;
     }
     if (arg.glob) {
@@ -726,6 +760,10 @@ export class ShellJudgement implements JudgeApi {
     }
   }
 
+  madeThisSession(files: readonly string[]): boolean {
+    return this.options.madeThisSession?.(files) ?? false;
+  }
+
   isInside(raw: string, cwd: string): boolean {
     return this.policy.isInside(raw, cwd);
   }
@@ -823,8 +861,10 @@ export class ShellJudgement implements JudgeApi {
     if (this.options.packs.has('files'))
       for (const r of scan.removes) judgeDeletion(literalArg(r), inv, this.packApi, `\`${inv.label}\` (a recursive delete of ${r})`);
     if (scan.capabilities.length > 0) {
+      // Code that only changes files (no commands, no generated code) writes where the kernel lets it, whatever the network.
+      const writesOnly = scan.capabilities.every((c) => c.startsWith('changes files'));
       this.unprovable(
-        `\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language`,
+        `\`${inv.label}\` runs ${language === 'other' ? 'code' : `${language} code`} that ${scan.capabilities.join(' and ')}; hookwise cannot follow code in another language${writesOnly ? `; ${FILE_WRITES_WHY}` : ''}`,
       );
     }
   }

@@ -51,6 +51,10 @@ export interface JudgeApi {
   upload(arg: Arg, inv: Invocation): void;
   /** Whether a path really lies in the workspace (or an extra allowed root). */
   isInside(raw: string, cwd: string): boolean;
+  /** Every one of these files (absolute) is the agent's own work of this session (made-this-session.ts). */
+  madeThisSession(files: readonly string[]): boolean;
+  /** The argument is `"$d"` (`below`: or a file in it) and the line sets d once, to a folder `$(mktemp)` made, and by nothing else. */
+  holdsNewTemp(text: string, below?: boolean): boolean;
   /** The command sends its stdin over the network: judge where it comes from. */
   uploadStdin(inv: Invocation): void;
   /** What feeds the command's stdin through a pipe, when it is a single command. */

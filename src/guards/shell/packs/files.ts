@@ -171,7 +171,7 @@ export function judgeDeletion(op: Arg, inv: Invocation, p: PackApi, what: string
 function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, matches: ((file: string) => boolean) | undefined): void {
   if (op.dynamic || op.value === undefined) {
     // Nothing to look at: what it deletes is known only when it runs (docs/guards.md, the files pack).
-    if (!IN_TEMP.test(op.text))
+    if (!IN_TEMP.test(op.text) && !p.judge.holdsNewTemp(op.text))
       p.irreversible(
         'files/run-time-path',
         `${what} deletes a path known only when it runs, so hookwise cannot look at what would be lost`,
@@ -220,6 +220,10 @@ function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, matches: ((
               ),
             )),
       );
+      if (lost.length > 0 && p.judge.madeThisSession(lost.map((e) => path.join(root ?? cwd, e.file)))) {
+        p.disk.note(`${target}: ${lost.length} file(s) the agent made this session (its checkpoints hold them)`);
+        continue;
+      }
       if (lost.length > 0)
         p.deny(
           'files/unrestorable',
@@ -227,8 +231,13 @@ function deletes(op: Arg, inv: Invocation, p: PackApi, what: string, matches: ((
         );
       continue;
     }
-    const count = countFiles(target, matches);
+    const files: string[] = [];
+    const count = countFiles(target, matches, files);
     p.disk.note(`${target}: ${count >= WALK_LIMIT ? `${WALK_LIMIT}+` : count} file(s) outside any git repository`);
+    if (count > 0 && count < WALK_LIMIT && files.length === count && p.judge.madeThisSession(files)) {
+      p.disk.note(`${target}: the agent made them this session (its checkpoints hold them)`);
+      continue;
+    }
     if (count > 0)
       p.irreversible(
         'files/no-repository',
@@ -245,7 +254,8 @@ function globFolder(pattern: string): string {
   return parts.slice(0, first).join('/').replace(/\\(.)/g, '$1') || (pattern.startsWith('/') ? '/' : '.');
 }
 
-function countFiles(target: string, matches: ((file: string) => boolean) | undefined): number {
+/** The files below `target` (up to WALK_LIMIT looked at); each file counted is added to `files`. */
+function countFiles(target: string, matches: ((file: string) => boolean) | undefined, files: string[] = []): number {
   let count = 0;
   let seen = 0;
   const stack = [target];
@@ -259,7 +269,10 @@ function countFiles(target: string, matches: ((file: string) => boolean) | undef
     }
     seen++;
     if (!st.isDirectory()) {
-      if (!matches || matches(path.relative(target, dir).split(path.sep).join('/') || path.basename(dir))) count++;
+      if (!matches || matches(path.relative(target, dir).split(path.sep).join('/') || path.basename(dir))) {
+        count++;
+        files.push(dir);
+      }
       continue;
     }
     try {
