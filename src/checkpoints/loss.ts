@@ -13,8 +13,12 @@ const EMPTIED_BYTES = 64 * 1024;
  * too, every file it deleted is lost.
  */
 export async function lostFiles(gitDir: string, before: Trees, changes: Change[]): Promise<string[]> {
+  // Bytes the step left elsewhere in the workspace (a file moved or copied) are not lost.
+  const kept = new Set(changes.filter((c) => c.after !== undefined && !c.path.startsWith('.git/')).map((c) => c.after!.id));
   const gone = await Promise.all(
-    changes.filter((c) => !c.path.startsWith('.git/')).map(async (c) => ((await takesWork(gitDir, c)) ? c : undefined)),
+    changes
+      .filter((c) => !c.path.startsWith('.git/') && !kept.has(c.before?.id ?? ''))
+      .map(async (c) => ((await takesWork(gitDir, c)) ? c : undefined)),
   );
   const candidates = gone.filter((c): c is Change => c !== undefined);
   if (candidates.length === 0) return [];

@@ -6,7 +6,7 @@ import { Checkpoints, type Change, type KeepLimits, type Step } from '../checkpo
 import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
 import { changeRecord, lossMessage } from './checkpoint/words.js';
-import { provesReadOnly } from './checkpoint/read-only.js';
+import { provesReadOnly, readsOnly } from './checkpoint/read-only.js';
 import { DEFAULT_GUARD_PRIORITY, perWorkspace, workspaceOf, type CommonGuardOptions } from './common.js';
 import { READ_TOOLS } from './path-guard.js';
 
@@ -86,12 +86,13 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
     if (open === undefined) return undefined;
     const { changes, lost } = await store.end(open);
     ctx.annotate({ step: open.n, changes: changeRecord(changes, lost) });
-    const repository = (await byGitAlone(open)) ? [] : changes.filter((c) => c.path.startsWith('.git/'));
+    // What the repository had that the step changed or took: new objects and refs take nothing.
+    const repository = (await byGitAlone(open)) ? [] : changes.filter((c) => c.path.startsWith('.git/') && c.status !== 'added');
     if (lost.length === 0 && repository.length === 0) return undefined;
     return answerLoss(onLoss, open, lost, repository, store);
   };
 
-  /** Whether every program the step ran was git itself, which may change .git as it likes. */
+  /** Whether every program the step ran was git itself, which may change .git as it likes, or a reader (`git status | sort`). */
   const byGitAlone = async (step: Step): Promise<boolean> => {
     if (!shells.has(step.tool)) return false;
     parser ??= await loadBashParser();
@@ -99,7 +100,10 @@ export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEven
       return scripts.use(
         parser,
         step.what,
-        (s) => s.problems.length === 0 && s.commands.length > 0 && s.commands.every((c) => c.words[0]?.text === 'git'),
+        (s) =>
+          s.problems.length === 0 &&
+          s.commands.some((c) => c.words[0]?.text === 'git') &&
+          s.commands.every((c) => c.words[0]?.text === 'git' || readsOnly(c)),
       );
     } catch {
       return false;

@@ -129,4 +129,23 @@ describe('checkpointGuard in an engine', () => {
   it('rejects an onLoss it does not know, when the policy is made', () => {
     expect(() => checkpointGuard({ onLoss: 'warn' as never })).toThrow(/onLoss must be 'tell', 'ask' or 'deny'/);
   });
+
+  it('tells nothing after a move, nor after git beside readers; tells a change to .git by other means', async () => {
+    const engine = engineWith();
+    const step = async (command: string, id: string) => {
+      await fire(engine, 'PreToolUse', 'Bash', { command }, id);
+      execFileSync('bash', ['-c', command], { cwd: ws });
+      return fire(engine, 'PostToolUse', 'Bash', { command }, id);
+    };
+    // An untracked file moved: its bytes are still in the workspace.
+    expect((await step('mv notes.md moved.md', 'm1')).additionalContext).toBeNull();
+    expect((await step('mv moved.md notes.md', 'm2')).additionalContext).toBeNull();
+    await step('git add notes.md', 'g1');
+    writeFileSync(path.join(ws, 'notes.md'), 'work in progress, and more\n');
+    // git rewrites its index; sort only reads.
+    expect((await step('git add notes.md | sort', 'g2')).additionalContext).toBeNull();
+    const other = await step("printf '[x]\\n' >> .git/config", 'o1');
+    expect(other.additionalContext).toMatch(/\.git/);
+    await new Checkpoints(ws).undo({ to: other.hooks[0]!.step as number });
+  });
 });

@@ -106,7 +106,8 @@ export function provesReadOnly(parser: Parser, scripts: ParsedScripts, command: 
   }
 }
 
-function readsOnly(command: SimpleCommand): boolean {
+/** One simple command a known reader with static words, no assignment, no redirection that writes a file. */
+export function readsOnly(command: SimpleCommand): boolean {
   if (command.declaration || command.assignments.length > 0) return false;
   const words = command.words.map((w) => evalWord(w, () => undefined));
   if (words.length === 0 || words.some((w) => w.value === undefined || w.hazard !== undefined)) return false;
