@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
 import { cliPath, repoRoot, runCli } from './run-cli.js';
 import { alive } from '../support/processes.js';
+import { slack } from '../support/slack.js';
 
 /**
  * The resident (docs/claude-code.md#the-resident), through the real, spawned CLI:
@@ -64,7 +65,7 @@ async function residents(env: Record<string, string> = {}): Promise<Listed[]> {
 }
 
 /** Polls until `ready` gives a value (residents start in the background). */
-async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = slack(20_000)): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await ready();
@@ -278,7 +279,7 @@ describe('where a resident is not used', () => {
       env: { ...ON, CLAUDE_PROJECT_DIR: dir },
     });
     // Residents start after the answer, in the background: give one the time it would take.
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, slack(1500)));
     expect(await residents()).toEqual([]);
   });
 });
@@ -303,7 +304,7 @@ describe('a resident goes', () => {
   });
 });
 
-describe('a resident proves itself, and a silent one holds no call', { timeout: 120_000 }, () => {
+describe('a resident proves itself, and a silent one holds no call', { timeout: slack(120_000) }, () => {
   const ALLOW = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
   const socketOf = () => path.join(residentsDir, readdirSync(residentsDir).find((n) => n.endsWith('.sock'))!);
 

@@ -72,13 +72,17 @@ describe('hookwise guard shell (spawned)', () => {
     slack(30_000),
   );
 
-  it('says a command it cannot prove safe runs in the OS sandbox, exit 0', async () => {
-    const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
-    );
-  }, 30_000);
+  it(
+    'says a command it cannot prove safe runs in the OS sandbox, exit 0',
+    async () => {
+      const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
+      );
+    },
+    slack(30_000),
+  );
 
   it.each(LOOK_ALIKES)(
     'allows %s, exit 0',
@@ -101,21 +105,33 @@ describe('hookwise fire PreToolUse run from / (spawned)', () => {
     return JSON.parse(r.stdout) as { decision: string | null; reason?: string };
   };
 
-  it('judges /etc as outside the project, not inside the process cwd', async () => {
-    const out = await fire({ tool_name: 'Bash', tool_input: { command: 'rm -rf /etc/x' } });
-    expect(out.decision).toBe('deny');
-    expect(out.reason).toContain(`outside the workspace ${f.ws}`);
-  }, 30_000);
+  it(
+    'judges /etc as outside the project, not inside the process cwd',
+    async () => {
+      const out = await fire({ tool_name: 'Bash', tool_input: { command: 'rm -rf /etc/x' } });
+      expect(out.decision).toBe('deny');
+      expect(out.reason).toContain(`outside the workspace ${f.ws}`);
+    },
+    slack(30_000),
+  );
 
-  it('allows the project folder and refuses a /proc/self/cwd path', async () => {
-    expect((await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${f.ws}/build` } })).decision).toBeNull();
-    expect((await fire({ tool_name: 'Write', tool_input: { file_path: '/proc/self/cwd/etc/x', content: '' } })).decision).toBe('deny');
-  }, 30_000);
+  it(
+    'allows the project folder and refuses a /proc/self/cwd path',
+    async () => {
+      expect((await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${f.ws}/build` } })).decision).toBeNull();
+      expect((await fire({ tool_name: 'Write', tool_input: { file_path: '/proc/self/cwd/etc/x', content: '' } })).decision).toBe('deny');
+    },
+    slack(30_000),
+  );
 
-  it('refuses a Write whose file_path is an array, and a Glob through a symlink out', async () => {
-    expect((await fire({ tool_name: 'Write', tool_input: { file_path: ['src/a.ts', '/etc/passwd'], content: 'x' } })).decision).toBe(
-      'deny',
-    );
-    expect((await fire({ tool_name: 'Glob', tool_input: { pattern: 'link-out/**' } })).decision).toBe('deny');
-  }, 30_000);
+  it(
+    'refuses a Write whose file_path is an array, and a Glob through a symlink out',
+    async () => {
+      expect((await fire({ tool_name: 'Write', tool_input: { file_path: ['src/a.ts', '/etc/passwd'], content: 'x' } })).decision).toBe(
+        'deny',
+      );
+      expect((await fire({ tool_name: 'Glob', tool_input: { pattern: 'link-out/**' } })).decision).toBe('deny');
+    },
+    slack(30_000),
+  );
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadShellJudge, type ShellJudge } from '../../src/guards/index.js';
 import { DESTRUCTIVE, LOOK_ALIKES } from './destructive-corpus.js';
 import { makeRepo, type Repo } from './repo-fixture.js';
+import { slack } from '../support/slack.js';
 
 let repo: Repo;
 let judge: ShellJudge;
@@ -39,7 +40,7 @@ describe('the destructive-command corpus', () => {
     expect(all.filter((cmd, i) => all.indexOf(cmd) !== i)).toEqual([]);
   });
 
-  it('refuses 97% or more of the destructive commands, each with a reason naming what is lost', { timeout: 600_000 }, () => {
+  it('refuses 97% or more of the destructive commands, each with a reason naming what is lost', { timeout: slack(600_000) }, () => {
     const missed: string[] = [];
     for (const c of DESTRUCTIVE) {
       const d = judge.judge(c.command, repo.dir);
@@ -50,7 +51,7 @@ describe('the destructive-command corpus', () => {
     expect(missed).toEqual([]);
   });
 
-  it('allows 97% or more of the look-alikes', { timeout: 600_000 }, () => {
+  it('allows 97% or more of the look-alikes', { timeout: slack(600_000) }, () => {
     const refused: string[] = [];
     for (const c of LOOK_ALIKES) {
       const d = judge.judge(c.command, repo.dir);
@@ -60,7 +61,7 @@ describe('the destructive-command corpus', () => {
     expect(refused).toEqual([]);
   });
 
-  it('names the pack and rule in every refusal a pack makes', { timeout: 600_000 }, () => {
+  it('names the pack and rule in every refusal a pack makes', { timeout: slack(600_000) }, () => {
     for (const c of DESTRUCTIVE.filter(
       (x) => x.pack !== 'files' && !/[;&|`$(){]|^(env|command|builtin|time|nohup|nice|\\|")| {2}/.test(x.command),
     )) {

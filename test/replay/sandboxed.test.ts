@@ -15,6 +15,7 @@ import { repoRoot, runCli } from '../cli/run-cli.js';
 const KEY = 'sandboxed-replay-key-0123456789ab';
 const GUARDS = `import { defineConfig } from 'hookwise';
 import { pathGuard, secretGuard, shellGuard } from 'hookwise/guards';
+import { slack } from '../support/slack.js';
 export default defineConfig({ hooks: [shellGuard(), pathGuard(), secretGuard({ mode: 'block' })`;
 const DEFAULT = `${GUARDS}] });\n`;
 const NO_LS = `${GUARDS}, { name: 'no-ls', events: 'PreToolUse', matcher: { tool: 'Bash', command: '^ls\\\\b' }, handler: () => ({ decision: 'deny', reason: 'no ls' }) }] });\n`;
@@ -53,7 +54,7 @@ beforeAll(async () => {
     });
     expect(hook.code, hook.stderr).toBe(0);
   }
-}, 120_000);
+}, slack(120_000));
 afterAll(() => {
   cleanup();
   rmSync(configDir, { recursive: true, force: true });
@@ -67,7 +68,7 @@ const lines = (stdout: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { input: { command: string }; change: string; hook: string });
 
-describe('records and replay with the shell guard and its OS sandbox on', { timeout: 120_000 }, () => {
+describe('records and replay with the shell guard and its OS sandbox on', { timeout: slack(120_000) }, () => {
   it("each record holds the agent's command, the sandbox line beside it", () => {
     const rows = queryAudit(db, { kind: 'outcome', event: 'PreToolUse' });
     expect(rows.map((r) => (r.data as { input: { tool_input: { command: string } } }).input.tool_input.command)).toEqual(COMMANDS);
