@@ -1,7 +1,7 @@
 /**
  * Issue 9 through the CLI: a representative bypass of each class is refused and
- * each look-alike allowed by the judge `hookwise guard shell` runs (the CLI itself
- * spawned, from dist/, for one of each), and `hookwise fire` judges against the input's project folder even
+ * each look-alike allowed by the judge `hookwise guard shell` runs (the CLI itself,
+ * spawned from dist/, in ./cli.test.ts and below), and `hookwise fire` judges against the input's project folder even
  * when the process runs from `/`.
  */
 import fs from 'node:fs';
@@ -66,7 +66,8 @@ const LOOK_ALIKES = [
  * Every row goes through the judge `hookwise guard shell` builds (loadShellJudge with the
  * CLI's options), in this process: one spawn per row cost a CLI start each (seconds on a
  * loaded machine) to prove again the same decision. The CLI's own part (its options,
- * the words it prints, its exit status) is proven by the spawned tests below.
+ * the words it prints, its exit status) is proven spawned in ./cli.test.ts (a denial,
+ * an allow, --no-sandbox) and below (an allow in the OS sandbox).
  */
 describe('the judge `hookwise guard shell` uses', () => {
   it.each(BYPASSES)('refuses %s (the parser alone, as --no-sandbox)', async (_technique, command) => {
@@ -86,16 +87,6 @@ describe('the judge `hookwise guard shell` uses', () => {
 
 describe('hookwise guard shell (spawned)', () => {
   it(
-    'refuses a bypass with --no-sandbox: "denied: <reason>", exit 2',
-    async () => {
-      const r = await runCli(['guard', 'shell', fill('strace rm -rf /etc', f), '--workspace', f.ws, '--no-sandbox']);
-      expect(r.code, r.stdout + r.stderr).toBe(2);
-      expect(r.stdout).toMatch(/^denied: \S/);
-    },
-    slack(30_000),
-  );
-
-  it(
     'says a command it cannot prove safe runs in the OS sandbox, exit 0',
     async () => {
       const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
@@ -103,16 +94,6 @@ describe('hookwise guard shell (spawned)', () => {
       expect(r.stdout).toMatch(
         /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
       );
-    },
-    slack(30_000),
-  );
-
-  it(
-    'allows a look-alike: "allowed: <reason>", exit 0',
-    async () => {
-      const r = await runCli(['guard', 'shell', 'npm exec -- tsc', '--workspace', f.ws]);
-      expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^allowed: /);
     },
     slack(30_000),
   );
