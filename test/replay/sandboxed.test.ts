@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
 import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
+import { slack } from '../support/slack.js';
 
 // The default policy runs every allowed shell command in the OS sandbox: the shell
 // guard's last handler rewrites `ls` into a long `bwrap` line. The audit record must
@@ -15,7 +16,6 @@ import { repoRoot, runCli } from '../cli/run-cli.js';
 const KEY = 'sandboxed-replay-key-0123456789ab';
 const GUARDS = `import { defineConfig } from 'hookwise';
 import { pathGuard, secretGuard, shellGuard } from 'hookwise/guards';
-import { slack } from '../support/slack.js';
 export default defineConfig({ hooks: [shellGuard(), pathGuard(), secretGuard({ mode: 'block' })`;
 const DEFAULT = `${GUARDS}] });\n`;
 const NO_LS = `${GUARDS}, { name: 'no-ls', events: 'PreToolUse', matcher: { tool: 'Bash', command: '^ls\\\\b' }, handler: () => ({ decision: 'deny', reason: 'no ls' }) }] });\n`;
