@@ -80,8 +80,9 @@ async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = 
   }
 }
 
-const residentFor = (dir: string) =>
-  until(`a resident for ${dir}`, async () => (sockets() > 0 ? (await residents()).find((r) => r.cwd === dir) : undefined));
+/** `eager`: ask the CLI from the start, not once a socket is there (a resident with a short idle time may be gone by the time a spawn answers). */
+const residentFor = (dir: string, eager = false) =>
+  until(`a resident for ${dir}`, async () => (eager || sockets() > 0 ? (await residents()).find((r) => r.cwd === dir) : undefined));
 
 const GUARD_CONFIG = `import { shellGuard, pathGuard } from ${GUARDS};\nexport default { hooks: [shellGuard(), pathGuard()] };\n`;
 
@@ -303,8 +304,8 @@ describe('a resident goes', () => {
 
   it('after its idle time, removing its socket', async () => {
     const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
-    await call(dir, bash('ls'), { HOOKWISE_RESIDENT_IDLE_MS: '3000' });
-    const resident = await residentFor(dir);
+    await call(dir, bash('ls'), { HOOKWISE_RESIDENT_IDLE_MS: String(slack(3000)) });
+    const resident = await residentFor(dir, true);
     await until('the resident to end', async () => (alive(resident.pid) ? undefined : true));
     expect(await residents()).toEqual([]);
   });
