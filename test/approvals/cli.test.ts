@@ -8,6 +8,7 @@ import { openApprovals, type Approval, type ApprovalRequest } from '../../src/ap
 import { repoRoot, runCli, type CliResult } from '../cli/run-cli.js';
 import { requirePostgres } from '../support/services.js';
 import { postgresBackend } from './backends.js';
+import { slack } from '../support/slack.js';
 
 // Spawns the built CLI: `npm run build` first (npm test does it).
 
@@ -59,84 +60,88 @@ describe('hookwise approvals', () => {
     expect(bad.stderr).toBe('hookwise: --state must be pending, approved, denied or expired, got "done"\n');
   });
 
-  it('lists pending approvals as a table, shows one, and answers them; a second answer names the first and exits 1', async () => {
-    const [publish, write] = await request(db, ask(), ask({ sessionId: 'session-2', tool: 'Write', input: { file_path: '/etc/hosts' } }));
+  it(
+    'lists pending approvals as a table, shows one, and answers them; a second answer names the first and exits 1',
+    async () => {
+      const [publish, write] = await request(db, ask(), ask({ sessionId: 'session-2', tool: 'Write', input: { file_path: '/etc/hosts' } }));
 
-    const list = await hookwise(['approvals'], dir);
-    expect(list.stderr).toBe('');
-    expect(list.code).toBe(0);
-    const lines = list.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id +created +state +by +session +tool +input$/);
-    expect(lines.slice(1, 3).map((l) => l.split(/ {2,}/))).toEqual([
-      [write!.id, write!.createdAt, 'pending', '-', 'session-2', 'Write', '{"file_path":"/etc/hosts"}'],
-      [publish!.id, publish!.createdAt, 'pending', '-', 'session-1', 'Bash', 'npm publish'],
-    ]);
-    expect(lines[3]).toBe('2 pending approvals');
+      const list = await hookwise(['approvals'], dir);
+      expect(list.stderr).toBe('');
+      expect(list.code).toBe(0);
+      const lines = list.stdout.trimEnd().split('\n');
+      expect(lines[0]).toMatch(/^id +created +state +by +session +tool +input$/);
+      expect(lines.slice(1, 3).map((l) => l.split(/ {2,}/))).toEqual([
+        [write!.id, write!.createdAt, 'pending', '-', 'session-2', 'Write', '{"file_path":"/etc/hosts"}'],
+        [publish!.id, publish!.createdAt, 'pending', '-', 'session-1', 'Bash', 'npm publish'],
+      ]);
+      expect(lines[3]).toBe('2 pending approvals');
 
-    const show = await hookwise(['approvals', 'show', publish!.id], dir);
-    expect(show.code).toBe(0);
-    // Names padded to the longest present (`session:`, `created:`), then one space.
-    const field = (name: string, value: string) => `${`${name}:`.padEnd(8)} ${value}`;
-    expect(show.stdout).toBe(
-      [
-        field('id', publish!.id),
-        field('state', `pending (expires ${publish!.expiresAt}, then deny)`),
-        field('tenant', 'default'),
-        field('session', 'session-1'),
-        field('event', 'PreToolUse'),
-        field('tool', 'Bash'),
-        field('input', '{"command":"npm publish"}'),
-        field('hook', 'publish-guard'),
-        field('reason', 'publishing needs a person'),
-        field('created', publish!.createdAt),
-        '',
-      ].join('\n'),
-    );
+      const show = await hookwise(['approvals', 'show', publish!.id], dir);
+      expect(show.code).toBe(0);
+      // Names padded to the longest present (`session:`, `created:`), then one space.
+      const field = (name: string, value: string) => `${`${name}:`.padEnd(8)} ${value}`;
+      expect(show.stdout).toBe(
+        [
+          field('id', publish!.id),
+          field('state', `pending (expires ${publish!.expiresAt}, then deny)`),
+          field('tenant', 'default'),
+          field('session', 'session-1'),
+          field('event', 'PreToolUse'),
+          field('tool', 'Bash'),
+          field('input', '{"command":"npm publish"}'),
+          field('hook', 'publish-guard'),
+          field('reason', 'publishing needs a person'),
+          field('created', publish!.createdAt),
+          '',
+        ].join('\n'),
+      );
 
-    const approve = await hookwise(['approvals', 'approve', publish!.id, '--note', 'release day', '--as', 'alice', '--session'], dir);
-    expect(approve).toEqual({
-      code: 0,
-      stdout: `approved ${publish!.id} (Bash: npm publish) as alice, for the rest of the session\n`,
-      stderr: '',
-    });
-    const second = await hookwise(['approvals', 'deny', publish!.id, '--as', 'bob'], dir);
-    expect(second.code).toBe(1);
-    expect(second.stdout).toBe('');
-    expect(second.stderr).toMatch(
-      new RegExp(`^hookwise: approval ${publish!.id} was already approved by alice at \\S+ \\(note: release day\\)\\n$`),
-    );
+      const approve = await hookwise(['approvals', 'approve', publish!.id, '--note', 'release day', '--as', 'alice', '--session'], dir);
+      expect(approve).toEqual({
+        code: 0,
+        stdout: `approved ${publish!.id} (Bash: npm publish) as alice, for the rest of the session\n`,
+        stderr: '',
+      });
+      const second = await hookwise(['approvals', 'deny', publish!.id, '--as', 'bob'], dir);
+      expect(second.code).toBe(1);
+      expect(second.stdout).toBe('');
+      expect(second.stderr).toMatch(
+        new RegExp(`^hookwise: approval ${publish!.id} was already approved by alice at \\S+ \\(note: release day\\)\\n$`),
+      );
 
-    // --as defaults to the OS user.
-    const deny = await hookwise(['approvals', 'deny', write!.id, '--note', 'not that file', '--json'], dir);
-    expect(deny.code).toBe(0);
-    expect(JSON.parse(deny.stdout)).toMatchObject({
-      ok: true,
-      approval: { id: write!.id, state: 'denied', answeredBy: userInfo().username, note: 'not that file', scope: 'once' },
-    });
+      // --as defaults to the OS user.
+      const deny = await hookwise(['approvals', 'deny', write!.id, '--note', 'not that file', '--json'], dir);
+      expect(deny.code).toBe(0);
+      expect(JSON.parse(deny.stdout)).toMatchObject({
+        ok: true,
+        approval: { id: write!.id, state: 'denied', answeredBy: userInfo().username, note: 'not that file', scope: 'once' },
+      });
 
-    expect((await hookwise(['approvals'], dir)).stdout).toBe('0 pending approvals\n');
-    const all = JSON.parse((await hookwise(['approvals', 'list', '--all', '--json'], dir)).stdout) as Approval[];
-    expect(all.map((a) => [a.id, a.state, a.answeredBy, a.scope])).toEqual([
-      [write!.id, 'denied', userInfo().username, 'once'],
-      [publish!.id, 'approved', 'alice', 'session'],
-    ]);
-    const approved = JSON.parse((await hookwise(['approvals', 'list', '--state', 'approved', '--json'], dir)).stdout) as Approval[];
-    expect(approved.map((a) => a.id)).toEqual([publish!.id]);
-    const shown = await hookwise(['approvals', 'show', publish!.id], dir);
-    expect(shown.stdout).toContain(`answered: ${all[1]!.answeredAt} by alice, for the rest of the session\nnote:     release day\n`);
+      expect((await hookwise(['approvals'], dir)).stdout).toBe('0 pending approvals\n');
+      const all = JSON.parse((await hookwise(['approvals', 'list', '--all', '--json'], dir)).stdout) as Approval[];
+      expect(all.map((a) => [a.id, a.state, a.answeredBy, a.scope])).toEqual([
+        [write!.id, 'denied', userInfo().username, 'once'],
+        [publish!.id, 'approved', 'alice', 'session'],
+      ]);
+      const approved = JSON.parse((await hookwise(['approvals', 'list', '--state', 'approved', '--json'], dir)).stdout) as Approval[];
+      expect(approved.map((a) => a.id)).toEqual([publish!.id]);
+      const shown = await hookwise(['approvals', 'show', publish!.id], dir);
+      expect(shown.stdout).toContain(`answered: ${all[1]!.answeredAt} by alice, for the rest of the session\nnote:     release day\n`);
 
-    const missing = await hookwise(['approvals', 'approve', 'nope', '--as', 'alice'], dir);
-    expect(missing).toEqual({ code: 1, stdout: '', stderr: 'hookwise: no approval "nope"\n' });
-    const unknown = await hookwise(['approvals', 'show', 'nope'], dir);
-    expect(unknown.stderr).toBe('hookwise: no approval "nope" (see `hookwise approvals list --all`)\n');
+      const missing = await hookwise(['approvals', 'approve', 'nope', '--as', 'alice'], dir);
+      expect(missing).toEqual({ code: 1, stdout: '', stderr: 'hookwise: no approval "nope"\n' });
+      const unknown = await hookwise(['approvals', 'show', 'nope'], dir);
+      expect(unknown.stderr).toBe('hookwise: no approval "nope" (see `hookwise approvals list --all`)\n');
 
-    // Every request and answer is in the chain, and `hookwise audit verify` says it is intact.
-    const verify = await hookwise(['audit', 'verify'], dir);
-    expect(verify.stdout).toMatch(/^ok: 4 rows, chain intact/);
-    expect(verify.code).toBe(0);
-    const records = JSON.parse((await hookwise(['audit', '--kind', 'approval', '--json'], dir)).stdout) as Array<{ decision: string }>;
-    expect(records.map((r) => r.decision)).toEqual(['pending', 'pending', 'approved', 'denied']);
-  }, 120_000);
+      // Every request and answer is in the chain, and `hookwise audit verify` says it is intact.
+      const verify = await hookwise(['audit', 'verify'], dir);
+      expect(verify.stdout).toMatch(/^ok: 4 rows, chain intact/);
+      expect(verify.code).toBe(0);
+      const records = JSON.parse((await hookwise(['audit', '--kind', 'approval', '--json'], dir)).stdout) as Array<{ decision: string }>;
+      expect(records.map((r) => r.decision)).toEqual(['pending', 'pending', 'approved', 'denied']);
+    },
+    slack(120_000),
+  );
 
   it('answers through a --policy file: a refusal names who may, and exits 1', async () => {
     const file = path.join(dir, 'policy.db');

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAuditStore } from '../../src/audit/index.js';
 import { cliPath, runCli, runProgram } from '../cli/run-cli.js';
 import { sampleRecord, tempDir } from './helpers.js';
+import { slack } from '../support/slack.js';
 
 // `hookwise audit export` into a pipe whose reader is slow: a write then takes only
 // part of what it is given, and every byte must still arrive, as whole JSON lines.
@@ -28,7 +29,7 @@ function sh(script: string) {
   return runProgram('bash', ['-c', script], { env: { HOOKWISE_AUDIT_KEY: KEY } });
 }
 
-describe('audit export into a pipe', { timeout: 120_000 }, () => {
+describe('audit export into a pipe', { timeout: slack(120_000) }, () => {
   it('a reader that waits before reading still gets every byte, as whole lines', async () => {
     const out = path.join(dir, 'all.jsonl');
     const toFile = await runCli(['audit', 'export', '--db', db, '--out', out], { env: { HOOKWISE_AUDIT_KEY: KEY } });

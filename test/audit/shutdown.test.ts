@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { slack } from '../support/slack.js';
 import { countAudit, installShutdownFlush, openAuditStore, verifyAudit } from '../../src/audit/index.js';
 import { tempDir } from './helpers.js';
 
@@ -53,7 +54,7 @@ function runChild(args: string[], signal?: NodeJS.Signals, after = 0): Promise<C
 describe('stopping a process that is appending', () => {
   it('SIGTERM mid-way: exit 143, the database verifies and holds every record appended', async () => {
     const file = dbFile();
-    const run = await runChild([file, 'signal'], 'SIGTERM', 20_000);
+    const run = await runChild([file, 'signal'], 'SIGTERM', slack(20_000));
     expect(run.stderr).toBe('');
     expect(run.signal).toBeNull();
     expect(run.code).toBe(143);

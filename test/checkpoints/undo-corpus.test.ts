@@ -8,6 +8,7 @@ import { loadEngine } from '../../src/cli/load-engine.js';
 import { STARTER_CONFIG } from '../../src/cli/init/starter-config.js';
 import type { HookEngine } from '../../src/core/engine.js';
 import { copyWorkspace, fingerprint, midTaskWorkspace } from './workspace.js';
+import { slack } from '../support/slack.js';
 
 /**
  * Attacks and ordinary edits inside a workspace mid-task, each run for real as the
@@ -74,7 +75,7 @@ beforeAll(async () => {
   template = midTaskWorkspace(path.join(home, 'template'));
   writeFileSync(path.join(template, 'hookwise.config.ts'), STARTER_CONFIG);
   execFileSync('git', ['add', '-f', 'hookwise.config.ts'], { cwd: template });
-}, 120_000);
+}, slack(120_000));
 
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
@@ -92,7 +93,7 @@ async function runStep(ws: string, command: string): Promise<{ ran: boolean; con
   if (pre.blocked || pre.decision === 'deny' || pre.decision === 'ask') return { ran: false, context: null };
   const line = (pre.updatedInput?.command as string | undefined) ?? command;
   try {
-    execFileSync('bash', ['-c', line], { cwd: ws, stdio: 'pipe', timeout: 60_000 });
+    execFileSync('bash', ['-c', line], { cwd: ws, stdio: 'pipe', timeout: slack(60_000) });
   } catch {
     // A failing command still changed what it changed.
   }
@@ -105,32 +106,36 @@ describe('undo after each of a corpus of destructive steps, run for real through
   const told: string[] = [];
 
   for (const [i, c] of CORPUS.entries()) {
-    it(c.name, async () => {
-      const ws = copyWorkspace(template, path.join(home, `ws-${i}`));
-      engine = (await loadEngine({ config: [path.join(ws, 'hookwise.config.ts')], cwd: ws, quietWarnings: true })).engine;
-      const before = fingerprint(ws);
-      const store = new Checkpoints(ws);
-      const first = store.steps().length;
-      let ran = 0;
-      for (const command of c.steps) {
-        const step = await runStep(ws, command);
-        if (step.ran) ran++;
-        if (step.context?.includes('hookwise undo')) told.push(c.name);
-      }
-      if (fingerprint(ws) !== before) changed.push(c.name);
-      const steps = store
-        .steps()
-        .slice(first)
-        .filter((s) => s.undoes === undefined);
-      if (ran > 0) {
-        expect(steps.length).toBe(ran);
-        await store.undo({ to: steps[0]!.n });
-      }
-      expect(fingerprint(ws)).toBe(before);
-      execFileSync('git', ['fsck', '--no-progress'], { cwd: ws, stdio: 'pipe' });
-      expect(execFileSync('git', ['stash', 'list'], { cwd: ws }).toString()).toContain('stash@{0}');
-      rmSync(ws, { recursive: true, force: true });
-    }, 120_000);
+    it(
+      c.name,
+      async () => {
+        const ws = copyWorkspace(template, path.join(home, `ws-${i}`));
+        engine = (await loadEngine({ config: [path.join(ws, 'hookwise.config.ts')], cwd: ws, quietWarnings: true })).engine;
+        const before = fingerprint(ws);
+        const store = new Checkpoints(ws);
+        const first = store.steps().length;
+        let ran = 0;
+        for (const command of c.steps) {
+          const step = await runStep(ws, command);
+          if (step.ran) ran++;
+          if (step.context?.includes('hookwise undo')) told.push(c.name);
+        }
+        if (fingerprint(ws) !== before) changed.push(c.name);
+        const steps = store
+          .steps()
+          .slice(first)
+          .filter((s) => s.undoes === undefined);
+        if (ran > 0) {
+          expect(steps.length).toBe(ran);
+          await store.undo({ to: steps[0]!.n });
+        }
+        expect(fingerprint(ws)).toBe(before);
+        execFileSync('git', ['fsck', '--no-progress'], { cwd: ws, stdio: 'pipe' });
+        expect(execFileSync('git', ['stash', 'list'], { cwd: ws }).toString()).toContain('stash@{0}');
+        rmSync(ws, { recursive: true, force: true });
+      },
+      slack(120_000),
+    );
   }
 
   it('the corpus is not vacuous: most steps ran and took work, and the model heard of the losses', () => {

@@ -7,6 +7,7 @@ import { isAlive, script, waitGone } from '../handlers/helpers.js';
 import { queryAudit, verifyAudit } from '../../src/audit/index.js';
 import { alive } from '../support/processes.js';
 import { repoRoot, runCli } from './run-cli.js';
+import { slack } from '../support/slack.js';
 
 /**
  * Hooks end when their time is up (docs/security.md#containment), through the real,
@@ -59,7 +60,7 @@ async function treePids(pidFile: string): Promise<number[]> {
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
 
-describe('a command hook tree that ignores SIGTERM', { timeout: 120_000 }, () => {
+describe('a command hook tree that ignores SIGTERM', { timeout: slack(120_000) }, () => {
   it('survives SIGTERM on its own (the attack works without hookwise)', async () => {
     const pidFile = path.join(root, 'bare-pids');
     const termLog = path.join(root, 'bare-term');
@@ -96,11 +97,11 @@ describe('a command hook tree that ignores SIGTERM', { timeout: 120_000 }, () =>
       permissionDecisionReason: 'hook tree failed: timed out after 4000 ms',
     });
     const pids = await treePids(pidFile);
-    for (const pid of pids) expect(await waitGone(pid, true, 10_000), `pid ${pid} outlived the hook`).toBe(true);
+    for (const pid of pids) expect(await waitGone(pid, true, slack(10_000)), `pid ${pid} outlived the hook`).toBe(true);
   });
 });
 
-describe('a hook stuck in synchronous code', { timeout: 120_000 }, () => {
+describe('a hook stuck in synchronous code', { timeout: slack(120_000) }, () => {
   const looping = `export default { hooks: [{ name: 'spin', events: 'PreToolUse', timeoutMs: 500, handler: (i) => { if (i.tool_input.command === 'spin') for (;;) {} } }] };\n`;
   // A stall timeout far beyond the test's own: only the hook's timeoutMs can end the call in time.
   const patient = { HOOKWISE_STALL_TIMEOUT_MS: '600000' };
@@ -145,7 +146,7 @@ describe('a hook stuck in synchronous code', { timeout: 120_000 }, () => {
   });
 });
 
-async function until(ready: () => boolean, ms = 30_000): Promise<void> {
+async function until(ready: () => boolean, ms = slack(30_000)): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ready()) {
     if (Date.now() > deadline) throw new Error('timed out waiting');

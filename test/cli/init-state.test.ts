@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectStateDir } from '../../src/audit/paths.js';
 import { repoRoot, runCli } from './run-cli.js';
+import { slack } from '../support/slack.js';
 
 let root: string;
 let home: string;
@@ -39,46 +40,54 @@ const hookwise = (args: string[], options: { cwd?: string; stdin?: string } = {}
   runCli(args, { cwd: options.cwd ?? proj, env, stdin: options.stdin, unset: UNSET });
 
 describe('hookwise init --state user', () => {
-  it("creates the trail, its anchor and key in the user's state folder, and every command finds it there", async () => {
-    const init = await hookwise(['init', '--state', 'user']);
-    expect(init.code, init.stderr).toBe(0);
-    expect(folder.startsWith(path.join(root, 'data', 'state', 'hookwise', 'projects', 'proj-'))).toBe(true);
-    expect(init.stdout).toContain(`wrote    ${folder}: this project's audit trail, approvals and key, outside the workspace`);
-    expect(init.stdout).not.toContain('init --state user` keeps them');
-    for (const name of ['project.json', 'audit.db', 'audit.db.head', 'audit.key'])
-      expect(fs.existsSync(path.join(folder, name)), name).toBe(true);
-    expect(fs.statSync(path.join(folder, 'audit.key')).mode & 0o777).toBe(0o600);
-    expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(fs.readFileSync(path.join(folder, 'project.json'), 'utf8'))).toMatchObject({ workspace: proj });
-    // Nothing of it in the workspace.
-    expect(fs.existsSync(path.join(proj, '.hookwise', 'audit.db'))).toBe(false);
-    expect(fs.existsSync(path.join(proj, '.hookwise', 'audit.key'))).toBe(false);
+  it(
+    "creates the trail, its anchor and key in the user's state folder, and every command finds it there",
+    async () => {
+      const init = await hookwise(['init', '--state', 'user']);
+      expect(init.code, init.stderr).toBe(0);
+      expect(folder.startsWith(path.join(root, 'data', 'state', 'hookwise', 'projects', 'proj-'))).toBe(true);
+      expect(init.stdout).toContain(`wrote    ${folder}: this project's audit trail, approvals and key, outside the workspace`);
+      expect(init.stdout).not.toContain('init --state user` keeps them');
+      for (const name of ['project.json', 'audit.db', 'audit.db.head', 'audit.key'])
+        expect(fs.existsSync(path.join(folder, name)), name).toBe(true);
+      expect(fs.statSync(path.join(folder, 'audit.key')).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(folder).mode & 0o777).toBe(0o700);
+      expect(JSON.parse(fs.readFileSync(path.join(folder, 'project.json'), 'utf8'))).toMatchObject({ workspace: proj });
+      // Nothing of it in the workspace.
+      expect(fs.existsSync(path.join(proj, '.hookwise', 'audit.db'))).toBe(false);
+      expect(fs.existsSync(path.join(proj, '.hookwise', 'audit.key'))).toBe(false);
 
-    const verify = await hookwise(['audit', 'verify']);
-    expect(verify).toMatchObject({ code: 0 });
-    expect(verify.stdout).toMatch(
-      new RegExp(`^ok: 1 row, chain intact \\(${path.join(folder, 'audit.db').replace(/[.]/g, '\\.')}, head [0-9a-f]{16}\\)\\n$`),
-    );
-    const [first] = JSON.parse((await hookwise(['audit', '--json'])).stdout) as Array<{ kind: string; data: Record<string, unknown> }>;
-    expect(first).toMatchObject({ kind: 'init', data: { state: 'user', workspace: proj } });
+      const verify = await hookwise(['audit', 'verify']);
+      expect(verify).toMatchObject({ code: 0 });
+      expect(verify.stdout).toMatch(
+        new RegExp(`^ok: 1 row, chain intact \\(${path.join(folder, 'audit.db').replace(/[.]/g, '\\.')}, head [0-9a-f]{16}\\)\\n$`),
+      );
+      const [first] = JSON.parse((await hookwise(['audit', '--json'])).stdout) as Array<{ kind: string; data: Record<string, unknown> }>;
+      expect(first).toMatchObject({ kind: 'init', data: { state: 'user', workspace: proj } });
 
-    // A second init keeps the trail as it is.
-    const again = await hookwise(['init', '--state', 'user']);
-    expect(again.stdout).toContain(`kept     ${folder}`);
-    expect((await hookwise(['audit', 'verify'])).stdout).toMatch(/^ok: 1 row, chain intact/);
-    expect((await hookwise(['init', '--state', 'elsewhere'])).stderr).toContain('init: --state must be project or user, got "elsewhere"');
-  }, 120_000);
+      // A second init keeps the trail as it is.
+      const again = await hookwise(['init', '--state', 'user']);
+      expect(again.stdout).toContain(`kept     ${folder}`);
+      expect((await hookwise(['audit', 'verify'])).stdout).toMatch(/^ok: 1 row, chain intact/);
+      expect((await hookwise(['init', '--state', 'elsewhere'])).stderr).toContain('init: --state must be project or user, got "elsewhere"');
+    },
+    slack(120_000),
+  );
 
-  it('a project left with .hookwise/ is offered the user state folder', async () => {
-    const other = path.join(root, 'other');
-    fs.mkdirSync(other);
-    const init = await hookwise(['init'], { cwd: other });
-    expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toContain(
-      "note     the audit trail, approvals and key go to .hookwise/ in this project; `npx hookwise init --state user` keeps them in your state folder, outside the agent's reach",
-    );
-    expect(fs.existsSync(path.join(projectStateDir(other, env), 'project.json'))).toBe(false);
-  }, 60_000);
+  it(
+    'a project left with .hookwise/ is offered the user state folder',
+    async () => {
+      const other = path.join(root, 'other');
+      fs.mkdirSync(other);
+      const init = await hookwise(['init'], { cwd: other });
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stdout).toContain(
+        "note     the audit trail, approvals and key go to .hookwise/ in this project; `npx hookwise init --state user` keeps them in your state folder, outside the agent's reach",
+      );
+      expect(fs.existsSync(path.join(projectStateDir(other, env), 'project.json'))).toBe(false);
+    },
+    slack(60_000),
+  );
 });
 
 describe('the guards protect the state folder, even inside a folder that may be written', () => {
@@ -119,39 +128,43 @@ describe('the guards protect the state folder, even inside a folder that may be 
     expect(gone(copy)).toBe(true);
   }
 
-  it('refuses rm -rf of the state folder, a redirection over its anchor, and a Write to its database', async () => {
-    const before = snapshot();
+  it(
+    'refuses rm -rf of the state folder, a redirection over its anchor, and a Write to its database',
+    async () => {
+      const before = snapshot();
 
-    damages(
-      (copy) => `rm -rf ${copy}`,
-      (copy) => !fs.existsSync(copy),
-    );
-    const rm = await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${folder}` } });
-    expect(rm.decision).toBe('deny');
-    expect(rm.reason).toMatch(/hookwise's own state/);
+      damages(
+        (copy) => `rm -rf ${copy}`,
+        (copy) => !fs.existsSync(copy),
+      );
+      const rm = await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${folder}` } });
+      expect(rm.decision).toBe('deny');
+      expect(rm.reason).toMatch(/hookwise's own state/);
 
-    damages(
-      (copy) => `echo x > ${copy}/audit.db.head`,
-      (copy) => fs.readFileSync(path.join(copy, 'audit.db.head'), 'utf8') === 'x\n',
-    );
-    const redirect = await fire({ tool_name: 'Bash', tool_input: { command: `echo x > ${folder}/audit.db.head` } });
-    expect(redirect.decision).toBe('deny');
-    expect(redirect.reason).toMatch(/hookwise's own state/);
+      damages(
+        (copy) => `echo x > ${copy}/audit.db.head`,
+        (copy) => fs.readFileSync(path.join(copy, 'audit.db.head'), 'utf8') === 'x\n',
+      );
+      const redirect = await fire({ tool_name: 'Bash', tool_input: { command: `echo x > ${folder}/audit.db.head` } });
+      expect(redirect.decision).toBe('deny');
+      expect(redirect.reason).toMatch(/hookwise's own state/);
 
-    const write = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(folder, 'audit.db'), content: 'x' } });
-    expect(write.decision).toBe('deny');
-    expect(write.reason).toMatch(/hookwise's own state/);
+      const write = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(folder, 'audit.db'), content: 'x' } });
+      expect(write.decision).toBe('deny');
+      expect(write.reason).toMatch(/hookwise's own state/);
 
-    // A folder that holds it is refused too.
-    const parent = await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${path.join(root, 'data')}` } });
-    expect(parent.decision).toBe('deny');
-    expect(parent.reason).toMatch(/hookwise's own state/);
+      // A folder that holds it is refused too.
+      const parent = await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${path.join(root, 'data')}` } });
+      expect(parent.decision).toBe('deny');
+      expect(parent.reason).toMatch(/hookwise's own state/);
 
-    // Elsewhere in the allowed folder, writing is fine: the refusal is the state folder's.
-    const fine = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(root, 'data', 'notes.txt'), content: 'x' } });
-    expect(fine.decision).not.toBe('deny');
+      // Elsewhere in the allowed folder, writing is fine: the refusal is the state folder's.
+      const fine = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(root, 'data', 'notes.txt'), content: 'x' } });
+      expect(fine.decision).not.toBe('deny');
 
-    expect(snapshot()).toEqual(before);
-    expect((await hookwise(['audit', 'verify'])).code).toBe(0);
-  }, 120_000);
+      expect(snapshot()).toEqual(before);
+      expect((await hookwise(['audit', 'verify'])).code).toBe(0);
+    },
+    slack(120_000),
+  );
 });

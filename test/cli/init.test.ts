@@ -7,6 +7,7 @@ import { starterConfig } from '../../src/cli/init/starter-config.js';
 import { bridgeProblem } from '../../src/sandbox/proxy/bridge.js';
 import { privateTempRoot, sessionKey } from '../../src/sandbox/private-temp.js';
 import { repoRoot, runCli, runNode, runProgram } from './run-cli.js';
+import { slack } from '../support/slack.js';
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
@@ -262,28 +263,32 @@ describe('a missing hookwise fails closed', () => {
     expect(r.stderr).toMatch(/^hookwise failed closed: .*run npm install\n$/);
   });
 
-  it("the npx form: npx failing to run hookwise (offline, not installed) refuses too; hookwise's own answers pass", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
-    roots.push(dir);
-    expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
-    const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
-    // Offline: npx cannot fetch hookwise, and the test asks no registry.
-    const offline = { npm_config_offline: 'true', npm_config_yes: 'false' };
-    const pre = await runEntry(settings.hooks.PreToolUse[0].hooks[0].command, dir, 'PreToolUse', offline);
-    expect([pre.code, pre.stdout]).toEqual([2, '']);
-    expect(pre.stderr).toContain('hookwise failed closed: npx could not run hookwise: run npm install --save-dev hookwise\n');
-    const stop = await runEntry(settings.hooks.Stop[0].hooks[0].command, dir, 'Stop', offline);
-    expect(stop.code).toBe(0);
-    expect(JSON.parse(stop.stdout)).toMatchObject({ continue: false });
-    // Installed (npx finds it in node_modules/.bin): the same command gives hookwise's own answer.
-    mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
-    symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
-    symlinkSync(path.join(repoRoot, 'bin', 'hookwise.js'), path.join(dir, 'node_modules', '.bin', 'hookwise'));
-    const answered = await runEntry(settings.hooks.PreToolUse[0].hooks[0].command, dir, 'PreToolUse', offline);
-    expect(answered.code, answered.stderr).toBe(0);
-    expect(JSON.parse(answered.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
-    // npx is slow to start, three times over, on a loaded machine.
-  }, 120_000);
+  it(
+    "the npx form: npx failing to run hookwise (offline, not installed) refuses too; hookwise's own answers pass",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'hookwise-init-'));
+      roots.push(dir);
+      expect((await runCli(['init', 'claude-code'], { cwd: dir })).code).toBe(0);
+      const settings = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+      // Offline: npx cannot fetch hookwise, and the test asks no registry.
+      const offline = { npm_config_offline: 'true', npm_config_yes: 'false' };
+      const pre = await runEntry(settings.hooks.PreToolUse[0].hooks[0].command, dir, 'PreToolUse', offline);
+      expect([pre.code, pre.stdout]).toEqual([2, '']);
+      expect(pre.stderr).toContain('hookwise failed closed: npx could not run hookwise: run npm install --save-dev hookwise\n');
+      const stop = await runEntry(settings.hooks.Stop[0].hooks[0].command, dir, 'Stop', offline);
+      expect(stop.code).toBe(0);
+      expect(JSON.parse(stop.stdout)).toMatchObject({ continue: false });
+      // Installed (npx finds it in node_modules/.bin): the same command gives hookwise's own answer.
+      mkdirSync(path.join(dir, 'node_modules', '.bin'), { recursive: true });
+      symlinkSync(repoRoot, path.join(dir, 'node_modules', 'hookwise'), 'dir');
+      symlinkSync(path.join(repoRoot, 'bin', 'hookwise.js'), path.join(dir, 'node_modules', '.bin', 'hookwise'));
+      const answered = await runEntry(settings.hooks.PreToolUse[0].hooks[0].command, dir, 'PreToolUse', offline);
+      expect(answered.code, answered.stderr).toBe(0);
+      expect(JSON.parse(answered.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+      // npx is slow to start, three times over, on a loaded machine.
+    },
+    slack(120_000),
+  );
 
   it('init run again rewrites the entries an earlier init wrote into the form that fails closed (flags kept)', async () => {
     const dir = project();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './run-cli.js';
 import { unsealed } from '../support/sandbox-line.js';
+import { slack } from '../support/slack.js';
 
 // Issue 23, finding 4, through the resident of `hookwise claude-code`: after the 160 KB
 // pipeline (which aborted the parser for every later call of the process), the same
@@ -32,7 +33,7 @@ async function answered(): Promise<number | undefined> {
 }
 
 describe('the resident after a command past the parser limits', () => {
-  it('denies it with its reason, and answers the next commands in the same process', { timeout: 120_000 }, async () => {
+  it('denies it with its reason, and answers the next commands in the same process', { timeout: slack(120_000) }, async () => {
     await call('ls');
     // Residents start in the background.
     while ((await answered()) === undefined) await new Promise((r) => setTimeout(r, 100));

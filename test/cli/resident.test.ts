@@ -7,6 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { queryAudit } from '../../src/audit/index.js';
 import { cliPath, repoRoot, runCli } from './run-cli.js';
 import { alive } from '../support/processes.js';
+import { slack } from '../support/slack.js';
 
 /**
  * The resident (docs/claude-code.md#the-resident), through the real, spawned CLI:
@@ -19,8 +20,13 @@ const GUARDS = JSON.stringify(path.join(repoRoot, 'dist', 'guards', 'index.js'))
 const root = mkdtempSync(path.join(tmpdir(), 'hookwise-resident-'));
 const residentsDir = path.join(root, 'residents');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+/**
+ * The residents' sockets, read from the folder: the CLI finds residents by these, so with
+ * none there is nothing to ask it (a spawn each time the tests below poll for a resident).
+ */
+const sockets = () => (existsSync(residentsDir) ? readdirSync(residentsDir).filter((n) => n.endsWith('.sock')).length : 0);
 afterEach(async () => {
-  await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
+  if (sockets() > 0) await runCli(['residents', '--stop', '--all'], { env: { HOOKWISE_RESIDENT_DIR: residentsDir } });
 });
 
 const ON = { HOOKWISE_RESIDENT: '1', HOOKWISE_RESIDENT_DIR: residentsDir, HOOKWISE_CLAUDE_CODE: '', HOOKWISE_FAIL_OPEN: '' };
@@ -64,7 +70,7 @@ async function residents(env: Record<string, string> = {}): Promise<Listed[]> {
 }
 
 /** Polls until `ready` gives a value (residents start in the background). */
-async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = slack(20_000)): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await ready();
@@ -74,7 +80,9 @@ async function until<T>(what: string, ready: () => Promise<T | undefined>, ms = 
   }
 }
 
-const residentFor = (dir: string) => until(`a resident for ${dir}`, async () => (await residents()).find((r) => r.cwd === dir));
+/** `eager`: ask the CLI from the start, not once a socket is there (a resident with a short idle time may be gone by the time a spawn answers). */
+const residentFor = (dir: string, eager = false) =>
+  until(`a resident for ${dir}`, async () => (eager || sockets() > 0 ? (await residents()).find((r) => r.cwd === dir) : undefined));
 
 const GUARD_CONFIG = `import { shellGuard, pathGuard } from ${GUARDS};\nexport default { hooks: [shellGuard(), pathGuard()] };\n`;
 
@@ -103,7 +111,7 @@ describe('a resident answers the calls after the first', () => {
     await call(dir, bash('ls'));
     const one = await residentFor(dir);
     await call(dir, bash('ls'), { CLAUDE_CODE_SESSION_ID: 'other' });
-    await until('a second resident', async () => ((await residents()).length === 2 ? true : undefined));
+    await until('a second resident', async () => (sockets() >= 2 && (await residents()).length === 2 ? true : undefined));
     await call(dir, bash('ls'));
     const listed = await residents();
     expect(listed.find((r) => r.pid === one.pid)?.answered).toBe(1);
@@ -278,7 +286,7 @@ describe('where a resident is not used', () => {
       env: { ...ON, CLAUDE_PROJECT_DIR: dir },
     });
     // Residents start after the answer, in the background: give one the time it would take.
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, slack(1500)));
     expect(await residents()).toEqual([]);
   });
 });
@@ -296,14 +304,14 @@ describe('a resident goes', () => {
 
   it('after its idle time, removing its socket', async () => {
     const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
-    await call(dir, bash('ls'), { HOOKWISE_RESIDENT_IDLE_MS: '3000' });
-    const resident = await residentFor(dir);
+    await call(dir, bash('ls'), { HOOKWISE_RESIDENT_IDLE_MS: String(slack(3000)) });
+    const resident = await residentFor(dir, true);
     await until('the resident to end', async () => (alive(resident.pid) ? undefined : true));
     expect(await residents()).toEqual([]);
   });
 });
 
-describe('a resident proves itself, and a silent one holds no call', { timeout: 120_000 }, () => {
+describe('a resident proves itself, and a silent one holds no call', { timeout: slack(120_000) }, () => {
   const ALLOW = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } });
   const socketOf = () => path.join(residentsDir, readdirSync(residentsDir).find((n) => n.endsWith('.sock'))!);
 

@@ -31,7 +31,7 @@ describe.each(HOSTS)('%s', (_name, make) => {
   let host: Host;
   beforeAll(async () => {
     host = await make();
-  }, 60_000);
+  }, slack(60_000));
   afterAll(async () => {
     await host.close();
   });

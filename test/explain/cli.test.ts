@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
+import { slack } from '../support/slack.js';
 
 const guards = pathToFileURL(path.join(repoRoot, 'dist', 'guards', 'index.js')).href;
 const POLICY = `import { shellGuard } from '${guards}';
@@ -24,7 +25,7 @@ afterEach(() => cleanup());
 
 const explain = (args: string[], stdin?: string) => runCli(['explain', ...args], { cwd: dir, stdin });
 
-describe('hookwise explain', { timeout: 120_000 }, () => {
+describe('hookwise explain', { timeout: slack(120_000) }, () => {
   it('a refusal: sources, every hook in run order with its matcher result, verdict and duration, the guard finding, the merge', async () => {
     const r = await explain(['PreToolUse', '{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}']);
     expect(r.code).toBe(0);
@@ -56,7 +57,7 @@ describe('hookwise explain', { timeout: 120_000 }, () => {
   });
 });
 
-describe('hookwise explain: bad inputs are one line and exit 2', { timeout: 120_000 }, () => {
+describe('hookwise explain: bad inputs are one line and exit 2', { timeout: slack(120_000) }, () => {
   const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
   it('an unknown event', async () => {
     const r = await explain(['pretooluse', '{}']);

@@ -1,13 +1,14 @@
 /**
- * Issue 9 through the real CLI (spawned, from dist/): a representative bypass
- * of each class is refused and each look-alike allowed by `hookwise guard
- * shell`, and `hookwise fire` judges against the input's project folder even
+ * Issue 9 through the CLI: a representative bypass of each class is refused and
+ * each look-alike allowed by the judge `hookwise guard shell` runs (the CLI itself,
+ * spawned from dist/, in ./cli.test.ts and below), and `hookwise fire` judges against the input's project folder even
  * when the process runs from `/`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadShellJudge } from '../../src/guards/shell-guard.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 import { fill, makeFixture, type Fixture } from './fixture.js';
 import { slack } from '../support/slack.js';
@@ -61,31 +62,38 @@ const LOOK_ALIKES = [
   'rm -rf ./build',
 ];
 
+/**
+ * Every row goes through the judge `hookwise guard shell` builds (loadShellJudge with the
+ * CLI's options), in this process: one spawn per row cost a CLI start each (seconds on a
+ * loaded machine) to prove again the same decision. The CLI's own part (its options,
+ * the words it prints, its exit status) is proven spawned in ./cli.test.ts (a denial,
+ * an allow, --no-sandbox) and below (an allow in the OS sandbox).
+ */
+describe('the judge `hookwise guard shell` uses', () => {
+  it.each(BYPASSES)('refuses %s (the parser alone, as --no-sandbox)', async (_technique, command) => {
+    const judge = await loadShellJudge({ workspace: f.ws, interactive: false, sandbox: 'off' });
+    const decision = judge.explain(fill(command, f), f.ws);
+    expect(decision.decision, decision.reason).toBe('deny');
+    expect(decision.reason).toMatch(/^\S/);
+  });
+
+  it.each(LOOK_ALIKES)('allows %s, outside the OS sandbox', async (command) => {
+    const judge = await loadShellJudge({ workspace: f.ws, interactive: false, sandbox: 'on' });
+    const decision = judge.explain(command, f.ws);
+    expect(decision.decision, decision.reason).toBe('allow');
+    expect((decision as { contained?: string[] }).contained).toBeUndefined();
+  });
+});
+
 describe('hookwise guard shell (spawned)', () => {
-  it.each(BYPASSES)(
-    'refuses %s, exit 2 (the parser alone, --no-sandbox)',
-    async (_technique, command) => {
-      const r = await runCli(['guard', 'shell', fill(command, f), '--workspace', f.ws, '--no-sandbox']);
-      expect(r.code, r.stdout + r.stderr).toBe(2);
-      expect(r.stdout).toMatch(/^denied: \S/);
-    },
-    slack(30_000),
-  );
-
-  it('says a command it cannot prove safe runs in the OS sandbox, exit 0', async () => {
-    const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
-    );
-  }, 30_000);
-
-  it.each(LOOK_ALIKES)(
-    'allows %s, exit 0',
-    async (command) => {
-      const r = await runCli(['guard', 'shell', command, '--workspace', f.ws]);
+  it(
+    'says a command it cannot prove safe runs in the OS sandbox, exit 0',
+    async () => {
+      const r = await runCli(['guard', 'shell', 'mycli /etc', '--workspace', f.ws]);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/^allowed: /);
+      expect(r.stdout).toMatch(
+        /^allowed in the OS sandbox: runs in the OS sandbox, which contains .*`mycli` is a program hookwise does not model/,
+      );
     },
     slack(30_000),
   );
@@ -101,21 +109,33 @@ describe('hookwise fire PreToolUse run from / (spawned)', () => {
     return JSON.parse(r.stdout) as { decision: string | null; reason?: string };
   };
 
-  it('judges /etc as outside the project, not inside the process cwd', async () => {
-    const out = await fire({ tool_name: 'Bash', tool_input: { command: 'rm -rf /etc/x' } });
-    expect(out.decision).toBe('deny');
-    expect(out.reason).toContain(`outside the workspace ${f.ws}`);
-  }, 30_000);
+  it(
+    'judges /etc as outside the project, not inside the process cwd',
+    async () => {
+      const out = await fire({ tool_name: 'Bash', tool_input: { command: 'rm -rf /etc/x' } });
+      expect(out.decision).toBe('deny');
+      expect(out.reason).toContain(`outside the workspace ${f.ws}`);
+    },
+    slack(30_000),
+  );
 
-  it('allows the project folder and refuses a /proc/self/cwd path', async () => {
-    expect((await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${f.ws}/build` } })).decision).toBeNull();
-    expect((await fire({ tool_name: 'Write', tool_input: { file_path: '/proc/self/cwd/etc/x', content: '' } })).decision).toBe('deny');
-  }, 30_000);
+  it(
+    'allows the project folder and refuses a /proc/self/cwd path',
+    async () => {
+      expect((await fire({ tool_name: 'Bash', tool_input: { command: `rm -rf ${f.ws}/build` } })).decision).toBeNull();
+      expect((await fire({ tool_name: 'Write', tool_input: { file_path: '/proc/self/cwd/etc/x', content: '' } })).decision).toBe('deny');
+    },
+    slack(30_000),
+  );
 
-  it('refuses a Write whose file_path is an array, and a Glob through a symlink out', async () => {
-    expect((await fire({ tool_name: 'Write', tool_input: { file_path: ['src/a.ts', '/etc/passwd'], content: 'x' } })).decision).toBe(
-      'deny',
-    );
-    expect((await fire({ tool_name: 'Glob', tool_input: { pattern: 'link-out/**' } })).decision).toBe('deny');
-  }, 30_000);
+  it(
+    'refuses a Write whose file_path is an array, and a Glob through a symlink out',
+    async () => {
+      expect((await fire({ tool_name: 'Write', tool_input: { file_path: ['src/a.ts', '/etc/passwd'], content: 'x' } })).decision).toBe(
+        'deny',
+      );
+      expect((await fire({ tool_name: 'Glob', tool_input: { pattern: 'link-out/**' } })).decision).toBe('deny');
+    },
+    slack(30_000),
+  );
 });

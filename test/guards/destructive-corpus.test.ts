@@ -7,9 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadShellJudge, type ShellJudge } from '../../src/guards/index.js';
 import { DESTRUCTIVE, LOOK_ALIKES } from './destructive-corpus.js';
 import { makeRepo, type Repo } from './repo-fixture.js';
+import { slack } from '../support/slack.js';
 
 let repo: Repo;
 let judge: ShellJudge;
+/** Each command judged once: the pack-and-rule check reads the decisions the 97% check made (a judgment runs git). */
+const decisions = new Map<string, ReturnType<ShellJudge['judge']>>();
+const judged = (command: string) => {
+  let d = decisions.get(command);
+  if (d === undefined) decisions.set(command, (d = judge.judge(command, repo.dir)));
+  return d;
+};
 
 beforeAll(async () => {
   repo = makeRepo({
@@ -39,10 +47,10 @@ describe('the destructive-command corpus', () => {
     expect(all.filter((cmd, i) => all.indexOf(cmd) !== i)).toEqual([]);
   });
 
-  it('refuses 97% or more of the destructive commands, each with a reason naming what is lost', { timeout: 600_000 }, () => {
+  it('refuses 97% or more of the destructive commands, each with a reason naming what is lost', { timeout: slack(600_000) }, () => {
     const missed: string[] = [];
     for (const c of DESTRUCTIVE) {
-      const d = judge.judge(c.command, repo.dir);
+      const d = judged(c.command);
       if (d.decision !== 'deny') missed.push(`${c.pack}: ${c.command}`);
       else expect(d.reason.length, c.command).toBeGreaterThan(20);
     }
@@ -50,21 +58,21 @@ describe('the destructive-command corpus', () => {
     expect(missed).toEqual([]);
   });
 
-  it('allows 97% or more of the look-alikes', { timeout: 600_000 }, () => {
+  it('allows 97% or more of the look-alikes', { timeout: slack(600_000) }, () => {
     const refused: string[] = [];
     for (const c of LOOK_ALIKES) {
-      const d = judge.judge(c.command, repo.dir);
+      const d = judged(c.command);
       if (d.decision !== 'allow') refused.push(`${c.pack}: ${c.command}  -- ${d.reason}`);
     }
     expect(refused.length / LOOK_ALIKES.length, refused.join('\n')).toBeLessThanOrEqual(0.03);
     expect(refused).toEqual([]);
   });
 
-  it('names the pack and rule in every refusal a pack makes', { timeout: 600_000 }, () => {
+  it('names the pack and rule in every refusal a pack makes', { timeout: slack(600_000) }, () => {
     for (const c of DESTRUCTIVE.filter(
       (x) => x.pack !== 'files' && !/[;&|`$(){]|^(env|command|builtin|time|nohup|nice|\\|")| {2}/.test(x.command),
     )) {
-      const d = judge.judge(c.command, repo.dir);
+      const d = judged(c.command);
       expect(d.reason, c.command).toMatch(/\[(git|files|databases|containers|clouds|publishing)\/[a-z0-9-]+\]/);
     }
   });

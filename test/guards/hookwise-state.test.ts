@@ -16,6 +16,7 @@ import { AuditStore } from '../../src/audit/store.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 import { makeFixture, type Fixture } from './fixture.js';
 import { unsealed } from '../support/sandbox-line.js';
+import { slack } from '../support/slack.js';
 
 let f: Fixture;
 let config: string;
@@ -68,59 +69,75 @@ async function fire(
 const bash = (command: string, cwd: string) => execFileSync('bash', ['-c', command], { cwd, stdio: 'pipe' });
 
 describe('hookwise state is out of the agent reach (spawned fire, real files)', () => {
-  it('refuses rm -rf .hookwise, which deletes the trail when unguarded', async () => {
-    const unprotected = freshCopy();
-    bash('rm -rf .hookwise', unprotected);
-    expect(fs.existsSync(path.join(unprotected, '.hookwise'))).toBe(false);
+  it(
+    'refuses rm -rf .hookwise, which deletes the trail when unguarded',
+    async () => {
+      const unprotected = freshCopy();
+      bash('rm -rf .hookwise', unprotected);
+      expect(fs.existsSync(path.join(unprotected, '.hookwise'))).toBe(false);
 
-    const before = snapshot(state);
-    const out = await fire({ tool_name: 'Bash', tool_input: { command: 'rm -rf .hookwise' } });
-    expect(out.decision).toBe('deny');
-    expect(out.reason).toMatch(/hookwise's own state/);
-    expect(snapshot(state)).toEqual(before);
-  }, 60_000);
+      const before = snapshot(state);
+      const out = await fire({ tool_name: 'Bash', tool_input: { command: 'rm -rf .hookwise' } });
+      expect(out.decision).toBe('deny');
+      expect(out.reason).toMatch(/hookwise's own state/);
+      expect(snapshot(state)).toEqual(before);
+    },
+    slack(60_000),
+  );
 
-  it('refuses overwriting the anchor from the shell and with the Write tool', async () => {
-    const unprotected = freshCopy();
-    bash('echo x > .hookwise/audit.db.head', unprotected);
-    expect(fs.readFileSync(path.join(unprotected, '.hookwise/audit.db.head'), 'utf8')).toBe('x\n');
+  it(
+    'refuses overwriting the anchor from the shell and with the Write tool',
+    async () => {
+      const unprotected = freshCopy();
+      bash('echo x > .hookwise/audit.db.head', unprotected);
+      expect(fs.readFileSync(path.join(unprotected, '.hookwise/audit.db.head'), 'utf8')).toBe('x\n');
 
-    const before = snapshot(state);
-    expect((await fire({ tool_name: 'Bash', tool_input: { command: 'echo x > .hookwise/audit.db.head' } })).decision).toBe('deny');
-    const write = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(state, 'audit.db.head'), content: 'x' } });
-    expect(write.decision).toBe('deny');
-    expect(write.reason).toMatch(/hookwise's own state/);
-    expect(
-      (await fire({ tool_name: 'Edit', tool_input: { file_path: '.hookwise/audit.db', old_string: 'a', new_string: 'b' } })).decision,
-    ).toBe('deny');
-    expect(snapshot(state)).toEqual(before);
-  }, 60_000);
+      const before = snapshot(state);
+      expect((await fire({ tool_name: 'Bash', tool_input: { command: 'echo x > .hookwise/audit.db.head' } })).decision).toBe('deny');
+      const write = await fire({ tool_name: 'Write', tool_input: { file_path: path.join(state, 'audit.db.head'), content: 'x' } });
+      expect(write.decision).toBe('deny');
+      expect(write.reason).toMatch(/hookwise's own state/);
+      expect(
+        (await fire({ tool_name: 'Edit', tool_input: { file_path: '.hookwise/audit.db', old_string: 'a', new_string: 'b' } })).decision,
+      ).toBe('deny');
+      expect(snapshot(state)).toEqual(before);
+    },
+    slack(60_000),
+  );
 
-  it('refuses sqlite3 and python sqlite3 on the audit database, whose SQL drops the trigger and cuts the tail when unguarded', async () => {
-    const unprotected = freshCopy();
-    const sql = 'DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq > 3';
-    const db = new Database(path.join(unprotected, '.hookwise/audit.db'));
-    db.exec(sql);
-    expect(db.prepare('SELECT count(*) FROM audit_log').pluck().get()).toBe(3);
-    db.close();
+  it(
+    'refuses sqlite3 and python sqlite3 on the audit database, whose SQL drops the trigger and cuts the tail when unguarded',
+    async () => {
+      const unprotected = freshCopy();
+      const sql = 'DROP TRIGGER audit_log_no_delete; DELETE FROM audit_log WHERE seq > 3';
+      const db = new Database(path.join(unprotected, '.hookwise/audit.db'));
+      db.exec(sql);
+      expect(db.prepare('SELECT count(*) FROM audit_log').pluck().get()).toBe(3);
+      db.close();
 
-    const before = snapshot(state);
-    const sqlite = await fire({ tool_name: 'Bash', tool_input: { command: `sqlite3 .hookwise/audit.db '${sql}'` } });
-    expect(sqlite.decision).toBe('deny');
-    expect(sqlite.reason).toMatch(/hookwise's own state/);
-    const python = `python3 -c "import sqlite3; c = sqlite3.connect('.hookwise/audit.db'); c.executescript('${sql}')"`;
-    // Python's SQL is not parsed: it is refused without the OS sandbox, and with it runs where .hookwise/ is read-only.
-    const judged = await fire({ tool_name: 'Bash', tool_input: { command: python } });
-    if (judged.decision !== 'deny') {
-      expect(unsealed(judged.updatedInput?.command)).toContain('/bwrap ');
-      expect(() => bash(judged.updatedInput!.command!, f.ws)).toThrow(/readonly|read-only|unable to open database file/i);
-    }
-    expect(snapshot(state)).toEqual(before);
-  }, 60_000);
+      const before = snapshot(state);
+      const sqlite = await fire({ tool_name: 'Bash', tool_input: { command: `sqlite3 .hookwise/audit.db '${sql}'` } });
+      expect(sqlite.decision).toBe('deny');
+      expect(sqlite.reason).toMatch(/hookwise's own state/);
+      const python = `python3 -c "import sqlite3; c = sqlite3.connect('.hookwise/audit.db'); c.executescript('${sql}')"`;
+      // Python's SQL is not parsed: it is refused without the OS sandbox, and with it runs where .hookwise/ is read-only.
+      const judged = await fire({ tool_name: 'Bash', tool_input: { command: python } });
+      if (judged.decision !== 'deny') {
+        expect(unsealed(judged.updatedInput?.command)).toContain('/bwrap ');
+        expect(() => bash(judged.updatedInput!.command!, f.ws)).toThrow(/readonly|read-only|unable to open database file/i);
+      }
+      expect(snapshot(state)).toEqual(before);
+    },
+    slack(60_000),
+  );
 
-  it('refuses reading the audit key, and lets the agent read the trail itself', async () => {
-    expect((await fire({ tool_name: 'Bash', tool_input: { command: 'cat .hookwise/audit.key' } })).decision).toBe('deny');
-    expect((await fire({ tool_name: 'Read', tool_input: { file_path: '.hookwise/audit.key' } })).decision).toBe('deny');
-    expect((await fire({ tool_name: 'Bash', tool_input: { command: 'ls .hookwise' } })).decision).toBeNull();
-  }, 60_000);
+  it(
+    'refuses reading the audit key, and lets the agent read the trail itself',
+    async () => {
+      expect((await fire({ tool_name: 'Bash', tool_input: { command: 'cat .hookwise/audit.key' } })).decision).toBe('deny');
+      expect((await fire({ tool_name: 'Read', tool_input: { file_path: '.hookwise/audit.key' } })).decision).toBe('deny');
+      expect((await fire({ tool_name: 'Bash', tool_input: { command: 'ls .hookwise' } })).decision).toBeNull();
+    },
+    slack(60_000),
+  );
 });

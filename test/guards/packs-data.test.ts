@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadShellJudge, shellGuard } from '../../src/guards/index.js';
 import { makeRepo, runBash, type Repo } from './repo-fixture.js';
+import { slack } from '../support/slack.js';
 
 const repos: Repo[] = [];
 const repo = (files?: Record<string, string>) => {
@@ -339,7 +340,7 @@ describe('hookwise guard shell --explain and hookwise check', () => {
     }
   };
 
-  it('prints every simple command, the wrappers peeled, the rule that decided and what it looked at', { timeout: 180_000 }, () => {
+  it('prints every simple command, the wrappers peeled, the rule that decided and what it looked at', { timeout: slack(180_000) }, () => {
     const r = repo();
     r.write('src/a.ts', 'unsaved');
     const { code, out } = cli(['guard', 'shell', '--explain', 'echo ok && env nice git reset --hard'], r.dir);
@@ -352,7 +353,7 @@ describe('hookwise guard shell --explain and hookwise check', () => {
     expect(out).toContain('denied: [git/reset-hard] `git reset --hard` discards changes to 1 file (src/a.ts)');
   });
 
-  it("check lists each shell guard's packs, on or off", { timeout: 180_000 }, () => {
+  it("check lists each shell guard's packs, on or off", { timeout: slack(180_000) }, () => {
     const r = repo();
     r.write(
       'hookwise.config.mjs',

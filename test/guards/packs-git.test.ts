@@ -6,6 +6,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadShellJudge } from '../../src/guards/index.js';
 import { makeRepo, runBash, type Repo } from './repo-fixture.js';
+import { slack } from '../support/slack.js';
 
 const repos: Repo[] = [];
 const repo = (files?: Record<string, string>) => {
@@ -431,7 +432,7 @@ describe('every wrapper and shell form of each destructive git verb', () => {
     (c: string) => `git -C . ${c.slice(4)}`,
     (c: string) => `git -c color.ui=never ${c.slice(4)}`,
   ];
-  it('refuses each verb in each form', { timeout: 300_000 }, async () => {
+  it('refuses each verb in each form', { timeout: slack(300_000) }, async () => {
     const r = repo();
     r.write('src/a.ts', 'unsaved\n');
     r.write('untracked.txt', 'new');

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookContext } from '../../src/core/spec.js';
+import { slack } from '../support/slack.js';
 
 export const SCRIPTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/scripts');
 export const script = (name: string): string => path.join(SCRIPTS, name);
@@ -65,7 +66,7 @@ export function isAlive(pid: number, zombieIsDead = false): boolean {
 }
 
 /** Polls until the process is gone; returns whether it went within the bound. */
-export async function waitGone(pid: number, zombieIsDead = false, boundMs = 5000): Promise<boolean> {
+export async function waitGone(pid: number, zombieIsDead = false, boundMs = slack(5000)): Promise<boolean> {
   const until = Date.now() + boundMs;
   while (Date.now() < until) {
     if (!isAlive(pid, zombieIsDead)) return true;
@@ -74,7 +75,7 @@ export async function waitGone(pid: number, zombieIsDead = false, boundMs = 5000
   return !isAlive(pid, zombieIsDead);
 }
 
-export async function waitForFile(file: string, boundMs = 5000): Promise<string> {
+export async function waitForFile(file: string, boundMs = slack(5000)): Promise<string> {
   const until = Date.now() + boundMs;
   while (Date.now() < until) {
     if (existsSync(file)) {

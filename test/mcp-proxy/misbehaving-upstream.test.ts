@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cliPath, repoRoot } from '../cli/run-cli.js';
+import { slack } from '../support/slack.js';
 
 // Each attack is shown twice against the same real, lenient MCP server: straight to it
 // (the unprotected path, where it works) and through `hookwise mcp-proxy` (where it fails).
@@ -64,7 +65,7 @@ const fired = () =>
         .map((l) => JSON.parse(l) as { event: string; tool: string; response?: unknown })
     : [];
 
-describe('mcp-proxy: the policy judges the tool that runs', { timeout: 120_000 }, () => {
+describe('mcp-proxy: the policy judges the tool that runs', { timeout: slack(120_000) }, () => {
   const lookAlikes = [
     'DANGER',
     'danger\u200b',
@@ -126,7 +127,7 @@ describe('mcp-proxy: the policy judges the tool that runs', { timeout: 120_000 }
   });
 });
 
-describe('mcp-proxy: every part of a result is judged', { timeout: 120_000 }, () => {
+describe('mcp-proxy: every part of a result is judged', { timeout: slack(120_000) }, () => {
   const places = ['content', 'structured', 'meta', 'error', 'resource-text', 'resource-blob', 'extra-field'] as const;
   const decoded = (r: unknown) =>
     JSON.stringify(r).replace(/"blob":"([^"]*)"/g, (_m, b64: string) => JSON.stringify(Buffer.from(b64, 'base64').toString('utf8')));
@@ -172,56 +173,68 @@ describe('mcp-proxy: every part of a result is judged', { timeout: 120_000 }, ()
   });
 });
 
-describe('mcp-proxy: a result too large', { timeout: 120_000 }, () => {
-  it('unprotected: the server sends all 30 MB to a client that reads it', async () => {
-    // A plain JSON-RPC exchange over the server's stdio (the SDK client's own buffer copies each chunk, too slow for 30 MB).
-    const server = spawn(process.execPath, [serverPath], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
-    const send = (m: object) => server.stdin.write(`${JSON.stringify(m)}\n`);
-    const lines: number[] = [];
-    let current = 0;
-    const answered = new Promise<void>((resolve) => {
-      server.stdout.on('data', (chunk: Buffer) => {
-        for (let at = chunk.indexOf(10), from = 0; ; at = chunk.indexOf(10, from)) {
-          if (at === -1) {
-            current += chunk.length - from;
-            break;
+describe('mcp-proxy: a result too large', { timeout: slack(120_000) }, () => {
+  it(
+    'unprotected: the server sends all 30 MB to a client that reads it',
+    async () => {
+      // A plain JSON-RPC exchange over the server's stdio (the SDK client's own buffer copies each chunk, too slow for 30 MB).
+      const server = spawn(process.execPath, [serverPath], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+      const send = (m: object) => server.stdin.write(`${JSON.stringify(m)}\n`);
+      const lines: number[] = [];
+      let current = 0;
+      const answered = new Promise<void>((resolve) => {
+        server.stdout.on('data', (chunk: Buffer) => {
+          for (let at = chunk.indexOf(10), from = 0; ; at = chunk.indexOf(10, from)) {
+            if (at === -1) {
+              current += chunk.length - from;
+              break;
+            }
+            lines.push(current + at - from);
+            current = 0;
+            from = at + 1;
+            if (lines.length === 2) resolve();
           }
-          lines.push(current + at - from);
-          current = 0;
-          from = at + 1;
-          if (lines.length === 2) resolve();
-        }
+        });
       });
-    });
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'big', arguments: { mb: 30 } } });
-    await answered;
-    server.stdin.end();
-    await once(server, 'exit');
-    expect(lines[1]).toBeGreaterThan(30 * 1024 * 1024);
-  }, 120_000);
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'big', arguments: { mb: 30 } } });
+      await answered;
+      server.stdin.end();
+      await once(server, 'exit');
+      expect(lines[1]).toBeGreaterThan(30 * 1024 * 1024);
+    },
+    slack(120_000),
+  );
 
-  it('through the proxy: refused with an error that says why, and the proxy keeps serving', async () => {
-    const client = await viaProxy();
-    await expect(client.callTool({ name: 'big', arguments: { mb: 30 } })).rejects.toThrow(
-      /the upstream server sent a message of 31,457,\d{3} bytes, over the proxy's limit of 16,777,216 bytes \(--max-message-bytes\)/,
-    );
-    expect(await client.callTool({ name: 'echo', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'ran echo' }] });
-    expect(fired().map((f) => f.event)).toEqual(['PreToolUse', 'PostToolUseFailure', 'PreToolUse', 'PostToolUse']);
-  }, 120_000);
+  it(
+    'through the proxy: refused with an error that says why, and the proxy keeps serving',
+    async () => {
+      const client = await viaProxy();
+      await expect(client.callTool({ name: 'big', arguments: { mb: 30 } })).rejects.toThrow(
+        /the upstream server sent a message of 31,457,\d{3} bytes, over the proxy's limit of 16,777,216 bytes \(--max-message-bytes\)/,
+      );
+      expect(await client.callTool({ name: 'echo', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'ran echo' }] });
+      expect(fired().map((f) => f.event)).toEqual(['PreToolUse', 'PostToolUseFailure', 'PreToolUse', 'PostToolUse']);
+    },
+    slack(120_000),
+  );
 
-  it('a limit set with --max-message-bytes; an over-long line with no id fails the calls waiting for it', async () => {
-    const client = await viaProxy({}, ['--max-message-bytes', '100000']);
-    await expect(client.callTool({ name: 'big', arguments: { mb: 1 } })).rejects.toThrow(/over the proxy's limit of 100,000 bytes/);
-    await expect(client.callTool({ name: 'garbage', arguments: { mb: 1 } })).rejects.toThrow(/over the proxy's limit of 100,000 bytes/);
-    expect(await client.callTool({ name: 'echo', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'ran echo' }] });
-  }, 120_000);
+  it(
+    'a limit set with --max-message-bytes; an over-long line with no id fails the calls waiting for it',
+    async () => {
+      const client = await viaProxy({}, ['--max-message-bytes', '100000']);
+      await expect(client.callTool({ name: 'big', arguments: { mb: 1 } })).rejects.toThrow(/over the proxy's limit of 100,000 bytes/);
+      await expect(client.callTool({ name: 'garbage', arguments: { mb: 1 } })).rejects.toThrow(/over the proxy's limit of 100,000 bytes/);
+      expect(await client.callTool({ name: 'echo', arguments: {} })).toEqual({ content: [{ type: 'text', text: 'ran echo' }] });
+    },
+    slack(120_000),
+  );
 
   it('an HTTP upstream: a result over the limit is refused after it arrived, and the proxy keeps serving', async () => {
     const http = spawn(process.execPath, [path.join(repoRoot, 'test/fixtures/mcp/server.mjs'), '--http', '0'], {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
+import { slack } from '../support/slack.js';
 
 const POLICY = `export default { hooks: [
   { name: 'no-rm', events: 'PreToolUse', matcher: { tool: 'Bash', command: '\\\\brm\\\\b' }, handler: () => ({ decision: 'deny', reason: 'refused: rm deletes files' }) },
@@ -45,7 +46,7 @@ afterEach(() => cleanup());
 
 const test = (args: string[]) => runCli(['test', ...args], { cwd: dir });
 
-describe('hookwise test', { timeout: 120_000 }, () => {
+describe('hookwise test', { timeout: slack(120_000) }, () => {
   it('passes every case, exit 0, and lists the hook no case exercised', async () => {
     const r = await test([]);
     expect(r.stdout).toContain('4 cases: 4 passed, 0 failed (1 file)');
@@ -120,7 +121,7 @@ describe('hookwise test', { timeout: 120_000 }, () => {
   });
 });
 
-describe('hookwise test: where the policy comes from', { timeout: 120_000 }, () => {
+describe('hookwise test: where the policy comes from', { timeout: slack(120_000) }, () => {
   it("a test file in a subfolder runs against the project's policy, found where hookwise test runs", async () => {
     mkdirSync(path.join(dir, 'policy-tests'));
     writeFileSync(path.join(dir, 'policy-tests', 'nested.policy-test.yaml'), CASES.replace('policy: [hookwise.config.mjs]\n', ''));
@@ -139,7 +140,7 @@ describe('hookwise test: where the policy comes from', { timeout: 120_000 }, () 
   });
 });
 
-describe('hookwise test: bad inputs are one line and exit 2', { timeout: 120_000 }, () => {
+describe('hookwise test: bad inputs are one line and exit 2', { timeout: slack(120_000) }, () => {
   const oneLine = (stderr: string) => expect(stderr.trim().split('\n')).toHaveLength(1);
 
   it('a missing file', async () => {

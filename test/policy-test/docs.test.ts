@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
+import { slack } from '../support/slack.js';
 
 // Runs every example of docs/testing.md as written: files are written, commands run
 // through the built CLI (`npx hookwise` is bin/hookwise.js), outputs compared.
@@ -37,7 +38,7 @@ function argsOf(line: string): string[] {
 
 const durations = (text: string) => text.replace(/\d+\.\d\d ms/g, 'N ms');
 
-describe('docs/testing.md', { timeout: 120_000 }, () => {
+describe('docs/testing.md', { timeout: slack(120_000) }, () => {
   it('has the blocks this test runs', () => {
     expect(files.map((f) => f.arg)).toEqual(['hookwise.config.mjs', 'main.policy-test.yaml', 'typed.policy-test.ts']);
     expect(runs).toHaveLength(3);

@@ -7,6 +7,7 @@ import { pgSchema } from '../audit/pg-schema.js';
 import { tempDir } from '../audit/helpers.js';
 import { runCli } from '../cli/run-cli.js';
 import { requirePostgres } from '../support/services.js';
+import { slack } from '../support/slack.js';
 
 const pgBase = await requirePostgres();
 
@@ -52,7 +53,7 @@ const lines = (stdout: string) =>
     .map((l) => JSON.parse(l));
 
 function suite(name: string, target: () => string) {
-  describe(`hookwise replay of the audit trail (${name})`, { timeout: 120_000 }, () => {
+  describe(`hookwise replay of the audit trail (${name})`, { timeout: slack(120_000) }, () => {
     it('the unchanged policy decides every recorded call as recorded', async () => {
       const r = await replay([target(), '--config', 'old.mjs']);
       expect(r.stderr).toContain('replayed 8 tool calls');

@@ -5,6 +5,7 @@ import { queryAudit } from '../../src/audit/index.js';
 import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 import { unsealed } from '../support/sandbox-line.js';
+import { slack } from '../support/slack.js';
 
 // The default policy runs every allowed shell command in the OS sandbox: the shell
 // guard's last handler rewrites `ls` into a long `bwrap` line. The audit record must
@@ -54,7 +55,7 @@ beforeAll(async () => {
     });
     expect(hook.code, hook.stderr).toBe(0);
   }
-}, 120_000);
+}, slack(120_000));
 afterAll(() => {
   cleanup();
   rmSync(configDir, { recursive: true, force: true });
@@ -68,7 +69,7 @@ const lines = (stdout: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { input: { command: string }; change: string; hook: string });
 
-describe('records and replay with the shell guard and its OS sandbox on', { timeout: 120_000 }, () => {
+describe('records and replay with the shell guard and its OS sandbox on', { timeout: slack(120_000) }, () => {
   it("each record holds the agent's command, the sandbox line beside it", () => {
     const rows = queryAudit(db, { kind: 'outcome', event: 'PreToolUse' });
     expect(rows.map((r) => (r.data as { input: { tool_input: { command: string } } }).input.tool_input.command)).toEqual(COMMANDS);

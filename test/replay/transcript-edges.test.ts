@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../audit/helpers.js';
 import { runCli } from '../cli/run-cli.js';
+import { slack } from '../support/slack.js';
 
 // Transcripts shaped as Claude Code 2.1.197 writes them, cut down to the entries replay
 // reads: what the summary says beside its exit status, a line that is JSON but not an
@@ -41,7 +42,7 @@ function transcript(name: string, lines: string[]): string {
   return name;
 }
 
-describe('replay: what it reports agrees with what it exits', { timeout: 120_000 }, () => {
+describe('replay: what it reports agrees with what it exits', { timeout: slack(120_000) }, () => {
   it('a line that is JSON but an array is unreadable: exit 2, and the headline does not say "no differences"', async () => {
     const file = transcript('array.jsonl', ['[1,2]']);
     const r = await replay([file]);

@@ -5,6 +5,7 @@ import { tempDir } from '../audit/helpers.js';
 import { repoRoot, runCli } from '../cli/run-cli.js';
 // @ts-expect-error: a JavaScript module of the test suite, without types.
 import { POLICY_V1, POLICY_V2 } from '../replay-claude/session.mjs';
+import { slack } from '../support/slack.js';
 
 // A session real Claude Code 2.1.197 wrote, with hookwise's drop-in under POLICY_V1
 // refusing `rm` (`npm run test:replay-claude -- --write-fixture` writes it again).
@@ -27,7 +28,7 @@ const jsonLines = (stdout: string) =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-describe('hookwise replay of a real Claude Code transcript', { timeout: 120_000 }, () => {
+describe('hookwise replay of a real Claude Code transcript', { timeout: slack(120_000) }, () => {
   it('the fixture is what Claude Code wrote: the drop-in refused rm, the model saw the reason', () => {
     const text = readFileSync(FIXTURE, 'utf8');
     expect(text).toContain('"version":"2.1.197"');
@@ -117,7 +118,7 @@ describe('hookwise replay of a real Claude Code transcript', { timeout: 120_000 
   });
 });
 
-describe('hookwise replay: bad inputs give one line and a non-zero exit', { timeout: 120_000 }, () => {
+describe('hookwise replay: bad inputs give one line and a non-zero exit', { timeout: slack(120_000) }, () => {
   it('a missing transcript', async () => {
     const r = await replay(['nope.jsonl', '--config', 'v1.mjs']);
     expect(r.code).toBe(2);

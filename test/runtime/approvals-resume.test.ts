@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { slack } from '../support/slack.js';
 import { z } from 'zod';
 import { openApprovals, type AnyApprovalStore, type Approval } from '../../src/approvals/index.js';
 import { openAuditStore, queryAudit, verifyAudit, type AuditStore } from '../../src/audit/index.js';
@@ -73,7 +74,7 @@ async function killWhileWaiting(): Promise<Killed> {
 }
 
 /** Polls `probe` until it returns a value; generous, bounded. */
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = slack(30_000)): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { slack } from '../support/slack.js';
 import { builtinTools, confine, OutsideWorkspaceError, runShell, type Tool, type ToolContext } from '../../src/runtime/index.js';
 import { tempDir } from './helpers.js';
 import { rmSync } from 'node:fs';
@@ -131,7 +132,7 @@ describe('built-in tools', () => {
     ).rejects.toThrow('timed out after 300 ms');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     // The signal reaches the background child a moment after the shell is gone; left alone it would sleep 30 s.
-    expect(await diesWithin(pid, 10_000)).toBe(true);
+    expect(await diesWithin(pid, slack(10_000))).toBe(true);
   });
 
   it('Bash on abort kills the command', async () => {
@@ -141,7 +142,7 @@ describe('built-in tools', () => {
     while (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '') await new Promise((r) => setTimeout(r, 10));
     controller.abort();
     await expect(running).rejects.toThrow('aborted');
-    expect(await diesWithin(Number(readFileSync(pidFile, 'utf8')), 10_000)).toBe(true);
+    expect(await diesWithin(Number(readFileSync(pidFile, 'utf8')), slack(10_000))).toBe(true);
   });
 });
 

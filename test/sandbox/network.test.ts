@@ -9,6 +9,7 @@ import { netProxySocket } from '../../src/sandbox/proxy/place.js';
 import { startNetProxy, type NetProxy } from '../../src/sandbox/proxy/server.js';
 import { runCli } from '../cli/run-cli.js';
 import { guardEngine, hostLine, makeRange, runBash, type Range } from './harness.js';
+import { slack } from '../support/slack.js';
 
 /**
  * The network allowlist for real (docs/security.md#the-os-sandbox): a loopback HTTP
@@ -213,51 +214,63 @@ describe('no proxy, no run', () => {
 });
 
 describe('the proxy hookwise starts on its own (as for a host that runs the line later)', () => {
-  it('the guard starts one for its allowlist, which refuses what is off the list; once it is stopped, nothing runs', async () => {
-    const network = { allow: ['registry.test'] };
-    const socket = netProxySocket(allowOf(network))!;
-    expect(fs.existsSync(socket)).toBe(false);
-    const engine = guardEngine(r, { sandbox: { network } });
-    const { line } = await hostLine(engine, r, `curl -sS http://evil.test:${r.port}/`);
-    // The pid file is written just after the socket answers.
-    while (!fs.existsSync(`${socket}.pid`)) await new Promise((w) => setTimeout(w, 20));
-    const pid = Number(fs.readFileSync(`${socket}.pid`, 'utf8'));
-    try {
-      const result = await runBash(r, line!);
-      expect(result.stdout, result.stderr).toContain(`hookwise sandbox: refused evil.test:${r.port}: evil.test is not on the allowlist`);
-      expect(r.received).toEqual([]);
-      // A second call finds it answering and starts no other.
-      await hostLine(engine, r, 'true');
-      expect(Number(fs.readFileSync(`${socket}.pid`, 'utf8'))).toBe(pid);
-    } finally {
-      process.kill(pid, 'SIGTERM');
-      const deadline = Date.now() + 20_000;
-      while ((fs.existsSync(`/proc/${pid}`) || fs.existsSync(socket)) && Date.now() < deadline) await new Promise((w) => setTimeout(w, 50));
-    }
-    expect(fs.existsSync(`/proc/${pid}`), 'the proxy process is still running').toBe(false);
-    expect(fs.existsSync(socket)).toBe(false);
-    const again = await runBash(r, `${line!}; echo "status $?"`);
-    expect(again.stderr).toMatch(/hookwise sandbox: the network proxy for sandbox\.network does not answer/);
-    expect(again.stdout).toBe('status 1\n');
-  }, 60_000);
+  it(
+    'the guard starts one for its allowlist, which refuses what is off the list; once it is stopped, nothing runs',
+    async () => {
+      const network = { allow: ['registry.test'] };
+      const socket = netProxySocket(allowOf(network))!;
+      expect(fs.existsSync(socket)).toBe(false);
+      const engine = guardEngine(r, { sandbox: { network } });
+      const { line } = await hostLine(engine, r, `curl -sS http://evil.test:${r.port}/`);
+      // The pid file is written just after the socket answers.
+      while (!fs.existsSync(`${socket}.pid`)) await new Promise((w) => setTimeout(w, 20));
+      const pid = Number(fs.readFileSync(`${socket}.pid`, 'utf8'));
+      try {
+        const result = await runBash(r, line!);
+        expect(result.stdout, result.stderr).toContain(`hookwise sandbox: refused evil.test:${r.port}: evil.test is not on the allowlist`);
+        expect(r.received).toEqual([]);
+        // A second call finds it answering and starts no other.
+        await hostLine(engine, r, 'true');
+        expect(Number(fs.readFileSync(`${socket}.pid`, 'utf8'))).toBe(pid);
+      } finally {
+        process.kill(pid, 'SIGTERM');
+        const deadline = Date.now() + slack(20_000);
+        while ((fs.existsSync(`/proc/${pid}`) || fs.existsSync(socket)) && Date.now() < deadline)
+          await new Promise((w) => setTimeout(w, 50));
+      }
+      expect(fs.existsSync(`/proc/${pid}`), 'the proxy process is still running').toBe(false);
+      expect(fs.existsSync(socket)).toBe(false);
+      const again = await runBash(r, `${line!}; echo "status $?"`);
+      expect(again.stderr).toMatch(/hookwise sandbox: the network proxy for sandbox\.network does not answer/);
+      expect(again.stdout).toBe('status 1\n');
+    },
+    slack(60_000),
+  );
 });
 
 describe('hookwise sandbox (spawned) serves the proxy itself for its run', () => {
-  it('refuses a host off the list with the 403 body in the output, and leaves no proxy behind', async () => {
-    const network = { allow: ['registry.test'] };
-    const socket = netProxySocket(allowOf(network))!;
-    const file = path.join(r.ws, 'hookwise.config.mjs');
-    const guards = path.resolve('dist/guards/index.js');
-    const options = JSON.stringify({ home: r.home, sandbox: { network } });
-    fs.writeFileSync(file, `import { shellGuard } from ${JSON.stringify(guards)};\nexport default { hooks: [shellGuard(${options})] };\n`);
-    const res = await runCli(['sandbox', '--config', file, '--', 'curl', '-sS', `http://evil.test:${r.port}/`], {
-      cwd: r.ws,
-      env: { ...r.env, HOOKWISE_RESIDENT_DIR: dir },
-    });
-    expect(res.stdout, res.stderr).toContain(`hookwise sandbox: refused evil.test:${r.port}: evil.test is not on the allowlist`);
-    expect(res.code).toBe(0);
-    await r.settle();
-    expect(r.received).toEqual([]);
-    expect(fs.existsSync(socket)).toBe(false);
-  }, 60_000);
+  it(
+    'refuses a host off the list with the 403 body in the output, and leaves no proxy behind',
+    async () => {
+      const network = { allow: ['registry.test'] };
+      const socket = netProxySocket(allowOf(network))!;
+      const file = path.join(r.ws, 'hookwise.config.mjs');
+      const guards = path.resolve('dist/guards/index.js');
+      const options = JSON.stringify({ home: r.home, sandbox: { network } });
+      fs.writeFileSync(
+        file,
+        `import { shellGuard } from ${JSON.stringify(guards)};\nexport default { hooks: [shellGuard(${options})] };\n`,
+      );
+      const res = await runCli(['sandbox', '--config', file, '--', 'curl', '-sS', `http://evil.test:${r.port}/`], {
+        cwd: r.ws,
+        env: { ...r.env, HOOKWISE_RESIDENT_DIR: dir },
+      });
+      expect(res.stdout, res.stderr).toContain(`hookwise sandbox: refused evil.test:${r.port}: evil.test is not on the allowlist`);
+      expect(res.code).toBe(0);
+      await r.settle();
+      expect(r.received).toEqual([]);
+      expect(fs.existsSync(socket)).toBe(false);
+    },
+    slack(60_000),
+  );
 });

@@ -8,6 +8,7 @@ import { detectSandbox, sandboxExec } from '../../src/sandbox/index.js';
 import { runCli } from '../cli/run-cli.js';
 import { guardEngine, hostLine, makeRange, runBash, type Range } from './harness.js';
 import { unsealed } from '../support/sandbox-line.js';
+import { slack } from '../support/slack.js';
 
 let r: Range;
 beforeEach(async () => {
@@ -240,20 +241,28 @@ describe('hookwise sandbox (spawned)', () => {
     return file;
   };
 
-  it("runs the command sandboxed and exits with the command's status", async () => {
-    const file = config();
-    const res = await runCli(
-      ['sandbox', '--config', file, '--', 'sh', '-c', 'echo in; echo x > "$1/sentinel.txt"; exit 4', 'sh', r.outside],
-      { cwd: r.ws, env: r.env },
-    );
-    expect(res.code, res.stderr).toBe(4);
-    expect(res.stdout).toBe('in\n');
-    expect(fs.readFileSync(path.join(r.outside, 'sentinel.txt'), 'utf8')).toBe('untouched\n');
-  }, 60_000);
+  it(
+    "runs the command sandboxed and exits with the command's status",
+    async () => {
+      const file = config();
+      const res = await runCli(
+        ['sandbox', '--config', file, '--', 'sh', '-c', 'echo in; echo x > "$1/sentinel.txt"; exit 4', 'sh', r.outside],
+        { cwd: r.ws, env: r.env },
+      );
+      expect(res.code, res.stderr).toBe(4);
+      expect(res.stdout).toBe('in\n');
+      expect(fs.readFileSync(path.join(r.outside, 'sentinel.txt'), 'utf8')).toBe('untouched\n');
+    },
+    slack(60_000),
+  );
 
-  it('exits 2 with the reason when the policy refuses it', async () => {
-    const res = await runCli(['sandbox', '--config', config(), 'rm -rf /etc'], { cwd: r.ws, env: r.env });
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/refused: `rm -rf` targets \/etc/);
-  }, 60_000);
+  it(
+    'exits 2 with the reason when the policy refuses it',
+    async () => {
+      const res = await runCli(['sandbox', '--config', config(), 'rm -rf /etc'], { cwd: r.ws, env: r.env });
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/refused: `rm -rf` targets \/etc/);
+    },
+    slack(60_000),
+  );
 });

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { slack } from '../support/slack.js';
 import { queryAudit } from '../../src/audit/index.js';
 import { MemoryCounterStore } from '../../src/counters/memory.js';
 import { serveWorkerCounters, WorkerCounterStore } from '../../src/serve/worker-counters.js';
@@ -52,7 +53,7 @@ async function pidsAnswering(served: Served, calls: number): Promise<number[]> {
   return pids;
 }
 
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = slack(20_000)): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
