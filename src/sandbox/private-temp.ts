@@ -105,7 +105,7 @@ export function removePrivateTemp(root: string, key: string): void {
 }
 
 /** A real folder (not a link), ours and closed to others; made 700 when missing. */
-function ownFolder(dir: string, recursive: boolean): boolean {
+export function ownFolder(dir: string, recursive: boolean): boolean {
   try {
     fs.mkdirSync(dir, { recursive, mode: 0o700 });
   } catch (error) {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { shq } from './command.js';
+import { ownFolder } from './private-temp.js';
 
 /**
  * The short sandboxed line (docs/security.md#the-sealed-line). The host runs the line the
@@ -79,7 +80,7 @@ function writeSealed(folder: string, file: string, script: string): boolean {
   try {
     const stat = fs.lstatSync(file, { throwIfNoEntry: false });
     if (stat?.isFile() && written.get(file) === stamp(stat)) return true;
-    if (!ownFolder(folder)) return false;
+    if (!ownFolder(folder, true)) return false;
     const temp = path.join(folder, `.${randomBytes(6).toString('hex')}.tmp`);
     fs.writeFileSync(temp, script, { mode: 0o600, flag: 'wx' });
     fs.renameSync(temp, file);
@@ -91,18 +92,6 @@ function writeSealed(folder: string, file: string, script: string): boolean {
   }
 }
 
-/** A real folder (not a link), ours and closed to others; made 700 when missing. */
-function ownFolder(dir: string): boolean {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-  }
-  const stat = fs.lstatSync(dir);
-  if (!stat.isDirectory()) return false;
-  if (process.getuid && stat.uid !== process.getuid()) return false;
-  return (stat.mode & 0o077) === 0;
-}
 
 /** Scripts no line named for long go (their time stamp is when a process last wrote or found them). */
 function sweepStale(folder: string): void {
