@@ -340,7 +340,7 @@ export function initAgent(name, project, env) {
   if (r.status !== 0) throw new Error(`hookwise init ${name} exited ${r.status}: ${r.stderr}`);
 }
 
-/** Run the agent headless on the prompt; resolves with its exit code and output. */
+/** Run the agent headless on the prompt; resolves with its exit code and output, and whether it was killed at the time limit. */
 export function runAgent(name, { project, prompt, env, extraArgs = [], timeoutMs = 150_000 }) {
   const child = spawn(agentBinary(name), [...AGENTS[name].args(prompt, project), ...extraArgs], {
     cwd: project,
@@ -350,11 +350,15 @@ export function runAgent(name, { project, prompt, env, extraArgs = [], timeoutMs
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
+  let killed = false;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, output: out.slice(-6000) });
+      resolve({ code, signal, killed, output: out.slice(-6000) });
     });
   });
 }

@@ -72,16 +72,20 @@ async function runCase({ agent, c }) {
     const sessions = [c.steps, ...(c.nextSession ? [c.nextSession] : [])];
     let run;
     let lastSessionFrom = 0;
+    let hung = false;
     for (const steps of sessions) {
       lastSessionFrom = mock.modelRequests().length;
       const prompt = `Do it.\nSCRIPT: ${JSON.stringify(steps.map((s) => stepFor(agent, s, project)))}`;
       run = await runAgent(agent, { project, prompt, env, extraArgs });
+      hung ||= run.killed;
     }
     // What a detached hook records may land after the agent exits: waited for, up to settleMs.
     const until = Date.now() + (c.expect.settleMs ?? 0);
     while (Date.now() < until && !(c.expect.present ?? []).every((f) => existsSync(path.join(project, f))))
       await new Promise((r) => setTimeout(r, 250));
     const failures = check(c.expect, { agent, project, mock, env, lastSessionFrom, output: run.output });
+    // A run killed at the time limit did nothing and refused nothing: what its files say proves nothing either way.
+    if (hung) failures.unshift('the agent was killed at the time limit: it never finished, so nothing here was shown');
     return { failures, run, requests: mock.modelRequests().length };
   } finally {
     await mock.close();
