@@ -92,7 +92,6 @@ function writeSealed(folder: string, file: string, script: string): boolean {
   }
 }
 
-
 /** Scripts no line named for long go (their time stamp is when a process last wrote or found them). */
 function sweepStale(folder: string): void {
   const now = Date.now();
