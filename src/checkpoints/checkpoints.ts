@@ -5,7 +5,8 @@ import { changesBetween, type Change } from './changes.js';
 import { CheckpointError } from './errors.js';
 import { withLock } from './lock.js';
 import { lostFiles } from './loss.js';
-import { ShadowRepo, type Trees } from './shadow-repo.js';
+import { ShadowRepo } from './shadow-repo.js';
+import { sameTrees } from './trees.js';
 import { StepLog, type Step } from './steps.js';
 
 /** How much history a workspace keeps (checkpointGuard's `keep`; docs/security.md#undo). */
@@ -173,10 +174,6 @@ export class Checkpoints {
 /** `<state>/projects/<project>/checkpoints`. */
 export function checkpointsDir(workspace: string): string {
   return path.join(projectStateDir(workspace), 'checkpoints');
-}
-
-function sameTrees(a: Trees, b: Trees): boolean {
-  return a.files === b.files && a.git === b.git && a.meta === b.meta;
 }
 
 /** Steps undone by an undo that is not itself undone. */

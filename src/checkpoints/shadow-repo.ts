@@ -4,18 +4,9 @@ import path from 'node:path';
 import { CheckpointError } from './errors.js';
 import { git, run } from './git.js';
 import { StatStamp } from './stat-stamp.js';
+import type { Trees } from './trees.js';
 
-/** A workspace at one moment: its files' tree and its `.git` folder's tree (null when there was none). */
-export interface Trees {
-  files: string;
-  git: string | null;
-  /**
-   * What git's trees leave out, as a blob: empty folders (`.git/refs/heads` among them,
-   * and a repository is not one without it) and the modes of `.git`'s files other than
-   * 644 and 755 (git makes its objects read-only). Absent when there is nothing.
-   */
-  meta?: string;
-}
+export type { Trees } from './trees.js';
 
 /** git's empty tree: what a workspace without a `.git` folder restores `.git` to. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';

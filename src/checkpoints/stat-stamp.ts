@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Trees } from './shadow-repo.js';
+import { sameTrees, type Trees } from './trees.js';
 
 /**
  * How long before a snapshot started a file must have last changed for its stat to
@@ -99,10 +99,6 @@ interface Stamp {
   paths: string[];
   /** A hash of their stats and of the ignore rules from outside; absent until the workspace is at rest. */
   digest?: string;
-}
-
-function sameTrees(a: Trees, b: Trees): boolean {
-  return a.files === b.files && a.git === b.git && a.meta === b.meta;
 }
 
 /**

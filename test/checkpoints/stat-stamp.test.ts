@@ -17,7 +17,8 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { filesExcludes, ShadowRepo, type Trees } from '../../src/checkpoints/shadow-repo.js';
+import { filesExcludes, ShadowRepo } from '../../src/checkpoints/shadow-repo.js';
+import { sameTrees as same, type Trees } from '../../src/checkpoints/trees.js';
 import { StatStamp } from '../../src/checkpoints/stat-stamp.js';
 import { copyWorkspace, midTaskWorkspace } from './workspace.js';
 
@@ -49,7 +50,6 @@ afterAll(() => {
 afterEach(() => vi.useRealTimers());
 
 const sh = (cwd: string, command: string) => execFileSync('bash', ['-c', command], { cwd, stdio: 'pipe' });
-const same = (a: Trees, b: Trees) => a.files === b.files && a.git === b.git && a.meta === b.meta;
 
 let k = 0;
 /**
