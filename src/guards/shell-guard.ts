@@ -25,6 +25,7 @@ import {
 import { PathPolicy, SCRATCH_HIDDEN_WHY, SCRATCH_WHY, type PathPolicyOptions } from '../path-policy/judge.js';
 import { FILE_WRITES_WHY, ShellJudgement, type ShellJudgeOptions } from './shell/judge.js';
 import { madeThisSession, type MadeThisSession } from './shell/made-this-session.js';
+import { provesOffline } from './shell/offline.js';
 import type { Judgement } from './shell/judgement.js';
 import { compileRules, type ShellRule } from './shell/rules.js';
 import { compilePacks, type PackName, type PacksOption } from './shell/packs/index.js';
@@ -215,7 +216,11 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the OS sandbox', false);
       const said = notes.take(noteKey(input, workspace));
-      return sandboxed(sandbox, input, ctx, forWorkspace(workspace).policy, sessionKey(input.session_id, workspace), said);
+      const { policy, scripts } = forWorkspace(workspace);
+      const command = input.tool_input?.command;
+      // A command proved to need no network skips the allowlist's bridge (guards/shell/offline.ts).
+      const offline = parser?.ready === true && typeof command === 'string' && provesOffline(parser, scripts, command);
+      return sandboxed(sandbox, input, ctx, policy, sessionKey(input.session_id, workspace), said, offline);
     };
   }
   return spec;
@@ -233,19 +238,21 @@ function sandboxed(
   policy: PathPolicy,
   session: string,
   notes: readonly string[] | undefined,
+  offline: boolean,
 ) {
   const command = input.tool_input?.command;
   if (typeof command !== 'string') return deny('hookwise cannot run this in the OS sandbox: the command is not a string');
   const found = sandbox.available();
   if (!found.ok) return deny(`hookwise refused to run this without its OS sandbox: ${found.why}`);
+  const options = { session, notes, offline };
   const wrap = () => {
-    const wrapped = sandbox.wrap(command, policy, envOf(ctx), session, notes);
+    const wrapped = sandbox.wrap(command, policy, envOf(ctx), options);
     ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
     return modify({ ...input.tool_input, command: wrapped.line });
   };
-  if (sandbox.allowlist === undefined) return wrap();
+  if (!sandbox.needsBridge(options)) return wrap();
   // The network allowlist's proxy is started now, so that it answers when the host runs the line.
-  return sandbox.prepare().then((why) => (why ? deny(`hookwise refused to run this without its network proxy: ${why}`) : wrap()));
+  return sandbox.prepare(options).then((why) => (why ? deny(`hookwise refused to run this without its network proxy: ${why}`) : wrap()));
 }
 
 function envOf(ctx: HookContext): Readonly<Record<string, string | undefined>> {

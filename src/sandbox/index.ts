@@ -13,7 +13,7 @@ export {
 export { REGISTRIES } from './proxy/allowlist.js';
 export { detectSandbox, type Availability } from './detect.js';
 export type { Layout } from './layout.js';
-export { Sandbox, type Wrapped } from './sandbox.js';
+export { Sandbox, type WrapOptions, type Wrapped } from './sandbox.js';
 export { bwrapArgs } from './bwrap.js';
 export { seatbeltProfile } from './seatbelt.js';
 export { sandboxExec, type SandboxExecOptions, type SandboxExecResult } from './exec.js';

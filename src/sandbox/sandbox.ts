@@ -24,6 +24,21 @@ export interface Wrapped {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+export interface WrapOptions {
+  /**
+   * The key of the session's own /tmp and /var/tmp (private-temp.ts); without it, or when
+   * they cannot be made safely, each command gets empty ones.
+   */
+  session?: string;
+  /** Said on stderr after the command, outside: what it did only to its session's copies (the guard's reasons). */
+  notes?: readonly string[];
+  /**
+   * The caller proved the command needs no network (guards/shell/offline.ts): it runs with
+   * none, whatever the policy allows, and the allowlist's bridge is not started for it.
+   */
+  offline?: boolean;
+}
+
 let scanner: ReturnType<typeof createScanner> | undefined;
 
 interface Prepared {
@@ -55,9 +70,14 @@ export class Sandbox {
    * Before wrap, with an allowlist: a network proxy for it answers (started when none
    * does). The one-line reason when it cannot; undefined when ready or not needed.
    */
-  async prepare(): Promise<string | undefined> {
-    const allow = this.allowlist;
+  async prepare(options: WrapOptions = {}): Promise<string | undefined> {
+    const allow = this.needsBridge(options) ? this.allowlist : undefined;
     return allow === undefined ? undefined : prepareBridge(allow, this.platform);
+  }
+
+  /** Whether a command wrapped with these options reaches the allowlist's proxy (an offline one runs with no network at all). */
+  needsBridge(options: WrapOptions): boolean {
+    return this.allowlist !== undefined && options.offline !== true;
   }
 
   /** The real folders a session's /tmp and /var/tmp are (made on its first command); undefined where there are none (macOS). */
@@ -65,15 +85,12 @@ export class Sandbox {
     return this.platform === 'darwin' ? undefined : sessionFolders(privateTempRoot(policy.home), session);
   }
 
-  /**
-   * The line that runs `command` in the sandbox for this policy; throws when no sandbox is available.
-   * `session`: the key of the session's own /tmp and /var/tmp (private-temp.ts); without it, or when
-   * they cannot be made safely, each command gets empty ones.
-   */
-  wrap(command: string, policy: PathPolicy, env: Env, session?: string, notes?: readonly string[]): Wrapped {
+  /** The line that runs `command` in the sandbox for this policy; throws when no sandbox is available. */
+  wrap(command: string, policy: PathPolicy, env: Env, options: WrapOptions = {}): Wrapped {
+    const { session, notes } = options;
     const found = this.available();
     if (!found.ok) throw new Error(found.why);
-    const allow = this.allowlist;
+    const allow = this.needsBridge(options) ? this.allowlist : undefined;
     const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
     const layout = this.layoutOf(policy, env);
     const temp =

@@ -120,6 +120,59 @@ describe('a name on the allowlist is reached through the proxy', () => {
   });
 });
 
+describe('a command the parser proves local runs without the bridge (guards/shell/offline.ts)', () => {
+  /** The sealed script a line names (src/sandbox/sealed-line.ts). */
+  const scriptOf = (line: string) => fs.readFileSync(/__hw_f='?([^';]+)'?;/.exec(line)![1]!, 'utf8');
+
+  it('no bridge and no proxy variables for a read, a local edit or a local git look; the bridge for anything else', async () => {
+    const engine = guardEngine(r, { sandbox: { network: NETWORK } });
+    fs.writeFileSync(path.join(r.ws, 'notes.txt'), 'draft\n');
+    for (const command of [
+      'printenv HTTPS_PROXY',
+      'sed -i s/draft/final/ notes.txt && printenv HTTPS_PROXY',
+      'git status --short; printenv HTTPS_PROXY',
+    ]) {
+      const { line, reason } = await hostLine(engine, r, command);
+      expect(line, `${command}: ${reason}`).toBeDefined();
+      expect(scriptOf(line!), command).not.toContain('socat');
+      const result = await runBash(r, line!);
+      // printenv exits 1 when the variable is not set: nothing pointed this command at a proxy.
+      expect([result.stdout, result.status], `${command}: ${result.stderr}`).toEqual([
+        command.startsWith('git') ? expect.any(String) : '',
+        1,
+      ]);
+    }
+    expect(fs.readFileSync(path.join(r.ws, 'notes.txt'), 'utf8')).toBe('final\n');
+    // The control: a command the parser cannot prove local gets the bridge, and the variables.
+    const { line } = await hostLine(engine, r, 'env | grep -c "^HTTPS_PROXY="');
+    expect(scriptOf(line!)).toContain('socat');
+    const result = await runBash(r, line!);
+    expect(result.stdout, result.stderr).toBe('1\n');
+  });
+
+  it('such a command runs in a network of its own with nothing listening: no bridge, no host socket', async () => {
+    const engine = guardEngine(r, { sandbox: { network: NETWORK } });
+    // The kernel's table of this network namespace's TCP sockets: local address as hex IP:port, state 0A = listening.
+    const listening = (table: string) =>
+      table
+        .split('\n')
+        .slice(1)
+        .map((row) => row.trim().split(/\s+/))
+        .filter((cols) => cols[3] === '0A')
+        .map((cols) => Number.parseInt(cols[1]!.split(':')[1]!, 16));
+    const { line, reason } = await hostLine(engine, r, 'cat /proc/net/tcp');
+    expect(line, String(reason)).toBeDefined();
+    const result = await runBash(r, line!);
+    expect(result.stdout, result.stderr).toContain('local_address');
+    expect(listening(result.stdout)).toEqual([]);
+    // The control: a command the parser cannot prove local has the bridge listening on 3128, and still no host socket.
+    const bridged = await hostLine(engine, r, 'env >/dev/null; cat /proc/net/tcp');
+    const control = await runBash(r, bridged.line!);
+    expect(listening(control.stdout), control.stderr).toEqual([3128]);
+    expect(listening(fs.readFileSync('/proc/net/tcp', 'utf8'))).toContain(registryPort);
+  });
+});
+
 describe('a name off the allowlist gets a 403 that names the host and the setting', () => {
   it('plain http: the body is in the output, and nothing reaches the host', async () => {
     // Without the sandbox, the same request reaches the listener (evil.test stands for 127.0.0.1 here).
