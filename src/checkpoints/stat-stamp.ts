@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { FIELDS, SPLIT_AT, StatPool } from './stat-pool.js';
 import { sameTrees, type Trees } from './trees.js';
 
 /**
@@ -10,9 +11,6 @@ import { sameTrees, type Trees } from './trees.js';
  * can keep every stat field, so a recent one proves nothing (git calls this "racy").
  */
 const SETTLED_MS = 2_000;
-
-/** The stat fields a write, a rename, a chmod or a new entry in a folder always moves (ctime cannot be set back). */
-const FIELDS = 5;
 
 /**
  * The proof, without starting git, that a workspace is as the last snapshot found it:
@@ -37,7 +35,7 @@ export class StatStamp {
   unchanged(excludes: string): Trees | undefined {
     const stamp = this.read();
     if (stamp?.digest === undefined) return undefined;
-    const stats = statsOf(this.workspace, stamp.paths);
+    const stats = statsOf(this.workspace, stamp.paths, stamp.digest);
     if (stats === undefined || digestOf(stats, excludes) !== stamp.digest) return undefined;
     return stamp.trees;
   }
@@ -121,23 +119,47 @@ function walk(workspace: string, ignored: Set<string>): string[] {
   return paths;
 }
 
-/** Each path's stat fields in a row; undefined when one is gone. */
-function statsOf(workspace: string, paths: string[]): Float64Array | undefined {
-  const stats = new Float64Array(paths.length * FIELDS);
+/** One thread's second, shared by every stamp of the process (stat-pool.ts). */
+const pool = new StatPool();
+
+/**
+ * Each path's stat fields in a row; undefined when one is gone. A large list the stamp
+ * already holds (`key`, its digest) is split with the pool's thread.
+ */
+export function statsOf(workspace: string, paths: string[], key?: string, splitAt = SPLIT_AT): Float64Array | undefined {
   // Tens of thousands of calls on a large workspace: no path.join, no array per row.
   const prefix = `${path.resolve(workspace)}/`;
-  for (let i = 0, row = 0; i < paths.length; i++, row += FIELDS) {
-    const file = prefix + paths[i]!;
-    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-    if (stat === undefined) return undefined;
-    const names = paths[i] === '.git' && stat.isDirectory();
-    stats[row] = stat.ino;
-    stats[row + 1] = names ? 0 : stat.size;
-    stats[row + 2] = stat.mode;
-    stats[row + 3] = names ? namesOf(file) : stat.mtimeMs;
-    stats[row + 4] = names ? 0 : stat.ctimeMs;
+  const rowsFrom = (stats: Float64Array, from: number) => {
+    for (let i = from; i < paths.length; i++) if (!statRow(stats, i, prefix, paths[i]!)) return false;
+    return true;
+  };
+  if (key !== undefined && paths.length >= splitAt) {
+    const shared = pool.stat(`${prefix}\0${key}`, prefix, paths, rowsFrom);
+    if (shared === undefined) return undefined;
+    if (shared !== 'unavailable') {
+      // The worker states `.git` as a plain folder; it vouches by its names (namesOf).
+      const git = paths.indexOf('.git');
+      if (git >= 0 && !statRow(shared, git, prefix, '.git')) return undefined;
+      return shared;
+    }
   }
-  return stats;
+  const stats = new Float64Array(paths.length * FIELDS);
+  return rowsFrom(stats, 0) ? stats : undefined;
+}
+
+/** Row `i` of `stats`: the fields of `rel`'s lstat; false when it is gone. The pool's worker repeats the plain case. */
+export function statRow(stats: Float64Array, i: number, prefix: string, rel: string): boolean {
+  const file = prefix + rel;
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (stat === undefined) return false;
+  const names = rel === '.git' && stat.isDirectory();
+  const row = i * FIELDS;
+  stats[row] = stat.ino;
+  stats[row + 1] = names ? 0 : stat.size;
+  stats[row + 2] = stat.mode;
+  stats[row + 3] = names ? namesOf(file) : stat.mtimeMs;
+  stats[row + 4] = names ? 0 : stat.ctimeMs;
+  return true;
 }
 
 /**
