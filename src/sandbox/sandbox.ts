@@ -12,6 +12,7 @@ import { COMMAND_VARIABLE, SEALED_FOLDER, sealedLine } from './sealed-line.js';
 import { bridgeFor, prepareBridge } from './proxy/bridge.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { ResolvedSandbox } from './settings.js';
+import { SandboxUnavailableError } from './errors.js';
 
 /** One command made ready to run sandboxed. */
 export interface Wrapped {
@@ -72,7 +73,7 @@ export class Sandbox {
    */
   wrap(command: string, policy: PathPolicy, env: Env, session?: string, notes?: readonly string[]): Wrapped {
     const found = this.available();
-    if (!found.ok) throw new Error(found.why);
+    if (!found.ok) throw new SandboxUnavailableError(found.why);
     const allow = this.allowlist;
     const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
     const layout = this.layoutOf(policy, env);
