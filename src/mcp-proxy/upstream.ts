@@ -17,7 +17,8 @@ export type UpstreamSpec = ({ command: string[]; cwd?: string } | { url: URL }) 
 export function upstreamTransport(spec: UpstreamSpec): Transport {
   if ('url' in spec) return new StreamableHTTPClientTransport(spec.url);
   const [command, ...args] = spec.command;
-  if (!command) throw new McpProxyOptionError('mcp-proxy: no upstream server command after `--`');
+  if (!command)
+    throw new McpProxyOptionError('mcp-proxy: no upstream server command after `--`; name it: hookwise mcp-proxy -- <command> [args...]');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return new CappedStdioClientTransport(

@@ -13,6 +13,7 @@ import { secretGuard } from '../../src/guards/secret-guard.js';
 import { shellGuard } from '../../src/guards/shell-guard.js';
 import { commandHandler } from '../../src/handlers/command.js';
 import { eventOf } from '../../src/hosts/call.js';
+import { upstreamTransport } from '../../src/mcp-proxy/upstream.js';
 import { createProvider } from '../../src/providers/index.js';
 import { resolveSandbox } from '../../src/sandbox/settings.js';
 
@@ -58,6 +59,11 @@ describe('error codes a user sees', () => {
     ['INPUT', () => new HookEngine().fire('PreToolUse', 'text' as never), 'fire(PreToolUse): input must be a JSON object'],
     ['EVENT_NAME', () => new HookEngine().on('nope' as 'outcome', () => {}), 'unknown engine event "nope"'],
     ['HOST_INPUT', () => eventOf(undefined), 'stdin: hook_event_name is missing'],
+    [
+      'MCP_PROXY_OPTION',
+      () => upstreamTransport({ command: [] }),
+      'no upstream server command after `--`; name it: hookwise mcp-proxy -- <command>',
+    ],
   ])('%s: %s', async (code, run, message) => {
     const error = await thrown(run);
     expect(error.code).toBe(code);
