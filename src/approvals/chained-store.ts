@@ -1,6 +1,6 @@
 import { signedApprovalOf } from '../audit/approval-mac.js';
 import { canonicalJson } from '../audit/canonical-json.js';
-import { ApprovalChainError, ApprovalNotFoundError } from './errors.js';
+import { ApprovalChainError, ApprovalNotFoundError, ApprovalStoreOptionError, ApprovalsBusyError, ApprovalsClosedError } from './errors.js';
 import { pause } from './pause.js';
 import { checkAnswer, policyOf, requestDefaults, type ApprovalPolicySource } from './policy.js';
 import {
@@ -29,6 +29,8 @@ import type {
   ApprovalStore,
   ApprovalWaitOptions,
 } from './types.js';
+import { ApprovalInputError } from '../audit/errors.js';
+import { AuditKeyError } from '../audit/anchor.js';
 
 export interface ApprovalStoreOptions {
   /** Who may approve what, default expiry, standing permissions (./policy.ts). Default: no rules. */
@@ -46,7 +48,7 @@ export interface ApprovalStoreOptions {
  */
 export function signingKey(key: Buffer | undefined, where: string): Buffer {
   if (key === undefined)
-    throw new Error(
+    throw new AuditKeyError(
       `approvals store ${where}: no audit key to sign approvals with; set HOOKWISE_AUDIT_KEY (16 characters or more) or HOOKWISE_AUDIT_KEY_FILE, or pass the key option`,
     );
   return key;
@@ -86,7 +88,9 @@ export class ChainedApprovalStore implements ApprovalStore {
     this.policy = options.policy;
     this.reconcileAfterMs = options.reconcileAfterMs ?? 5000;
     if (!Number.isInteger(this.reconcileAfterMs) || this.reconcileAfterMs < 0)
-      throw new RangeError(`approvals store: reconcileAfterMs must be a whole number of milliseconds, got ${this.reconcileAfterMs}`);
+      throw new ApprovalStoreOptionError(
+        `approvals store: reconcileAfterMs must be a whole number of milliseconds, got ${this.reconcileAfterMs}`,
+      );
   }
 
   async request(request: ApprovalRequest): Promise<Approval> {
@@ -97,7 +101,8 @@ export class ChainedApprovalStore implements ApprovalStore {
       const existing = await this.table.byKey(row.key!);
       if (existing) return shown(await this.current(await this.judge(existing)));
       // The key's holder was withdrawn between our insert and our read: the key is free again.
-      if (attempt > 0) throw new Error(`approvals: request.key ${JSON.stringify(row.key)} is taken and released repeatedly; try again`);
+      if (attempt > 0)
+        throw new ApprovalsBusyError(`approvals: request.key ${JSON.stringify(row.key)} is taken and released repeatedly; try again`);
     }
     try {
       await this.chain.append(approvalAuditRecord(row, 'request', this.key));
@@ -119,9 +124,11 @@ export class ChainedApprovalStore implements ApprovalStore {
   async list(filter: ApprovalFilter = {}): Promise<Approval[]> {
     this.assertOpen();
     if (filter.state !== undefined && !STATES.has(filter.state))
-      throw new TypeError(`approvals: filter.state must be pending, approved, denied or expired, got ${JSON.stringify(filter.state)}`);
+      throw new ApprovalInputError(
+        `approvals: filter.state must be pending, approved, denied or expired, got ${JSON.stringify(filter.state)}`,
+      );
     if (filter.limit !== undefined && (!Number.isInteger(filter.limit) || filter.limit < 1))
-      throw new RangeError(`approvals: filter.limit must be a whole number from 1, got ${filter.limit}`);
+      throw new ApprovalInputError(`approvals: filter.limit must be a whole number from 1, got ${filter.limit}`);
     await this.reconcile();
     await this.expireDue();
     // The state filter applies to the judged state: a row flipped outside hookwise is listed as what is signed.
@@ -182,7 +189,7 @@ export class ChainedApprovalStore implements ApprovalStore {
   async standing(query: { tenant?: string; sessionId: string; tool: string; input: Record<string, unknown> }): Promise<Approval | null> {
     this.assertOpen();
     if (typeof query?.sessionId !== 'string' || typeof query.tool !== 'string')
-      throw new TypeError('approvals: standing() needs { sessionId, tool, input } (strings, and the tool input object)');
+      throw new ApprovalInputError('approvals: standing() needs { sessionId, tool, input } (strings, and the tool input object)');
     const tenant = query.tenant ?? DEFAULT_TENANT;
     const input = canonicalJson(query.input ?? {});
     for (const candidate of await this.table.standing(tenant, query.sessionId, query.tool, input)) {
@@ -207,7 +214,7 @@ export class ChainedApprovalStore implements ApprovalStore {
     this.assertOpen();
     const pollMs = options.pollMs ?? 250;
     if (!Number.isInteger(pollMs) || pollMs < 1)
-      throw new RangeError(`approvals: wait's pollMs must be a whole number from 1, got ${pollMs}`);
+      throw new ApprovalInputError(`approvals: wait's pollMs must be a whole number from 1, got ${pollMs}`);
     const started = Date.now();
     for (;;) {
       options.signal?.throwIfAborted();
@@ -338,7 +345,7 @@ export class ChainedApprovalStore implements ApprovalStore {
   }
 
   private assertOpen(): void {
-    if (this.isClosed) throw new Error(`approvals store ${this.path} is closed`);
+    if (this.isClosed) throw new ApprovalsClosedError(`approvals store ${this.path} is closed`);
   }
 }
 

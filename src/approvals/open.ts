@@ -6,6 +6,7 @@ import type { PostgresApprovalStoreOptions } from './postgres-store.js';
 import { SqliteApprovalStore, type SqliteApprovalStoreOptions } from './sqlite-store.js';
 import type { ApprovalStore } from './types.js';
 import { missingPackage } from '../core/missing-package.js';
+import { ApprovalStoreOptionError } from './errors.js';
 
 /** Options for `openApprovals(target, options)`: each store reads the ones it knows. */
 export type OpenApprovalsOptions = Omit<SqliteApprovalStoreOptions, 'path' | 'audit'> &
@@ -30,11 +31,11 @@ export async function openApprovals(target?: string, options: OpenApprovalsOptio
   const { audit, ...rest } = options;
   if (target === undefined || !isPostgresUrl(target)) {
     if (audit !== undefined && !(audit instanceof AuditStore))
-      throw new TypeError('openApprovals: options.audit is a PostgreSQL audit store, but the target is an SQLite database');
+      throw new ApprovalStoreOptionError('openApprovals: options.audit is a PostgreSQL audit store, but the target is an SQLite database');
     return SqliteApprovalStore.open({ ...rest, path: target, audit });
   }
   if (audit !== undefined && audit instanceof AuditStore)
-    throw new TypeError('openApprovals: options.audit is an SQLite audit store, but the target is a PostgreSQL URL');
+    throw new ApprovalStoreOptionError('openApprovals: options.audit is an SQLite audit store, but the target is a PostgreSQL URL');
   const { PostgresApprovalStore } = await import('./postgres-store.js').catch((error: unknown) => {
     throw missingPackage(error, 'pg', 'PostgreSQL approvals (a postgres:// URL)');
   });

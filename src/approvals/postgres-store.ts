@@ -11,6 +11,7 @@ import { ChainedApprovalStore, signingKey, type ApprovalStoreOptions } from './c
 import type { ApprovalRow } from '../audit/approval-record.js';
 import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
+import { ApprovalStoreOptionError } from './errors.js';
 
 export interface PostgresApprovalStoreOptions
   extends ApprovalStoreOptions,
@@ -42,7 +43,7 @@ export class PostgresApprovalStore extends ChainedApprovalStore {
   static async open(options: PostgresApprovalStoreOptions): Promise<PostgresApprovalStore> {
     const target = postgresTarget(options.url, options.schema);
     if (options.audit && options.audit.schema !== target.schema)
-      throw new TypeError(
+      throw new ApprovalStoreOptionError(
         `approvals store: schema ${target.schema} and the audit store's ${options.audit.schema} differ; approvals live beside the audit trail`,
       );
     const audit = options.audit ?? (await PostgresAuditStore.open({ ...options, poolSize: 1 }));

@@ -7,6 +7,7 @@ import { ChainedApprovalStore, signingKey, type ApprovalStoreOptions } from './c
 import type { ApprovalRow } from '../audit/approval-record.js';
 import { listQuery, type ApprovalChain, type ApprovalTable } from './table.js';
 import type { ApprovalFilter } from './types.js';
+import { ApprovalStoreOptionError, ApprovalsBusyError } from './errors.js';
 
 export interface SqliteApprovalStoreOptions
   extends ApprovalStoreOptions,
@@ -31,7 +32,7 @@ export class SqliteApprovalStore extends ChainedApprovalStore {
   static async open(options: SqliteApprovalStoreOptions = {}): Promise<SqliteApprovalStore> {
     const file = path.resolve(options.audit?.path ?? options.path ?? defaultAuditPath());
     if (options.audit && options.path !== undefined && path.resolve(options.path) !== file)
-      throw new TypeError(
+      throw new ApprovalStoreOptionError(
         `approvals store: path ${options.path} and the audit store's ${file} differ; approvals live in the audit database`,
       );
     // Opened first: it creates and migrates the database, the approvals table included.
@@ -177,9 +178,12 @@ class SqliteApprovalTable implements ApprovalTable {
     } catch (error) {
       const code = sqliteCode(error);
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
-        throw new Error(`approvals: the audit database ${this.file} is locked by another process; try again when it has finished writing`, {
-          cause: error,
-        });
+        throw new ApprovalsBusyError(
+          `approvals: the audit database ${this.file} is locked by another process; try again when it has finished writing`,
+          {
+            cause: error,
+          },
+        );
       throw error;
     }
   }

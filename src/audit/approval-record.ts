@@ -3,6 +3,7 @@ import { approvalMac } from './approval-mac.js';
 import { canonicalJson } from './canonical-json.js';
 import type { AuditRecord } from './types.js';
 import type { Approval, ApprovalAnswer, ApprovalRequest, ApprovalScope, ApprovalState } from './approval-types.js';
+import { ApprovalInputError } from './errors.js';
 
 export const DEFAULT_TENANT = 'default';
 export const DEFAULT_EXPIRES_IN_MS = 10 * 60_000;
@@ -95,18 +96,19 @@ export function newApprovalRow(
   defaults: { expiresInMs: number; onExpiry: 'approve' | 'deny' },
   now: Date,
 ): ApprovalRow {
-  if (request === null || typeof request !== 'object') throw new TypeError(`approvals: a request must be an object, got ${typeof request}`);
+  if (request === null || typeof request !== 'object')
+    throw new ApprovalInputError(`approvals: a request must be an object, got ${typeof request}`);
   const expiresInMs = request.expiresInMs ?? defaults.expiresInMs;
   if (!Number.isInteger(expiresInMs) || expiresInMs < 1 || expiresInMs > MAX_EXPIRES_IN_MS)
-    throw new RangeError(
+    throw new ApprovalInputError(
       `approvals: request.expiresInMs must be a whole number of milliseconds from 1 to ${MAX_EXPIRES_IN_MS}, got ${expiresInMs}`,
     );
   const onExpiry = request.onExpiry ?? defaults.onExpiry;
   if (onExpiry !== 'approve' && onExpiry !== 'deny')
-    throw new TypeError(`approvals: request.onExpiry must be 'approve' or 'deny', got ${JSON.stringify(onExpiry)}`);
+    throw new ApprovalInputError(`approvals: request.onExpiry must be 'approve' or 'deny', got ${JSON.stringify(onExpiry)}`);
   const input = request.input;
   if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input)))
-    throw new TypeError('approvals: request.input must be a plain object (the tool input) when given');
+    throw new ApprovalInputError('approvals: request.input must be a plain object (the tool input) when given');
   return {
     id: newApprovalId(),
     key: optionalText(request.key, 'key'),
@@ -133,15 +135,17 @@ export function newApprovalRow(
 
 /** Checks an answer's shape; what the policy allows is ./policy.ts's `checkAnswer`. */
 export function validateAnswer(answer: ApprovalAnswer): void {
-  if (answer === null || typeof answer !== 'object') throw new TypeError(`approvals: an answer must be an object, got ${typeof answer}`);
+  if (answer === null || typeof answer !== 'object')
+    throw new ApprovalInputError(`approvals: an answer must be an object, got ${typeof answer}`);
   if (answer.decision !== 'approve' && answer.decision !== 'deny')
-    throw new TypeError(`approvals: answer.decision must be 'approve' or 'deny', got ${JSON.stringify(answer.decision)}`);
+    throw new ApprovalInputError(`approvals: answer.decision must be 'approve' or 'deny', got ${JSON.stringify(answer.decision)}`);
   requiredText(answer.by, 'answer.by');
-  if (answer.by === EXPIRY) throw new TypeError(`approvals: answer.by "${EXPIRY}" is reserved for expiries; name the person answering`);
+  if (answer.by === EXPIRY)
+    throw new ApprovalInputError(`approvals: answer.by "${EXPIRY}" is reserved for expiries; name the person answering`);
   if (answer.note !== undefined && answer.note !== null && typeof answer.note !== 'string')
-    throw new TypeError(`approvals: answer.note must be a string when given, got ${typeof answer.note}`);
+    throw new ApprovalInputError(`approvals: answer.note must be a string when given, got ${typeof answer.note}`);
   if (answer.scope !== undefined && answer.scope !== 'once' && answer.scope !== 'session')
-    throw new TypeError(`approvals: answer.scope must be 'once' or 'session', got ${JSON.stringify(answer.scope)}`);
+    throw new ApprovalInputError(`approvals: answer.scope must be 'once' or 'session', got ${JSON.stringify(answer.scope)}`);
 }
 
 /** Who answers when nobody did in time. */
@@ -201,7 +205,7 @@ function newApprovalId(): string {
 
 function requiredText(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.length === 0)
-    throw new TypeError(
+    throw new ApprovalInputError(
       `approvals: ${field.includes('.') ? field : `request.${field}`} must be a non-empty string, got ${JSON.stringify(value)}`,
     );
   return value;
@@ -209,6 +213,7 @@ function requiredText(value: unknown, field: string): string {
 
 function optionalText(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new TypeError(`approvals: request.${field} must be a string when given, got ${typeof value}`);
+  if (typeof value !== 'string')
+    throw new ApprovalInputError(`approvals: request.${field} must be a string when given, got ${typeof value}`);
   return value;
 }

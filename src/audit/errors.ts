@@ -88,3 +88,39 @@ export class AuditConnectionError extends HookwiseError {
     this.name = 'AuditConnectionError';
   }
 }
+
+/** An approval request, answer, filter or wait whose fields cannot be used: the message names the field (`request.tool`, `answer.decision`, `filter.limit`) and what it takes. */
+export class ApprovalInputError extends HookwiseError {
+  override readonly code = 'APPROVAL_INPUT';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ApprovalInputError';
+  }
+}
+
+/** An audit query's filter that cannot be used (a limit below 0, a time that is not ISO 8601): the message names the field. */
+export class AuditQueryError extends HookwiseError {
+  override readonly code = 'AUDIT_QUERY';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AuditQueryError';
+  }
+}
+
+/** A record given to an audit store after `close()`: open the store again. */
+export class AuditStoreClosedError extends HookwiseError {
+  override readonly code = 'AUDIT_STORE_CLOSED';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AuditStoreClosedError';
+  }
+}
+
+/** An audit store option that cannot be used (a batch size or wait out of range, a schema that is not a plain identifier): the message names the option. */
+export class AuditStoreOptionError extends HookwiseError {
+  override readonly code = 'AUDIT_STORE_OPTION';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AuditStoreOptionError';
+  }
+}

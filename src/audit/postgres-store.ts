@@ -11,7 +11,7 @@ import {
   type ResolvedKey,
 } from './anchor.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
-import { AuditConnectionError, AuditRollbackError } from './errors.js';
+import { AuditConnectionError, AuditRollbackError, AuditStoreClosedError, AuditStoreOptionError } from './errors.js';
 import { userStateDir } from './head-copy.js';
 import { migratePostgres } from './migrations.js';
 import {
@@ -290,7 +290,7 @@ export class PostgresAuditStore implements AuditSink {
   }
 
   private assertOpen(): void {
-    if (this.isClosed) throw new Error(`audit store ${this.path} is closed; cannot append`);
+    if (this.isClosed) throw new AuditStoreClosedError(`audit store ${this.path} is closed; cannot append`);
   }
 
   private schedule(): void {
@@ -536,7 +536,7 @@ export function postgresTarget(url: string, schema?: string): PostgresTarget {
   parsed.searchParams.delete('schema');
   const chosen = schema ?? fromUrl ?? 'public';
   if (!/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(chosen))
-    throw new RangeError(`audit store: schema must be a plain PostgreSQL identifier, got ${JSON.stringify(chosen)}`);
+    throw new AuditStoreOptionError(`audit store: schema must be a plain PostgreSQL identifier, got ${JSON.stringify(chosen)}`);
   const shown = new URL(parsed.href);
   if (shown.password) shown.password = '***';
   if (chosen !== 'public') shown.searchParams.set('schema', chosen);

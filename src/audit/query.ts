@@ -1,6 +1,7 @@
 import { openAuditReadonly } from './open-readonly.js';
 import { chainedFieldsOf } from './chain.js';
 import type { StoredRow } from './schema.js';
+import { AuditQueryError } from './errors.js';
 
 export interface AuditFilters {
   sessionId?: string;
@@ -111,14 +112,14 @@ export function buildFilters(
   instant('ts', 'until', '<=');
   const limit = filters.limit;
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 0))
-    throw new RangeError(`audit query: limit must be a whole number >= 0, got ${limit}`);
+    throw new AuditQueryError(`audit query: limit must be a whole number >= 0, got ${limit}`);
   return { where, params, limit };
 }
 
 function isoTime(value: string | Date, field: string): string {
   const time = value instanceof Date ? value.getTime() : Date.parse(value);
   if (Number.isNaN(time))
-    throw new RangeError(
+    throw new AuditQueryError(
       `audit query: ${field} must be an ISO 8601 time (e.g. 2026-01-31T12:00:00Z), got ${JSON.stringify(String(value))}`,
     );
   return new Date(time).toISOString();

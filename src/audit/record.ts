@@ -1,6 +1,6 @@
 import { canonicalJson } from './canonical-json.js';
 import type { ChainedFields } from './chain.js';
-import { AuditRecordError } from './errors.js';
+import { AuditRecordError, AuditStoreOptionError } from './errors.js';
 import type { AuditRecord } from './types.js';
 
 /** A record checked and frozen for writing: its data already canonical JSON; seq is set as it is written. */
@@ -52,7 +52,7 @@ function optionalString(value: unknown, field: string): string | null {
 export function positiveInteger(value: number, field: string): number {
   // setTimeout cannot wait longer than 2^31 - 1 ms.
   if (!Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) {
-    throw new RangeError(`audit store: ${field} must be a whole number from 1 to 2147483647, got ${value}`);
+    throw new AuditStoreOptionError(`audit store: ${field} must be a whole number from 1 to 2147483647, got ${value}`);
   }
   return value;
 }

@@ -23,6 +23,7 @@ import {
   AuditDatabaseLockedError,
   AuditDatabaseReadOnlyError,
   AuditRollbackError,
+  AuditStoreClosedError,
   sqliteCode,
 } from './errors.js';
 import { ensureHeadCopyDir, headCopyPath, sqliteCopyProblem, sqliteIdentity, userStateDir } from './head-copy.js';
@@ -282,7 +283,7 @@ export class AuditStore implements AuditSink {
 
   /** Buffers one record. Its `data` is serialised now, so later changes to the object are not recorded. */
   append(record: AuditRecord): void {
-    if (this.isClosed) throw new Error(`audit store ${this.path} is closed; cannot append`);
+    if (this.isClosed) throw new AuditStoreClosedError(`audit store ${this.path} is closed; cannot append`);
     this.buffer.push(freezeRecord(record));
     if (this.buffer.length >= this.batchSize && !this.backingOff) this.flushInBackground();
     else if (this.timer === undefined) {
@@ -297,7 +298,7 @@ export class AuditStore implements AuditSink {
    * Throws if the write fails, so the caller can refuse to run the tool.
    */
   appendDurable(record: AuditRecord): void {
-    if (this.isClosed) throw new Error(`audit store ${this.path} is closed; cannot append`);
+    if (this.isClosed) throw new AuditStoreClosedError(`audit store ${this.path} is closed; cannot append`);
     const pending = freezeRecord(record);
     this.buffer.push(pending);
     try {

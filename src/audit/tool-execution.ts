@@ -1,4 +1,5 @@
 import type { AuditRecord } from './types.js';
+import { AuditRecordError } from './errors.js';
 
 /**
  * A tool execution: written by a host (the runtime, an adapter, the MCP proxy)
@@ -24,10 +25,10 @@ export interface ToolExecution {
 /** The `tool` record of an execution, shaped as the runtime has always written it. */
 export function toolExecutionRecord(execution: ToolExecution): AuditRecord {
   if (typeof execution?.toolUseId !== 'string' || execution.toolUseId === '') {
-    throw new TypeError('recordToolExecution: toolUseId must be the non-empty tool_use_id the PreToolUse fire carried');
+    throw new AuditRecordError('recordToolExecution: toolUseId must be the non-empty tool_use_id the PreToolUse fire carried');
   }
   if (typeof execution.toolName !== 'string' || execution.toolName === '')
-    throw new TypeError('recordToolExecution: toolName must be a non-empty string');
+    throw new AuditRecordError('recordToolExecution: toolName must be a non-empty string');
   const data: Record<string, unknown> = {
     tool_name: execution.toolName,
     tool_input: execution.toolInput,

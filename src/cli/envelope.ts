@@ -3,6 +3,7 @@ import type * as V8 from 'node:v8';
 import { killHookProcesses } from './hook-processes.js';
 import { startWatchdog, type Watchdog } from './watchdog.js';
 import { oneLine, TimedOut, within } from '../hosts/limits.js';
+import { FlagValueError } from './errors.js';
 
 /** The deadline and the one-line reason every hook call keeps to (src/hosts/limits.ts). */
 export { oneLine, TimedOut, within };
@@ -190,6 +191,6 @@ export function writeAll(fd: number, text: string): void {
 export function millis(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name}: expected a positive whole number of milliseconds, got "${value}"`);
+  if (!Number.isInteger(n) || n <= 0) throw new FlagValueError(`${name}: expected a positive whole number of milliseconds, got "${value}"`);
   return n;
 }

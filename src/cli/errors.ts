@@ -20,3 +20,12 @@ export async function asUserErrors<T>(names: ReadonlySet<string>, run: () => Pro
     throw error;
   }
 }
+
+/** A flag or environment variable whose value cannot be used (a timeout that is not a positive whole number of milliseconds): the message names it. Not a UserError: in a hook call it fails closed. */
+export class FlagValueError extends HookwiseError {
+  override readonly code = 'FLAG_VALUE';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'FlagValueError';
+  }
+}

@@ -2,6 +2,7 @@ import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type * as NodeModule from 'node:module';
 import type * as Url from 'node:url';
+import { ConfigError } from './errors.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
@@ -102,8 +103,9 @@ async function writeCache(file: string, dir: string, cached: string): Promise<bo
   const failed = /^exports\.__JITI_ERROR__ = (\{.*\})$/s.exec(code.trim());
   if (failed) {
     const e = JSON.parse(failed[1]!) as { line?: number; column?: number; message?: string; code?: string };
-    throw new Error(
-      `${e.code ?? 'SyntaxError'} at line ${e.line}, column ${e.column}: ${String(e.message ?? '').trim() || 'invalid syntax'}`,
+    throw new ConfigError(
+      file,
+      `could not load config module: ${e.code ?? 'SyntaxError'} at line ${e.line}, column ${e.column}: ${String(e.message ?? '').trim() || 'invalid syntax'}`,
     );
   }
   try {

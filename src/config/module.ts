@@ -46,6 +46,7 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
       exported = await importTypeScript(file);
     }
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError(file, `could not load config module: ${firstLine(error)}`);
   }
   // The default export only: a module that merely exports `hooks` by name is a mistake, not a config with those hooks.

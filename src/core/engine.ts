@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { CANONICAL_NAMES, EVENTS, type EventInfo, type EventNames } from './events.js';
-import { sealInput, sealValue, sealWith, thawValue, type HookInput } from './input.js';
+import { CANONICAL_NAMES, EVENTS, EventNameError, type EventInfo, type EventNames } from './events.js';
+import { InputError, sealInput, sealValue, sealWith, thawValue, type HookInput } from './input.js';
 import { emptyOutcome, OutcomeBuilder, type HookRecord, type Outcome } from './outcome.js';
 import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type RegisteredHook } from './registry.js';
 import { NO_OPINION, toVerdict, type ResultReader, type Verdict } from './results.js';
@@ -311,7 +311,7 @@ export class HookEngine {
   /** Subscribe; returns the function that unsubscribes. */
   on<K extends keyof Listeners>(type: K, listener: Listeners[K]): () => void {
     const list = this.listeners[type] as Array<Listeners[K]>;
-    if (!list) throw new Error(`unknown engine event "${String(type)}"; expected outcome, hookStart or hookEnd`);
+    if (!list) throw new EventNameError(`unknown engine event "${String(type)}"; expected outcome, hookStart or hookEnd`);
     list.push(listener);
     return () => {
       const i = list.indexOf(listener);
@@ -348,7 +348,7 @@ export class HookEngine {
    */
   fireMaybeSync(event: string, input: HookInput = {}, options: FireOptions = NO_OPTIONS): Outcome | Promise<Outcome> {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      return Promise.reject(new TypeError(`fire(${event}): input must be a JSON object`));
+      return Promise.reject(new InputError(`fire(${event}): input must be a JSON object`));
     }
     if (this.pendingReady.size > 0) return Promise.all(this.pendingReady).then(() => this.fire(event, input, options));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));

@@ -7,3 +7,12 @@ export class HookwiseError extends Error {
   /** Stable, SCREAMING_SNAKE_CASE; each subclass names its own. */
   readonly code: string = 'HOOKWISE';
 }
+
+/** The shell splitter was called before the parser loaded: `await ensureShellSplitter()` first. */
+export class ShellParserNotLoadedError extends HookwiseError {
+  override readonly code = 'SHELL_PARSER_NOT_LOADED';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ShellParserNotLoadedError';
+  }
+}

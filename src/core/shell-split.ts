@@ -1,3 +1,4 @@
+import { ShellParserNotLoadedError } from './errors.js';
 /**
  * The core needs to split a shell command into its simple commands (for the `if`
  * field's `Bash(...)` rules) but must not load a parser itself: the package entry
@@ -20,7 +21,8 @@ export function setShellSplitterLoader(load: () => Promise<ShellSplitter>): void
 export function ensureShellSplitter(): Promise<void> {
   if (splitter) return Promise.resolve();
   if (!loading) {
-    if (!loader) return Promise.reject(new Error('no shell parser installed: import "hookwise" (the package entry) to get one'));
+    if (!loader)
+      return Promise.reject(new ShellParserNotLoadedError('no shell parser installed: import "hookwise" (the package entry) to get one'));
     loading = loader().then((s) => {
       splitter = s;
     });
@@ -33,6 +35,6 @@ export function shellSplitterReady(): boolean {
 }
 
 export function splitShellCommand(command: string): string[] {
-  if (!splitter) throw new Error('shell parser not loaded yet (await ensureShellSplitter())');
+  if (!splitter) throw new ShellParserNotLoadedError('shell parser not loaded yet (await ensureShellSplitter())');
   return splitter(command);
 }

@@ -4,6 +4,7 @@ export { RedisCounterStore, type RedisCounterOptions } from './redis.js';
 
 import { MemoryCounterStore } from './memory.js';
 import type { CounterStore } from './types.js';
+import { CounterStoreUrlError } from './errors.js';
 
 /** A store from a URL: `redis://` / `rediss://` for Redis, `memory:` (or nothing) for this process only. */
 export async function openCounterStore(url: string | undefined, options: { keyPrefix?: string } = {}): Promise<CounterStore> {
@@ -12,5 +13,5 @@ export async function openCounterStore(url: string | undefined, options: { keyPr
     const { RedisCounterStore } = await import('./redis.js');
     return RedisCounterStore.connect(url, options);
   }
-  throw new Error(`unknown counter store ${JSON.stringify(url)}; expected redis://host:port[/db] or memory:`);
+  throw new CounterStoreUrlError(`unknown counter store ${JSON.stringify(url)}; expected redis://host:port[/db] or memory:`);
 }

@@ -1,6 +1,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import type { CounterStore } from './types.js';
 import { missingPackage } from '../core/missing-package.js';
+import { CounterConnectionError } from './errors.js';
 
 // One round trip, atomic in Redis: the key's expiry is set by the call that created it.
 const INCREMENT = `
@@ -55,7 +56,7 @@ export class RedisCounterStore implements CounterStore {
     } catch (error) {
       // A client that never connected has already ended; disconnect() would start a 2 s timer.
       if (client.status !== 'end') client.disconnect();
-      throw new Error(`cannot reach Redis at ${redact(url)}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new CounterConnectionError(`cannot reach Redis at ${redact(url)}: ${error instanceof Error ? error.message : String(error)}`);
     }
     return new RedisCounterStore(client, options.keyPrefix ?? 'hookwise:', url);
   }

@@ -5,6 +5,7 @@ import type { HookContext } from '../core/spec.js';
 import type { SessionState } from '../core/state.js';
 import type { CounterStore } from '../counters/types.js';
 import { DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
+import { GuardOptionError } from './errors.js';
 
 export interface BudgetGuardOptions extends Omit<CommonGuardOptions, 'workspace' | 'interactive'> {
   /** Tokens per session (input + output), summed from PostModelCall usage. */
@@ -58,7 +59,7 @@ export function tokensOf(usage: unknown): number {
 
 function positive(value: unknown, field: string): void {
   if (value !== undefined && !(typeof value === 'number' && value > 0))
-    throw new TypeError(`budgetGuard: ${field} must be a positive number, got ${JSON.stringify(value)}`);
+    throw new GuardOptionError(`budgetGuard: ${field} must be a positive number, got ${JSON.stringify(value)}`);
 }
 
 /**

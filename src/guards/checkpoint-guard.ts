@@ -9,6 +9,7 @@ import { changeRecord, lossMessage } from './checkpoint/words.js';
 import { provesReadOnly, readsOnly } from './checkpoint/read-only.js';
 import { DEFAULT_GUARD_PRIORITY, perWorkspace, workspaceOf, type CommonGuardOptions } from './common.js';
 import { READ_TOOLS } from './path-guard.js';
+import { GuardOptionError } from './errors.js';
 
 export interface CheckpointGuardOptions extends Omit<CommonGuardOptions, 'interactive'> {
   /** Tools that only read, beside the built-in ones (Read, Glob, Grep, LS, web search and fetch, todos). */
@@ -38,7 +39,7 @@ const AFTER = new Set(['PostToolUse', 'PostToolUseFailure']);
 export function checkpointGuard(options: CheckpointGuardOptions = {}): MultiEventHook<'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure'> {
   const onLoss = options.onLoss ?? 'tell';
   if (!['tell', 'ask', 'deny'].includes(onLoss)) {
-    throw new TypeError(`checkpointGuard: onLoss must be 'tell', 'ask' or 'deny', got ${JSON.stringify(onLoss)}`);
+    throw new GuardOptionError(`checkpointGuard: onLoss must be 'tell', 'ask' or 'deny', got ${JSON.stringify(onLoss)}`);
   }
   const readers = new Set([...NEVER_WRITES, ...(options.readTools ?? [])]);
   const shells = new Set(options.shellTools ?? ['Bash']);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import { allow, ask, deny, type HookResult } from '../core/results.js';
 import { normalizePath } from '../path-policy/resolve.js';
+import { GuardOptionError } from './errors.js';
 
 /** Options every guard takes. */
 export interface CommonGuardOptions {
@@ -80,12 +81,12 @@ export function decide(
 
 export function assertBoolean(value: unknown, field: string, guard: string): void {
   if (value !== undefined && typeof value !== 'boolean')
-    throw new TypeError(`${guard}: ${field} must be true or false, got ${JSON.stringify(value)}`);
+    throw new GuardOptionError(`${guard}: ${field} must be true or false, got ${JSON.stringify(value)}`);
 }
 
 export function assertStringArray(value: unknown, field: string, guard: string): void {
   if (value !== undefined && (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))) {
-    throw new TypeError(`${guard}: ${field} must be an array of strings`);
+    throw new GuardOptionError(`${guard}: ${field} must be an array of strings`);
   }
 }
 

@@ -4,6 +4,7 @@ import type { Hook } from '../core/hook.js';
 import { assertStringArray, DEFAULT_GUARD_PRIORITY, type CommonGuardOptions } from './common.js';
 import type { SecretPattern } from '../secrets/patterns.js';
 import { createScanner, mapStrings, stringsOf, type SecretHit } from '../secrets/scan.js';
+import { GuardOptionError } from './errors.js';
 
 export interface SecretGuardOptions extends Omit<CommonGuardOptions, 'workspace' | 'interactive'> {
   /** In tool input: `block` (default) refuses the call; `redact` rewrites the input with placeholders. */
@@ -35,7 +36,7 @@ function describe(hits: SecretHit[]): string {
 export function secretGuard(options: SecretGuardOptions = {}): Array<Hook<'PreToolUse'> | Hook<'PostToolUse'>> {
   const mode = options.mode ?? 'block';
   if (mode !== 'block' && mode !== 'redact')
-    throw new TypeError(`secretGuard: mode must be "block" or "redact", got ${JSON.stringify(options.mode)}`);
+    throw new GuardOptionError(`secretGuard: mode must be "block" or "redact", got ${JSON.stringify(options.mode)}`);
   assertStringArray(options.tools, 'tools', 'secretGuard');
   const scanner = createScanner(options.patterns, options.ignore);
   const tools = options.tools ? new Set(options.tools) : undefined;

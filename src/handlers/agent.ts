@@ -7,6 +7,8 @@ import type { HookInput } from '../core/input.js';
 import type { HookHandler } from '../core/spec.js';
 import type { ChatMessage, ModelProvider, ToolCall, ToolDefinition } from '../providers/types.js';
 import { refuse } from './protocols/block-for.js';
+import { AgentToolRefusedError, HandlerOptionError, HookFailedError } from './errors.js';
+import { InvalidHookOutputError } from './protocols/claude-code.js';
 
 /**
  * Claude Code's `agent` hook: a model that may look around the project with
@@ -63,9 +65,9 @@ function fillPrompt(template: string, input: HookInput): string {
 
 /** A path inside the root, or an error: the agent reads the project and nothing else. */
 function inside(root: string, file: unknown): string {
-  if (typeof file !== 'string' || file === '') throw new Error('a path is required');
+  if (typeof file !== 'string' || file === '') throw new AgentToolRefusedError('a path is required');
   const abs = path.resolve(root, file);
-  if (abs !== root && !abs.startsWith(root + path.sep)) throw new Error(`${file} is outside the project`);
+  if (abs !== root && !abs.startsWith(root + path.sep)) throw new AgentToolRefusedError(`${file} is outside the project`);
   return abs;
 }
 
@@ -111,14 +113,14 @@ async function runTool(call: ToolCall, root: string): Promise<string> {
     }
     return hits.join('\n') || '(no matches)';
   }
-  throw new Error(`unknown tool ${call.name}; the tools are Read, Glob, Grep and ${RESULT_TOOL}`);
+  throw new AgentToolRefusedError(`unknown tool ${call.name}; the tools are Read, Glob, Grep and ${RESULT_TOOL}`);
 }
 
 export function agentHandler(options: AgentHandlerOptions): HookHandler {
   if (typeof options?.prompt !== 'string' || options.prompt.trim() === '')
-    throw new TypeError('agent hook: `prompt` must be a non-empty string');
+    throw new HandlerOptionError('agent hook: `prompt` must be a non-empty string');
   if (!options.provider || typeof options.provider.complete !== 'function')
-    throw new TypeError('agent hook: `provider` must be a ModelProvider');
+    throw new HandlerOptionError('agent hook: `provider` must be a ModelProvider');
   const root = path.resolve(options.root);
   const maxTurns = options.maxTurns ?? 50;
 
@@ -139,12 +141,12 @@ export function agentHandler(options: AgentHandlerOptions): HookHandler {
       if (result) {
         ctx.annotate({ model: `${options.provider.name}:${options.provider.model}`, turns: turn + 1 });
         if (typeof result.input.ok !== 'boolean')
-          throw new Error(`agent hook: ${RESULT_TOOL} needs a boolean ok, got ${JSON.stringify(result.input)}`);
+          throw new InvalidHookOutputError(`agent hook: ${RESULT_TOOL} needs a boolean ok, got ${JSON.stringify(result.input)}`);
         if (result.input.ok) return undefined;
         const reason = typeof result.input.reason === 'string' ? result.input.reason : 'no reason given';
         return refuse(event, `Agent hook condition was not met: ${reason}`);
       }
-      if (response.toolCalls.length === 0) throw new Error(`agent hook: the model ended without calling ${RESULT_TOOL}`);
+      if (response.toolCalls.length === 0) throw new HookFailedError(`agent hook: the model ended without calling ${RESULT_TOOL}`);
       messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
       for (const call of response.toolCalls) {
         try {
@@ -160,6 +162,6 @@ export function agentHandler(options: AgentHandlerOptions): HookHandler {
         }
       }
     }
-    throw new Error(`agent hook: no result within ${maxTurns} turns`);
+    throw new HookFailedError(`agent hook: no result within ${maxTurns} turns`);
   };
 }

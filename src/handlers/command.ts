@@ -5,6 +5,7 @@ import type { HookContext, HookHandler } from '../core/spec.js';
 import { runProcess, SpawnError, type RunProcessResult } from './process.js';
 import { protocolFor } from './protocols/index.js';
 import type { CommandHandlerOptions } from './types.js';
+import { HandlerOptionError, HookFailedError } from './errors.js';
 
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 1024 * 1024;
 
@@ -14,22 +15,25 @@ const SH_NOT_EXECUTABLE = 126;
 
 function validate(options: CommandHandlerOptions): void {
   if (typeof options?.command !== 'string' || options.command.trim() === '') {
-    throw new TypeError('command hook: `command` must be a non-empty string (a shell line, or the program when `args` is given)');
+    throw new HandlerOptionError('command hook: `command` must be a non-empty string (a shell line, or the program when `args` is given)');
   }
   if (options.args !== undefined && (!Array.isArray(options.args) || options.args.some((a) => typeof a !== 'string'))) {
-    throw new TypeError(`command hook "${options.command}": \`args\` must be an array of strings`);
+    throw new HandlerOptionError(`command hook "${options.command}": \`args\` must be an array of strings`);
   }
   const limit = options.outputLimitBytes;
   if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
-    throw new TypeError(`command hook "${options.command}": \`outputLimitBytes\` must be a positive integer, got ${String(limit)}`);
+    throw new HandlerOptionError(
+      `command hook "${options.command}": \`outputLimitBytes\` must be a positive integer, got ${String(limit)}`,
+    );
   }
 }
 
-function spawnFailure(error: SpawnError, program: string, cwd: string): Error {
-  if (error.errno === 'ENOENT' && !existsSync(cwd)) return new Error(`cannot run ${program}: working directory ${cwd} does not exist`);
-  if (error.errno === 'ENOENT') return new Error(`cannot run ${program}: program not found`);
-  if (error.errno === 'EACCES') return new Error(`cannot run ${program}: permission denied (is it executable?)`);
-  return new Error(`cannot run ${program}: ${error.message}`);
+function spawnFailure(error: SpawnError, program: string, cwd: string): SpawnError {
+  if (error.errno === 'ENOENT' && !existsSync(cwd))
+    return new SpawnError(`cannot run ${program}: working directory ${cwd} does not exist`, error.errno);
+  if (error.errno === 'ENOENT') return new SpawnError(`cannot run ${program}: program not found`, error.errno);
+  if (error.errno === 'EACCES') return new SpawnError(`cannot run ${program}: permission denied (is it executable?)`, error.errno);
+  return new SpawnError(`cannot run ${program}: ${error.message}`, error.errno);
 }
 
 function firstLine(text: string): string {
@@ -83,14 +87,14 @@ export function commandHandler(options: CommandHandlerOptions): HookHandler {
       throw error;
     }
     annotateRun(ctx, run);
-    if (run.exitCode === null) throw new Error(`${label} was killed by signal ${run.signal ?? 'unknown'}`);
+    if (run.exitCode === null) throw new HookFailedError(`${label} was killed by signal ${run.signal ?? 'unknown'}`);
     if (shellForm && run.exitCode === SH_NOT_FOUND) {
       const detail = firstLine(run.stderr);
-      throw new Error(`command not found: ${label} (sh exited 127${detail ? `: ${detail}` : ''})`);
+      throw new HookFailedError(`command not found: ${label} (sh exited 127${detail ? `: ${detail}` : ''})`);
     }
     if (shellForm && run.exitCode === SH_NOT_EXECUTABLE) {
       const detail = firstLine(run.stderr);
-      throw new Error(`command not executable: ${label} (sh exited 126${detail ? `: ${detail}` : ''})`);
+      throw new HookFailedError(`command not executable: ${label} (sh exited 126${detail ? `: ${detail}` : ''})`);
     }
     // stderr only ever becomes a reason or a message: cut before it is read, as every reason the answer carries.
     return capReasons(

@@ -4,20 +4,21 @@ import { capReasons } from './cap-reason.js';
 import { CappedBuffer } from './capped-buffer.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './command.js';
 import { interpolateEnv } from './interpolate-env.js';
-import { readHttpBody } from './protocols/claude-code.js';
+import { InvalidHookOutputError, readHttpBody } from './protocols/claude-code.js';
 import type { HttpHandlerOptions } from './types.js';
 import { urlAllowed } from './url-allowlist.js';
+import { HandlerOptionError, HookFailedError } from './errors.js';
 
 function parseUrl(url: unknown): URL {
-  if (typeof url !== 'string' || url === '') throw new TypeError('http hook: `url` must be a non-empty string');
+  if (typeof url !== 'string' || url === '') throw new HandlerOptionError('http hook: `url` must be a non-empty string');
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new TypeError(`http hook: invalid url "${url}"; expected an absolute http(s) URL`);
+    throw new HandlerOptionError(`http hook: invalid url "${url}"; expected an absolute http(s) URL`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new TypeError(`http hook: url "${url}" must use http or https, not ${parsed.protocol}`);
+    throw new HandlerOptionError(`http hook: url "${url}" must use http or https, not ${parsed.protocol}`);
   }
   return parsed;
 }
@@ -25,7 +26,7 @@ function parseUrl(url: unknown): URL {
 function networkError(url: string, error: unknown): Error {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (error as Error).message;
-  return new Error(`POST ${url} failed: ${why}`);
+  return new HookFailedError(`POST ${url} failed: ${why}`);
 }
 
 async function readCapped(response: Response, limit: number): Promise<{ text: string; truncated: boolean }> {
@@ -75,11 +76,11 @@ async function post(
     const next = new URL(location, target).href;
     const allowed = allowedUrls !== undefined ? urlAllowed(next, allowedUrls) : new URL(next).origin === new URL(url).origin;
     if (!allowed) {
-      throw new Error(
+      throw new HookFailedError(
         `POST ${url} was redirected to ${next}, ${allowedUrls !== undefined ? 'which is not in allowedUrls' : 'another origin'}; not followed`,
       );
     }
-    if (hop + 1 >= MAX_REDIRECTS) throw new Error(`POST ${url}: more than ${MAX_REDIRECTS} redirects`);
+    if (hop + 1 >= MAX_REDIRECTS) throw new HookFailedError(`POST ${url}: more than ${MAX_REDIRECTS} redirects`);
     target = next;
   }
 }
@@ -96,7 +97,7 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
 
   return async (input, ctx) => {
     if (options.allowedUrls !== undefined && !urlAllowed(options.url, options.allowedUrls) && !urlAllowed(url, options.allowedUrls)) {
-      throw new Error(`http hook url ${options.url} is not in allowedUrls (${options.allowedUrls.join(', ') || 'empty'})`);
+      throw new HandlerOptionError(`http hook url ${options.url} is not in allowedUrls (${options.allowedUrls.join(', ') || 'empty'})`);
     }
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     for (const [name, value] of headerTemplates) headers[name] = interpolateEnv(value, allowedEnvVars);
@@ -105,11 +106,13 @@ export function httpHandler(options: HttpHandlerOptions): HookHandler {
     ctx.annotate(body.truncated ? { httpStatus: response.status, truncated: true } : { httpStatus: response.status });
     if (response.status < 200 || response.status > 299) {
       const detail = body.text.trim().split('\n')[0]?.slice(0, 300);
-      throw new Error(`POST ${url} answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`);
+      throw new HookFailedError(`POST ${url} answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`);
     }
     const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
     if (body.truncated)
-      throw new Error(`POST ${url} answered more than ${DEFAULT_OUTPUT_LIMIT_BYTES} bytes; the answer was cut and cannot be read`);
+      throw new InvalidHookOutputError(
+        `POST ${url} answered more than ${DEFAULT_OUTPUT_LIMIT_BYTES} bytes; the answer was cut and cannot be read`,
+      );
     return capReasons(readHttpBody(body.text, event, input));
   };
 }

@@ -4,6 +4,7 @@ import type { HookHandler } from '../core/spec.js';
 import { answerOf } from './protocols/claude-code.js';
 import { readClaudeCodeStdout } from '../compat/claude-code.js';
 import { missingPackage } from '../core/missing-package.js';
+import { HandlerOptionError, HookFailedError } from './errors.js';
 
 /** How to start an MCP server over stdio, as `.mcp.json` / settings `mcpServers` write it. */
 export interface McpStdioServer {
@@ -56,7 +57,7 @@ export function interpolateInput(value: unknown, input: HookInput): unknown {
 export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
   return async (input, ctx) => {
     if (options.launch === undefined)
-      throw new Error(`MCP server '${options.server}' is not configured (mcpServers in the settings file or .mcp.json)`);
+      throw new HandlerOptionError(`MCP server '${options.server}' is not configured (mcpServers in the settings file or .mcp.json)`);
     const [{ Client }, { StdioClientTransport }] = await Promise.all([
       import('@modelcontextprotocol/sdk/client/index.js'),
       import('@modelcontextprotocol/sdk/client/stdio.js'),
@@ -80,7 +81,7 @@ export function mcpToolHandler(options: McpToolHandlerOptions): HookHandler {
       const body = content.map((c: { type: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : `[${c.type}]`)).join('\n');
       const firstLine = body.split('\n')[0]?.slice(0, 300) ?? '';
       if (result.isError)
-        throw new Error(`MCP tool ${options.server}/${options.tool} returned an error${firstLine ? `: ${firstLine}` : ''}`);
+        throw new HookFailedError(`MCP tool ${options.server}/${options.tool} returned an error${firstLine ? `: ${firstLine}` : ''}`);
       const event = canonicalEvent(typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
       const reading = readClaudeCodeStdout(body);
       // Plain text from an MCP tool is not context: Claude Code reports the hook as completed.

@@ -6,6 +6,8 @@ import type { ChatMessage } from '../providers/types.js';
 import { refuse } from './protocols/block-for.js';
 import type { PromptHandlerOptions } from './types.js';
 import { readVerdict } from './verdict-text.js';
+import { HandlerOptionError } from './errors.js';
+import { InvalidHookOutputError } from './protocols/claude-code.js';
 
 const PLACEHOLDERS = /\{event\}|\{toolName\}|\{toolArgs\}|\{stepName\}|\$ARGUMENTS/g;
 
@@ -41,9 +43,9 @@ function excerpt(text: string): string {
  */
 export function promptHandler(options: PromptHandlerOptions): HookHandler {
   if (typeof options?.prompt !== 'string' || options.prompt.trim() === '')
-    throw new TypeError('prompt hook: `prompt` must be a non-empty string');
+    throw new HandlerOptionError('prompt hook: `prompt` must be a non-empty string');
   if (!options.provider || typeof options.provider.complete !== 'function') {
-    throw new TypeError(
+    throw new HandlerOptionError(
       'prompt hook: `provider` must be a ModelProvider (see createProvider("openai:<model>") or createProvider("anthropic:<model>"))',
     );
   }
@@ -58,7 +60,7 @@ export function promptHandler(options: PromptHandlerOptions): HookHandler {
     const response = await provider.complete({ messages, maxTokens: 512, signal: ctx.signal });
     ctx.annotate({ model: `${provider.name}:${provider.model}`, usage: response.usage });
     const verdict = readVerdict(response.text);
-    if (!verdict) throw new Error(`prompt hook: no verdict in the model's answer: "${excerpt(response.text)}"`);
+    if (!verdict) throw new InvalidHookOutputError(`prompt hook: no verdict in the model's answer: "${excerpt(response.text)}"`);
     if (verdict.allow) return allow(verdict.reason);
     return refuse(event, verdict.reason ?? `denied by prompt hook (${provider.name}:${provider.model})`);
   };

@@ -4,6 +4,7 @@ import type { HookInput } from '../core/input.js';
 import { answerHost } from './answer.js';
 import type { Host, HostAnswer } from './host.js';
 import { oneLine, type Within, within } from './limits.js';
+import { AnswerTooLargeError, HostInputError } from './errors.js';
 
 /**
  * The one hook-call pipeline (ARCHITECTURE.md, "One event through each host"): a host,
@@ -87,7 +88,8 @@ async function answerWith(call: HookCall, event: string, inputs: HookInput[], pr
   const answer = await answerHost(call.host, source.engine, event, inputs, call.signal, projectDir, source.fireOptions);
   if (answer.stdout) {
     const bytes = Buffer.byteLength(answer.stdout);
-    if (bytes > MAX_ANSWER_BYTES) throw new Error(`the answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES} a hook answer may carry`);
+    if (bytes > MAX_ANSWER_BYTES)
+      throw new AnswerTooLargeError(`the answer is ${bytes} bytes, over the ${MAX_ANSWER_BYTES} a hook answer may carry`);
   }
   await source.recorded?.();
   return answer;
@@ -96,10 +98,10 @@ async function answerWith(call: HookCall, event: string, inputs: HookInput[], pr
 /** The event the agent named; a missing, empty or unknown name (`pretooluse`) is a failure. */
 export function eventOf(name: unknown): string {
   if (typeof name !== 'string' || name === '')
-    throw new Error('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
+    throw new HostInputError('stdin: hook_event_name is missing; expected the JSON Claude Code sends a hook');
   if (isKnownEvent(name)) return name;
   const close = nearMissOf(name);
-  throw new Error(`stdin: unknown hook_event_name "${name}"${close ? ` (did you mean "${close}"?)` : ''}`);
+  throw new HostInputError(`stdin: unknown hook_event_name "${name}"${close ? ` (did you mean "${close}"?)` : ''}`);
 }
 
 /** The project: Claude Code's CLAUDE_PROJECT_DIR, else the input's cwd, else ours. */

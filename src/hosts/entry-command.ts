@@ -1,5 +1,6 @@
 import { CONFIG_MODULE_NAMES } from '../config/discover.js';
 import type { Host } from './host.js';
+import { WiringRefused } from './errors.js';
 
 /**
  * The command an agent's hooks file runs: a short `sh` line that finds hookwise for the
@@ -38,7 +39,7 @@ export interface EntryOptions {
 
 export function entryCommand(host: Host, options: EntryOptions): string {
   const args = options.args ?? '';
-  if (/[^\w\s=.,:/-]/.test(args)) throw new Error(`entry arguments must be plain words: ${args}`);
+  if (/[^\w\s=.,:/-]/.test(args)) throw new WiringRefused(`entry arguments must be plain words: ${args}`);
   const failure = host.failure(options.event, NOT_INSTALLED, false);
   const refuse = [
     failure.stderr && `echo ${shellWord(failure.stderr)} >&2`,

@@ -1,3 +1,4 @@
+import { WiringRefused } from './errors.js';
 /**
  * The hooks file every Claude-shaped agent reads, merged: one hookwise group per event
  * added, every other key, group and hook kept as it was, nothing added twice. Codex and
@@ -33,7 +34,7 @@ export interface HooksMerge {
 export function mergeHooksFile(existing: Record<string, unknown>, shape: HooksFileShape): HooksMerge {
   const events = shape.wrapped ? asObject(existing.hooks, 'hooks') : existing;
   if (!shape.wrapped && existing.hooks !== undefined)
-    throw new Error('has a top-level "hooks" key, which this agent ignores: move its events to the top level');
+    throw new WiringRefused('has a top-level "hooks" key, which this agent ignores: move its events to the top level');
   const merged: Record<string, unknown> = { ...events };
   const added: string[] = [];
   const updated: string[] = [];
@@ -69,10 +70,10 @@ function hookwiseHooks(group: unknown, runs: RegExp): Record<string, unknown>[] 
 function asObject(value: unknown, where: string): Record<string, unknown> {
   if (value === undefined) return {};
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new Error(`${where}: expected an object of events, found ${Array.isArray(value) ? 'an array' : typeof value}`);
+  throw new WiringRefused(`${where}: expected an object of events, found ${Array.isArray(value) ? 'an array' : typeof value}`);
 }
 
 function asArray(value: unknown, where: string): unknown[] {
   if (Array.isArray(value)) return value;
-  throw new Error(`${where}: expected an array of matcher groups, found ${typeof value}`);
+  throw new WiringRefused(`${where}: expected an array of matcher groups, found ${typeof value}`);
 }

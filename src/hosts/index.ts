@@ -1,5 +1,6 @@
 import type { Host } from './host.js';
 import { AGENT_NAMES } from './registry.js';
+import { UnknownAgentError } from './errors.js';
 
 export type { Host, HostAnswer, HostName } from './host.js';
 export { answerHost } from './answer.js';
@@ -23,6 +24,6 @@ function hostFolder(name: string): Promise<{ host: Host }> {
 export function hostNamed(name: string | undefined): Host {
   const agent = name ?? 'claude-code';
   const host = Object.hasOwn(HOSTS, agent) ? HOSTS[agent] : undefined;
-  if (!host) throw new Error(`unknown agent "${name}"; hookwise answers ${AGENT_NAMES.join(', ')}`);
+  if (!host) throw new UnknownAgentError(`unknown agent "${name}"; hookwise answers ${AGENT_NAMES.join(', ')}`);
   return host;
 }

@@ -17,16 +17,7 @@ export type HostInit =
   /** Claude Code: its settings file, `--serve` or its mod (src/cli/init/). */
   | { kind: 'claude-code' };
 
-/**
- * A file init answers for when the host's own wiring cannot be written as asked (a hook
- * file of someone else's in the way): the message names the file and the fix.
- */
-export class WiringRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WiringRefused';
-  }
-}
+export { WiringRefused } from './errors.js';
 
 export interface InitTarget {
   agent: string;

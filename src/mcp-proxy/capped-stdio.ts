@@ -1,6 +1,7 @@
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { CappedLineReader, type RequestId } from './capped-lines.js';
+import { McpSdkError } from './errors.js';
 
 /** The largest message the proxy takes from an upstream, unless told otherwise: 16 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -19,7 +20,7 @@ export class CappedStdioClientTransport extends StdioClientTransport {
     const self = this as unknown as { _readBuffer?: unknown };
     // A private field of the SDK's: if a new SDK renames it, refuse to start rather than run without the cap.
     if (typeof (self._readBuffer as { append?: unknown } | undefined)?.append !== 'function')
-      throw new Error(
+      throw new McpSdkError(
         'mcp-proxy: this version of @modelcontextprotocol/sdk has no stdio read buffer to cap; the proxy cannot bound message sizes',
       );
     self._readBuffer = new CappedLineReader(maxMessageBytes, () => [...this.waiting]);

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { looseName, shown, unreadableName } from './tool-names.js';
+import { McpUpstreamError } from './errors.js';
 
 export type Resolved = { ok: true; name: string } | { ok: false; message: string };
 
@@ -89,6 +90,6 @@ export class ToolCatalog {
       cursor = result.nextCursor;
       if (cursor === undefined) return names;
     }
-    throw new Error(`the tools/list has more than ${MAX_PAGES} pages`);
+    throw new McpUpstreamError(`the tools/list has more than ${MAX_PAGES} pages`);
   }
 }

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CappedStdioClientTransport, DEFAULT_MAX_MESSAGE_BYTES } from './capped-stdio.js';
+import { McpProxyOptionError } from './errors.js';
 
 export type UpstreamSpec = ({ command: string[]; cwd?: string } | { url: URL }) & {
   /** The largest message taken from a stdio upstream (default 16 MiB); a longer one is an error for its request. */
@@ -16,7 +17,8 @@ export type UpstreamSpec = ({ command: string[]; cwd?: string } | { url: URL }) 
 export function upstreamTransport(spec: UpstreamSpec): Transport {
   if ('url' in spec) return new StreamableHTTPClientTransport(spec.url);
   const [command, ...args] = spec.command;
-  if (!command) throw new Error('mcp-proxy: no upstream server command after `--`');
+  if (!command)
+    throw new McpProxyOptionError('mcp-proxy: no upstream server command after `--`; name it: hookwise mcp-proxy -- <command> [args...]');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   return new CappedStdioClientTransport(

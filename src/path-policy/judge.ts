@@ -16,6 +16,7 @@ import {
 import { isWithin, probeCaseInsensitive, resolvePath, resolveReal } from './resolve.js';
 import { textHazard } from './text-hazards.js';
 import { windowsProblem } from './windows.js';
+import { PathPolicyOptionError } from './errors.js';
 
 export type Access = 'read' | 'write';
 
@@ -152,7 +153,7 @@ export class PathPolicy {
     this.home = path.resolve(options.home ?? os.homedir());
     this.readMode = options.read ?? 'workspace';
     if (this.readMode !== 'workspace' && this.readMode !== 'anywhere') {
-      throw new TypeError(`path policy: read must be "workspace" or "anywhere", got ${JSON.stringify(options.read)}`);
+      throw new PathPolicyOptionError(`path policy: read must be "workspace" or "anywhere", got ${JSON.stringify(options.read)}`);
     }
     const home = escapeGlob(this.home.replace(/^\/+/, ''));
     const extraProtect = (options.protect ?? []).map((pattern) => ({ pattern, why: 'protected by your configuration' }));

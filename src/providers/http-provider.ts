@@ -1,5 +1,6 @@
 import { DEFAULT_TIMEOUT_MS, joinUrl, postJson } from './http.js';
 import type { ModelProvider, ModelRequest, ModelResponse } from './types.js';
+import { ProviderOptionError } from './errors.js';
 
 /** What every HTTP provider is configured with. */
 export interface HttpProviderOptions {
@@ -28,7 +29,7 @@ export abstract class HttpProvider<O extends HttpProviderOptions = HttpProviderO
     endpoint: string,
   ) {
     if (typeof options.model !== 'string' || options.model === '')
-      throw new TypeError(`${name} provider: \`model\` must be a non-empty string`);
+      throw new ProviderOptionError(`${name} provider: \`model\` must be a non-empty string`);
     this.model = options.model;
     this.url = joinUrl(options.baseUrl ?? defaultBaseUrl, endpoint);
   }

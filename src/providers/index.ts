@@ -12,6 +12,7 @@ export {
   ANTHROPIC_VERSION,
   type AnthropicProviderOptions,
 } from './anthropic.js';
+import { ProviderOptionError } from './errors.js';
 export { postJson, retryAfterMs, DEFAULT_TIMEOUT_MS, type PostJsonOptions } from './http.js';
 export { HttpProvider, type HttpProviderOptions } from './http-provider.js';
 
@@ -48,7 +49,7 @@ export function createProvider(spec: string, opts: CreateProviderOptions = {}, e
       baseUrl: opts.baseUrl ?? nonEmpty(env.ANTHROPIC_BASE_URL),
     });
   }
-  throw new Error(
+  throw new ProviderOptionError(
     `invalid model provider "${String(spec)}"; expected "openai:<model>" or "anthropic:<model>" (e.g. "anthropic:claude-haiku-4-5")`,
   );
 }

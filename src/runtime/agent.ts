@@ -6,6 +6,7 @@ import { loadCheckpoint } from './checkpoint.js';
 import { Observer } from './observer.js';
 import { runSession } from './session.js';
 import type { AgentOptions, RunResult, RuntimeEvent } from './types.js';
+import { RuntimeOptionError } from './errors.js';
 
 /**
  * An agent: a model provider, tools and hooks. `run(prompt)` is one session;
@@ -22,12 +23,12 @@ export class Agent {
 
   /** Subscribe to the live timeline; returns the function that unsubscribes. */
   on(type: 'event', listener: (event: RuntimeEvent) => void): () => void {
-    if (type !== 'event') throw new TypeError(`Agent.on: unknown type "${String(type)}"; expected "event"`);
+    if (type !== 'event') throw new RuntimeOptionError(`Agent.on: unknown type "${String(type)}"; expected "event"`);
     return this.observer.add(listener);
   }
 
   run(prompt: string): Promise<RunResult> {
-    if (typeof prompt !== 'string') return Promise.reject(new TypeError('Agent.run: prompt must be a string'));
+    if (typeof prompt !== 'string') return Promise.reject(new RuntimeOptionError('Agent.run: prompt must be a string'));
     return runSession(this.options, this.engine, this.observer, { prompt });
   }
 
@@ -48,7 +49,7 @@ function engineOf(hooks: AgentOptions['hooks']): HookEngine {
   if (hooks === undefined) return new ConfigEngine();
   const config: HookwiseConfig = Array.isArray(hooks) ? { hooks } : hooks;
   if (!config || !Array.isArray(config.hooks)) {
-    throw new TypeError('createAgent: `hooks` must be a HookEngine, an array of hooks, or a config ({ hooks: [...] })');
+    throw new RuntimeOptionError('createAgent: `hooks` must be a HookEngine, an array of hooks, or a config ({ hooks: [...] })');
   }
   const engine = new ConfigEngine({ parallel: config.parallel === true });
   for (const spec of hooksOf(config)) engine.register(asHook(spec));

@@ -7,6 +7,7 @@ import type { Observer } from './observer.js';
 import { toolDefinition, type SubagentRequest, type SubagentResult, type Tool } from './tool.js';
 import type { Transcript } from './transcript.js';
 import type { AgentOptions, StopReason, Usage } from './types.js';
+import { RuntimeOptionError } from './errors.js';
 
 export const HOOK_CONTEXT_HEADER = 'Context from hooks:';
 
@@ -98,7 +99,7 @@ export class RunContext {
   ) {
     this.tools = new Map();
     for (const tool of tools) {
-      if (this.tools.has(tool.name)) throw new TypeError(`two tools are named "${tool.name}"; tool names must be unique`);
+      if (this.tools.has(tool.name)) throw new RuntimeOptionError(`two tools are named "${tool.name}"; tool names must be unique`);
       this.tools.set(tool.name, tool);
     }
     this.toolDefinitions = tools.map(toolDefinition);

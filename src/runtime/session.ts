@@ -14,6 +14,7 @@ import { finishStep } from './step-processor.js';
 import { spawnSubagent } from './subagent.js';
 import { Transcript } from './transcript.js';
 import type { AgentOptions, RunResult } from './types.js';
+import { RuntimeOptionError } from './errors.js';
 
 export const DEFAULT_MAX_STEPS = 50;
 export const DEFAULT_MAX_OPERATION_RETRIES = 3;
@@ -94,7 +95,7 @@ export async function runSession(
 
 function sessionScope(options: AgentOptions, engine: HookEngine, observer: Observer, checkpoint?: CheckpointData): SessionScope {
   if (!options.provider || typeof options.provider.complete !== 'function') {
-    throw new TypeError('createAgent: `provider` must be a ModelProvider (an object with complete(request))');
+    throw new RuntimeOptionError('createAgent: `provider` must be a ModelProvider (an object with complete(request))');
   }
   const sessionId = checkpoint?.session_id ?? options.sessionId ?? randomUUID();
   const cwd = path.resolve(options.cwd ?? checkpoint?.cwd ?? process.cwd());

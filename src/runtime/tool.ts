@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Outcome } from '../core/outcome.js';
 import type { ToolDefinition } from '../providers/types.js';
+import { RuntimeOptionError } from './errors.js';
 
 /** What a running tool can reach besides its input. */
 export interface ToolContext {
@@ -63,12 +64,12 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** Define a tool; checks the name and that `input` is a zod object schema. */
 export function defineTool<S extends z.ZodObject>(tool: Tool<S>): Tool<S> {
   if (!TOOL_NAME.test(tool.name)) {
-    throw new TypeError(`defineTool: name ${JSON.stringify(tool.name)} must be 1-64 letters, digits, "_" or "-"`);
+    throw new RuntimeOptionError(`defineTool: name ${JSON.stringify(tool.name)} must be 1-64 letters, digits, "_" or "-"`);
   }
   if (!(tool.input instanceof z.ZodObject)) {
-    throw new TypeError(`defineTool(${tool.name}): input must be a zod object schema, e.g. z.object({ path: z.string() })`);
+    throw new RuntimeOptionError(`defineTool(${tool.name}): input must be a zod object schema, e.g. z.object({ path: z.string() })`);
   }
-  if (typeof tool.run !== 'function') throw new TypeError(`defineTool(${tool.name}): run must be a function`);
+  if (typeof tool.run !== 'function') throw new RuntimeOptionError(`defineTool(${tool.name}): run must be a function`);
   return tool;
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PathPolicy, type PathPolicyOptions } from '../path-policy/judge.js';
 import { Sandbox } from './sandbox.js';
 import { resolveSandbox, type SandboxSettings } from './settings.js';
+import { SandboxOptionError, SandboxUnavailableError } from './errors.js';
 
 export interface SandboxExecOptions extends Omit<PathPolicyOptions, 'workspace'> {
   /** The folder the command may write: required, never guessed from the process's cwd. */
@@ -31,13 +32,13 @@ export interface SandboxExecResult {
  */
 export async function sandboxExec(command: string, options: SandboxExecOptions): Promise<SandboxExecResult> {
   if (typeof options?.workspace !== 'string' || !path.isAbsolute(options.workspace)) {
-    throw new TypeError('sandboxExec: workspace must be an absolute folder (the folder the command may write)');
+    throw new SandboxOptionError('sandboxExec: workspace must be an absolute folder (the folder the command may write)');
   }
   const settings = resolveSandbox(options.sandbox ?? 'on', 'sandboxExec')!;
   const sandbox = new Sandbox(settings);
   const env = options.env ?? process.env;
   const unready = await sandbox.prepare();
-  if (unready) throw new Error(`sandboxExec: ${unready}`);
+  if (unready) throw new SandboxUnavailableError(`sandboxExec: ${unready}`);
   const { line } = sandbox.wrap(command, new PathPolicy(options), env);
   const child = spawn('/bin/sh', ['-c', line], {
     cwd: options.cwd ?? options.workspace,

@@ -12,6 +12,7 @@ import { COMMAND_VARIABLE, SEALED_FOLDER, sealedLine } from './sealed-line.js';
 import { bridgeFor, prepareBridge } from './proxy/bridge.js';
 import { seatbeltProfile } from './seatbelt.js';
 import type { ResolvedSandbox } from './settings.js';
+import { SandboxUnavailableError } from './errors.js';
 
 /** One command made ready to run sandboxed. */
 export interface Wrapped {
@@ -89,7 +90,7 @@ export class Sandbox {
   wrap(command: string, policy: PathPolicy, env: Env, options: WrapOptions = {}): Wrapped {
     const { session, notes } = options;
     const found = this.available();
-    if (!found.ok) throw new Error(found.why);
+    if (!found.ok) throw new SandboxUnavailableError(found.why);
     const allow = this.needsBridge(options) ? this.allowlist : undefined;
     const bridge = allow === undefined ? undefined : bridgeFor(allow, this.platform);
     const layout = this.layoutOf(policy, env);

@@ -1,4 +1,5 @@
 import { allowEntryProblem, normalizeEntry, REGISTRIES } from './proxy/allowlist.js';
+import { SandboxOptionError } from './errors.js';
 
 /**
  * How a policy configures the OS sandbox (docs/security.md#the-os-sandbox). The
@@ -35,21 +36,21 @@ export interface ResolvedSandbox {
   passEnv: string[];
 }
 
-/** Validate the option; throws a TypeError naming the field and the fix. */
+/** Validate the option; throws a SandboxOptionError naming the field and the fix. */
 export function resolveSandbox(option: SandboxOption | undefined, guard: string): ResolvedSandbox | undefined {
   if (option === 'off') return undefined;
   if (option === undefined || option === 'on') return { network: 'off', passEnv: [] };
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw new TypeError(`${guard}: sandbox must be "on", "off" or { network, passEnv }, got ${JSON.stringify(option)}`);
+    throw new SandboxOptionError(`${guard}: sandbox must be "on", "off" or { network, passEnv }, got ${JSON.stringify(option)}`);
   }
   for (const key of Object.keys(option)) {
     if (key !== 'network' && key !== 'passEnv')
-      throw new TypeError(`${guard}: sandbox.${key} is not an option (expected network or passEnv)`);
+      throw new SandboxOptionError(`${guard}: sandbox.${key} is not an option (expected network or passEnv)`);
   }
   const network = resolveNetwork(option.network ?? 'off', guard);
   const passEnv = option.passEnv ?? [];
   if (!Array.isArray(passEnv) || passEnv.some((n) => typeof n !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n))) {
-    throw new TypeError(`${guard}: sandbox.passEnv must be an array of environment variable names`);
+    throw new SandboxOptionError(`${guard}: sandbox.passEnv must be an array of environment variable names`);
   }
   return { network, passEnv };
 }
@@ -59,20 +60,20 @@ function resolveNetwork(network: unknown, guard: string): ResolvedSandbox['netwo
   if (network === 'registries') return { allow: [...REGISTRIES].sort() };
   const shape = `"off", "on", "registries" or { allow: ["registry.npmjs.org", "*.example.com"], registries?: true }`;
   if (typeof network !== 'object' || network === null || Array.isArray(network)) {
-    throw new TypeError(`${guard}: sandbox.network must be ${shape}, got ${JSON.stringify(network)}`);
+    throw new SandboxOptionError(`${guard}: sandbox.network must be ${shape}, got ${JSON.stringify(network)}`);
   }
   for (const key of Object.keys(network)) {
     if (key !== 'allow' && key !== 'registries')
-      throw new TypeError(`${guard}: sandbox.network.${key} is not an option (expected allow or registries)`);
+      throw new SandboxOptionError(`${guard}: sandbox.network.${key} is not an option (expected allow or registries)`);
   }
   const { allow, registries } = network as Partial<NetworkAllow>;
-  if (!Array.isArray(allow)) throw new TypeError(`${guard}: sandbox.network.allow must be an array of host names (${shape})`);
+  if (!Array.isArray(allow)) throw new SandboxOptionError(`${guard}: sandbox.network.allow must be an array of host names (${shape})`);
   if (registries !== undefined && typeof registries !== 'boolean') {
-    throw new TypeError(`${guard}: sandbox.network.registries must be true or false, got ${JSON.stringify(registries)}`);
+    throw new SandboxOptionError(`${guard}: sandbox.network.registries must be true or false, got ${JSON.stringify(registries)}`);
   }
   allow.forEach((entry, i) => {
     const problem = allowEntryProblem(entry);
-    if (problem) throw new TypeError(`${guard}: sandbox.network.allow[${i}] ${JSON.stringify(entry)} ${problem}`);
+    if (problem) throw new SandboxOptionError(`${guard}: sandbox.network.allow[${i}] ${JSON.stringify(entry)} ${problem}`);
   });
   const entries = [...allow.map(normalizeEntry), ...(registries ? REGISTRIES : [])];
   return { allow: [...new Set(entries)].sort() };

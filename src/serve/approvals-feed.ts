@@ -1,4 +1,5 @@
 import type { Approval, ApprovalStore } from '../approvals/types.js';
+import { ApprovalsFeedClosedError } from './errors.js';
 
 /** One live reader of a tenant's approvals (an SSE stream). */
 export interface FeedListener {
@@ -49,7 +50,7 @@ export class ApprovalFeed {
    * then on the listener hears every change to that set, and nothing it already has.
    */
   async subscribe(tenant: string, listener: FeedListener): Promise<Approval[]> {
-    if (this.closed) throw new Error('the approvals feed is closed');
+    if (this.closed) throw new ApprovalsFeedClosedError('the approvals feed is closed');
     let watch = this.watches.get(tenant);
     if (!watch) {
       const created: Watch = {
@@ -66,7 +67,7 @@ export class ApprovalFeed {
       watch = created;
     }
     await watch.ready;
-    if (this.closed) throw new Error('the approvals feed is closed');
+    if (this.closed) throw new ApprovalsFeedClosedError('the approvals feed is closed');
     // The snapshot and the listener are taken together (no await between): no change falls in a gap.
     watch.listeners.add(listener);
     return [...watch.pending.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));

@@ -1,4 +1,5 @@
 import { metrics, trace } from '@opentelemetry/api';
+import { MissingPackageError } from '../core/missing-package.js';
 
 /** What `--otlp` loads; not installed with hookwise (see package.json peerDependencies). */
 export const OTLP_PACKAGES = [
@@ -36,9 +37,7 @@ export async function startOtlpExport(url: string, options: { serviceName?: stri
   ]).catch((error: NodeJS.ErrnoException) => {
     // The SDK and exporters are 50 MB: optional peers, installed only by those who export.
     if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error(
-      `--otlp needs the OpenTelemetry SDK beside hookwise: npm install ${OTLP_PACKAGES.join(' ')} (${error.message.split('\n')[0]})`,
-    );
+    throw new MissingPackageError(OTLP_PACKAGES.join(' '), '--otlp (the OpenTelemetry SDK beside hookwise)');
   });
   const resource = resourceFromAttributes({ 'service.name': options.serviceName ?? 'hookwise-serve' });
   const tracerProvider = new BasicTracerProvider({

@@ -159,6 +159,11 @@ const USER_ERRORS = new Set([
   'AuditRollbackError',
   'ApprovalPolicyError',
   'ApprovalChainError',
+  'ApprovalInputError',
+  'ApprovalStoreOptionError',
+  'ApprovalsBusyError',
+  'AuditQueryError',
+  'AuditStoreOptionError',
   'RangeError',
 ]);
 

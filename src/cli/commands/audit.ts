@@ -248,6 +248,8 @@ const USER_ERRORS = new Set([
   'AuditDatabaseReadOnlyError',
   'AuditConnectionError',
   'AuditKeyError',
+  'AuditQueryError',
+  'AuditStoreOptionError',
   'RangeError',
 ]);
 

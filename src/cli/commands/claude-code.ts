@@ -124,6 +124,7 @@ async function claudeCode(flags: HookCallFlags & { badArgument?: string }, start
         return { engine, recorded: () => audit?.closeSync() };
       },
     });
+    // plain Error: unreachable; only a resident gives a stale engine, and this call loaded its own
     if ('stale' in answer) throw new Error('no engine to answer with');
     if (answer.stderr) process.stderr.write(`${answer.stderr}\n`);
     await envelope.answer(answer.stdout, answer.code);

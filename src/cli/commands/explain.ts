@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
 import { collect } from '../load-engine.js';
 import { usageErrors } from './policy-test.js';
+import { UserError } from '../errors.js';
 
 interface ExplainFlags {
   config?: string[];
@@ -56,11 +57,11 @@ function parseInput(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(
+    throw new UserError(
       `input: not JSON (${(error as Error).message}); pass one JSON object, e.g. '{"tool_name":"Bash","tool_input":{"command":"ls"}}'`,
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new Error('input: expected a JSON object, e.g. \'{"tool_name":"Bash"}\'');
+    throw new UserError('input: expected a JSON object, e.g. \'{"tool_name":"Bash"}\'');
   return value as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { SetExit } from '../index.js';
+import { UserError } from '../errors.js';
 
 interface TestFlags {
   reporter?: string;
@@ -27,10 +28,12 @@ async function runTests(paths: string[], flags: TestFlags): Promise<number> {
   const cwd = process.cwd();
   return usageErrors(async () => {
     if (flags.reporter !== 'text' && flags.reporter !== 'junit')
-      throw new Error(`--reporter: unknown reporter "${flags.reporter}"; expected text or junit`);
+      throw new UserError(`--reporter: unknown reporter "${flags.reporter}"; expected text or junit`);
     const files = findTestFiles(paths, cwd);
     if (files.length === 0)
-      throw new Error(`no *.policy-test.{yaml,json,ts} files under ${paths.join(', ') || cwd}; name one, or write one (docs/testing.md)`);
+      throw new UserError(
+        `no *.policy-test.{yaml,json,ts} files under ${paths.join(', ') || cwd}; name one, or write one (docs/testing.md)`,
+      );
     const results = await runTestFiles(files, cwd);
     if (flags.update) {
       for (const r of results) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isHookwiseEntry } from '../../config/claude/hookwise-entry.js';
 import { EVENTS } from '../../core/events.js';
 import { MOD_LOADED_ENV, modSource } from './mod-source.js';
+import { WiringRefused } from '../../hosts/errors.js';
 
 /**
  * What `hookwise init claude-code --mod` writes (docs/claude-code.md#the-mod): the mod's
@@ -37,9 +38,9 @@ export function modFiles(): ModFiles {
 /** settings.json with the marker added (once); everything else kept as it was. */
 export function withMarker(settings: Record<string, unknown>): { settings: Record<string, unknown>; added: boolean } {
   const hooks = (settings.hooks ?? {}) as Record<string, unknown>;
-  if (typeof hooks !== 'object' || Array.isArray(hooks)) throw new Error('"hooks": expected an object of events');
+  if (typeof hooks !== 'object' || Array.isArray(hooks)) throw new WiringRefused('"hooks": expected an object of events');
   const groups = hooks.UserPromptSubmit ?? [];
-  if (!Array.isArray(groups)) throw new Error('"hooks.UserPromptSubmit": expected an array of matcher groups');
+  if (!Array.isArray(groups)) throw new WiringRefused('"hooks.UserPromptSubmit": expected an array of matcher groups');
   const has = groups.some((g) =>
     (g as { hooks?: { command?: unknown }[] })?.hooks?.some((h) => String(h?.command).includes(MOD_LOADED_ENV)),
   );
@@ -57,7 +58,7 @@ export function withMarker(settings: Record<string, unknown>): { settings: Recor
 export function withoutSettingsEntries(settings: Record<string, unknown>): { settings: Record<string, unknown>; removed: string[] } {
   const hooks = settings.hooks;
   if (hooks === undefined) return { settings, removed: [] };
-  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) throw new Error('"hooks": expected an object of events');
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) throw new WiringRefused('"hooks": expected an object of events');
   const removed: string[] = [];
   const kept: Record<string, unknown> = {};
   for (const [event, groups] of Object.entries(hooks as Record<string, unknown>)) {

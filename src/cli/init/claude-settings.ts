@@ -1,4 +1,5 @@
 import { isHookwiseEntry, SERVE_URL } from '../../config/claude/hookwise-entry.js';
+import { WiringRefused } from '../../hosts/errors.js';
 
 /**
  * The entries `hookwise init claude-code` adds to `.claude/settings.json`, and the
@@ -207,10 +208,10 @@ function rewriteEntries(group: unknown, event: string, installed: boolean, chang
 function asObject(value: unknown, where: string): Record<string, unknown> {
   if (value === undefined) return {};
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
-  throw new Error(`${where}: expected an object of events, found ${Array.isArray(value) ? 'an array' : typeof value}`);
+  throw new WiringRefused(`${where}: expected an object of events, found ${Array.isArray(value) ? 'an array' : typeof value}`);
 }
 
 function asArray(value: unknown, where: string): unknown[] {
   if (Array.isArray(value)) return value;
-  throw new Error(`${where}: expected an array of matcher groups, found ${typeof value}`);
+  throw new WiringRefused(`${where}: expected an array of matcher groups, found ${typeof value}`);
 }

@@ -243,10 +243,12 @@ async function ask($, input, again = false) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ nonce, input, mac }),
   })
+  // plain Error: this runs inside Claude Code, where no hookwise class can be imported
   if (!response.ok) throw new Error(\`the hookwise resident answered HTTP \${response.status}\`)
   const { reply, seal } = JSON.parse(response.text)
   // Whoever else listens on that socket has no key: an answer without the seal is no answer.
   if (typeof reply !== 'string' || seal !== sign(\`hookwise-resident-reply\\0\${nonce}\\0\${input}\\0\${reply}\`))
+    // plain Error: inside Claude Code, as above
     throw new Error("the answer on hookwise's socket does not carry its resident's seal")
   const answer = JSON.parse(reply)
   if (!answer.stale) {
@@ -255,6 +257,7 @@ async function ask($, input, again = false) {
     return answer
   }
   // The config changed: nothing ran; a new resident loads it.
+  // plain Error: inside Claude Code, as above
   if (again) throw new Error('the hookwise resident declined the call twice')
   if (resident === current) resident = undefined
   return ask($, input, true)

@@ -103,6 +103,7 @@ function residentTimeoutOf(args: string[]): number {
   }
   if (value === undefined || value === '') return DEFAULT_RESIDENT_TIMEOUT_MS;
   const ms = Number(value);
+  // plain Error: this CommonJS fast path loads no ES module (HookwiseError is one); bin/hookwise.js fails closed with the message
   if (!Number.isInteger(ms) || ms <= 0) throw new Error(`${name}: expected a positive whole number of milliseconds, got "${value}"`);
   return ms;
 }

@@ -1,3 +1,4 @@
+import { GuardOptionError } from '../errors.js';
 /**
  * User rules for the shell guard: data, not code. A rule is a pattern matched
  * against each simple command, written as its words joined by one space, with
@@ -15,11 +16,11 @@ export interface CompiledRule {
 
 export function compileRules(rules: ShellRule[] | undefined, field: string): CompiledRule[] {
   if (rules === undefined) return [];
-  if (!Array.isArray(rules)) throw new TypeError(`shellGuard: ${field} must be an array of patterns, got ${typeof rules}`);
+  if (!Array.isArray(rules)) throw new GuardOptionError(`shellGuard: ${field} must be an array of patterns, got ${typeof rules}`);
   return rules.map((rule, i) => {
     const pattern = typeof rule === 'string' ? rule : rule?.pattern;
     if (typeof pattern !== 'string' || pattern.trim() === '') {
-      throw new TypeError(`shellGuard: ${field}[${i}] must be a non-empty string or { pattern, reason }`);
+      throw new GuardOptionError(`shellGuard: ${field}[${i}] must be a non-empty string or { pattern, reason }`);
     }
     const normalised = pattern.trim().replace(/\s+/g, ' ');
     const compiled: CompiledRule = {

@@ -16,6 +16,7 @@ import type { HandlerReturn } from '../../core/spec.js';
 import { refuse } from './block-for.js';
 import type { Protocol } from './types.js';
 import { HookwiseError } from '../../core/errors.js';
+import { HookFailedError } from '../errors.js';
 
 export type { StdoutReading };
 
@@ -109,18 +110,18 @@ export const claudeCodeProtocol: Protocol = {
       const reason = stderr.trim();
       if (options?.asyncRewake) return reason ? context(reason) : undefined;
       if (isMissingScript(event, stdout, stderr, options?.plugin)) {
-        throw new Error(
+        throw new HookFailedError(
           `hook script appears to be missing: exited 2 with: ${firstLine(stderr)} (treated as a non-blocking error, as Claude Code does)`,
         );
       }
       // SessionStart and the like: "blocking errors are ignored", shown to the user as an error.
       if (!blockingErrorBlocks(event))
-        throw new Error(
+        throw new HookFailedError(
           `exited with code 2 on ${event}, where Claude Code ignores blocking errors${reason ? `: ${firstLine(reason)}` : ''}`,
         );
       return refuse(event, reason || 'No stderr output');
     }
     const detail = firstLine(stderr) || firstLine(stdout);
-    throw new Error(`exited with code ${exitCode}${detail ? `: ${detail}` : ''}`);
+    throw new HookFailedError(`exited with code ${exitCode}${detail ? `: ${detail}` : ''}`);
   },
 };

@@ -14,7 +14,7 @@ export const PROTOCOL_NAMES = Object.keys(PROTOCOLS) as CommandProtocol[];
 
 export function protocolFor(name: string): Protocol {
   const protocol = (PROTOCOLS as Record<string, Protocol | undefined>)[name];
-  if (!protocol) throw new Error(`unknown command protocol "${name}"; expected one of: ${PROTOCOL_NAMES.join(', ')}`);
+  if (!protocol) throw new HandlerOptionError(`unknown command protocol "${name}"; expected one of: ${PROTOCOL_NAMES.join(', ')}`);
   return protocol;
 }
 
@@ -27,5 +27,6 @@ export {
   readHttpBody,
   InvalidHookOutputError,
 } from './claude-code.js';
+import { HandlerOptionError } from '../errors.js';
 export { workflowProtocol, workflowEventName } from './workflow.js';
 export { claudeAgentRsProtocol, snakeCaseEvent } from './claude-agent-rs.js';

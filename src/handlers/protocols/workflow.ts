@@ -3,6 +3,7 @@ import { stepNameOf } from '../../core/input.js';
 import { allow, modify, type ResultExtras } from '../../core/results.js';
 import { refuse } from './block-for.js';
 import type { Protocol } from './types.js';
+import { InvalidHookOutputError } from './claude-code.js';
 
 /** WorkflowFramework names for the canonical events it has; others keep the canonical name. */
 const SEED_000_NAMES: Record<string, string> = {
@@ -45,7 +46,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 function modifiedArgsOf(value: unknown): Record<string, unknown> {
   const args = typeof value === 'string' ? parseObject(value) : value;
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new Error(
+    throw new InvalidHookOutputError(
       `workflow hook answered Decision 2 (Modify) without ModifiedArgs as a JSON object: ${JSON.stringify(value) ?? 'undefined'}`,
     );
   }
@@ -75,7 +76,7 @@ export const workflowProtocol: Protocol = {
     if (answer === undefined) return undefined;
     const decision = decisionOf(answer.Decision);
     if (decision === undefined) {
-      throw new Error(
+      throw new InvalidHookOutputError(
         `workflow hook answered an unknown Decision ${JSON.stringify(answer.Decision)}; expected 0 (Allow), 1 (Deny) or 2 (Modify)`,
       );
     }

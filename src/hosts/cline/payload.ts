@@ -1,4 +1,5 @@
 import type { HookInput } from '../../core/input.js';
+import { HostInputError } from '../errors.js';
 
 /**
  * Cline's hook payload as hookwise's input. Cline CLI 3.0.65 sends every hook file the
@@ -33,9 +34,10 @@ const EVENTS: Readonly<Record<string, { event: string; extra?: Record<string, un
 /** The hookwise input of one Cline payload, before its tool is normalised (./tools.ts). */
 export function clinePayloadInput(raw: Record<string, unknown>): HookInput {
   const name = raw.hookName ?? raw.hook_event_name;
-  if (typeof name !== 'string' || name === '') throw new Error('stdin: hookName is missing; expected the JSON Cline sends a hook file');
+  if (typeof name !== 'string' || name === '')
+    throw new HostInputError('stdin: hookName is missing; expected the JSON Cline sends a hook file');
   const mapped = EVENTS[name];
-  if (!mapped) throw new Error(`stdin: Cline hookName "${name}" is not one hookwise answers (${Object.keys(EVENTS).join(', ')})`);
+  if (!mapped) throw new HostInputError(`stdin: Cline hookName "${name}" is not one hookwise answers (${Object.keys(EVENTS).join(', ')})`);
   const roots = Array.isArray(raw.workspaceRoots) ? raw.workspaceRoots : [];
   const cwd = typeof roots[0] === 'string' ? roots[0] : typeof raw.cwd === 'string' ? raw.cwd : undefined;
   const input: HookInput = {

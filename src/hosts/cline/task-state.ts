@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { userStateDir } from '../../audit/head-copy.js';
+import { HostStateError } from '../errors.js';
 
 /**
  * What hookwise keeps about one Cline task (or, for approvals, one project) between its
@@ -53,7 +54,7 @@ export class TaskState {
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw new Error(`cannot write hookwise's Cline task state ${this.file(name)}: ${(error as Error).message}`);
+      throw new HostStateError(`cannot write hookwise's Cline task state ${this.file(name)}: ${(error as Error).message}`);
     }
   }
 

@@ -1,6 +1,7 @@
 import type { HookInput } from '../../core/input.js';
 import { codexInputs } from '../codex/tools.js';
 import { mcpToolNamed } from '../tools.js';
+import { HostInputError } from '../errors.js';
 
 /**
  * Cline CLI 3.0.65's tools as hookwise's. One Cline call may hold several things to
@@ -30,7 +31,7 @@ export function clineToolInputs(input: HookInput): HookInput[] {
       return [as(editorTool(args), editorFields(args))];
     case 'apply_patch': {
       const patch = typeof args.input === 'string' ? args.input : undefined;
-      if (patch === undefined) throw new Error('apply_patch: tool_input.input is not the patch text');
+      if (patch === undefined) throw new HostInputError('apply_patch: tool_input.input is not the patch text');
       return codexInputs({ ...input, tool_name: 'apply_patch', tool_input: { command: patch } }).map((one) => ({
         ...one,
         agent_tool_name: 'apply_patch',
@@ -59,14 +60,14 @@ export function commandsOf(args: Record<string, unknown>): string[] {
   const single = typeof args.command === 'string' ? ('args' in args ? args : args.command) : undefined;
   const raw = args.commands ?? args.input ?? single ?? args.cmd;
   const list = Array.isArray(raw) ? raw : [raw];
-  if (raw === undefined || list.length === 0) throw new Error('run_commands: the input holds no command');
+  if (raw === undefined || list.length === 0) throw new HostInputError('run_commands: the input holds no command');
   return list.map((c, i) => {
     if (typeof c === 'string') return c;
     if (isObject(c) && typeof c.command === 'string') {
       const argv = Array.isArray(c.args) ? c.args.map(String) : [];
       return [c.command, ...argv].map(shellQuote).join(' ');
     }
-    throw new Error(`run_commands: command ${i} is ${Array.isArray(c) ? 'an array' : typeof c}, not a string or {command, args}`);
+    throw new HostInputError(`run_commands: command ${i} is ${Array.isArray(c) ? 'an array' : typeof c}, not a string or {command, args}`);
   });
 }
 
@@ -96,7 +97,7 @@ function pathsOf(args: Record<string, unknown>): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   const paths = list.map((f) => (isObject(f) ? (f.path ?? f.file_path ?? f.filePath) : f));
   if (raw === undefined || paths.length === 0 || paths.some((p) => typeof p !== 'string'))
-    throw new Error('read_files: a file to read has no path');
+    throw new HostInputError('read_files: a file to read has no path');
   return paths as string[];
 }
 

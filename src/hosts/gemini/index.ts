@@ -4,6 +4,7 @@ import { asMcpTool, normaliseTool } from '../tools.js';
 import { geminiAnswer, geminiFailure } from './answer.js';
 import { GEMINI_EVENTS } from './events.js';
 import { GEMINI_TOOLS } from './tools.js';
+import { HostInputError } from '../errors.js';
 
 /**
  * Gemini CLI 0.61.0 (`hookwise gemini`, written to the project's `.gemini/settings.json`
@@ -23,7 +24,7 @@ export const geminiHost: Host = {
     const named = raw.hook_event_name;
     const event = typeof named === 'string' ? GEMINI_EVENTS[named] : undefined;
     if (named === 'BeforeToolSelection')
-      throw new Error(
+      throw new HostInputError(
         'Gemini\'s BeforeToolSelection has no hookwise event; remove hookwise from "hooks.BeforeToolSelection" in .gemini/settings.json',
       );
     const input: HookInput = { ...raw, hook_event_name: event ?? (named as string), agent_event_name: named };

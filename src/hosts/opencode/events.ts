@@ -1,5 +1,6 @@
 import type { HookInput } from '../../core/input.js';
 import { openCodeToolInputs } from './tools.js';
+import { HostInputError } from '../errors.js';
 
 /**
  * What hookwise's OpenCode plugin (./plugin.ts) sends `hookwise opencode` on stdin: the
@@ -37,7 +38,7 @@ export function openCodeInputs(raw: Record<string, unknown>): HookInput[] {
   const call = raw as OpenCodeCall;
   const event = typeof call.hook === 'string' ? OPENCODE_EVENTS[call.hook] : undefined;
   if (event === undefined)
-    throw new Error(
+    throw new HostInputError(
       `stdin: unknown OpenCode hook ${JSON.stringify(call.hook)}; hookwise's plugin sends ${Object.keys(OPENCODE_EVENTS).join(', ')} (run \`hookwise init opencode\` again)`,
     );
   const base: HookInput = {
@@ -54,7 +55,7 @@ export function openCodeInputs(raw: Record<string, unknown>): HookInput[] {
     case 'Stop':
       return [{ ...base, stop_hook_active: false }];
     default: {
-      if (typeof call.tool !== 'string' || call.tool === '') throw new Error(`stdin: ${call.hook} without a tool name`);
+      if (typeof call.tool !== 'string' || call.tool === '') throw new HostInputError(`stdin: ${call.hook} without a tool name`);
       const tool: HookInput = {
         ...base,
         tool_name: call.tool,

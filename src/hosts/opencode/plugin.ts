@@ -35,6 +35,7 @@ function hookwiseIn(directory) {
     pointed = readFileSync(path.join(directory, ${JSON.stringify(INSTALL_POINTER)}), 'utf8').trim();
   } catch {}
   if (pointed && existsSync(pointed)) return pointed;
+  // plain Error: this runs inside OpenCode, where no hookwise class can be imported; OpenCode shows the message
   throw new Error(NOT_INSTALLED);
 }
 
@@ -139,6 +140,7 @@ export const Hookwise = async ({ directory }) => {
       if (answer.deny) {
         // OpenCode shows the person only "Unexpected server error" for a prompt a plugin refused: say why here.
         process.stderr.write(\`hookwise refused the prompt: \${answer.deny}\\n\`);
+        // plain Error: inside OpenCode, as above; throwing is how a plugin refuses
         throw new Error(answer.deny);
       }
       if (answer.context) texts.push(answer.context);
@@ -147,6 +149,7 @@ export const Hookwise = async ({ directory }) => {
     },
     'tool.execute.before': async (input, output) => {
       const answer = await call('tool.execute.before', { sessionID: input.sessionID, tool: input.tool, callID: input.callID, args: output.args });
+      // plain Error: inside OpenCode, as above; throwing is how a plugin refuses
       if (answer.deny) throw new Error(answer.deny);
       if (answer.args) replaceInPlace(output.args, answer.args);
       if (answer.context) notes.set(input.callID, answer.context);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { confine, shown } from './confine.js';
+import { ToolFailedError } from '../errors.js';
 
 const MAX_READ_BYTES = 256 * 1024;
 
@@ -20,7 +21,7 @@ export function readTool(workspace: string) {
     run: async ({ file_path, offset, limit }) => {
       const file = confine(workspace, file_path);
       const info = await stat(file);
-      if (info.isDirectory()) throw new Error(`${file_path} is a directory; use LS`);
+      if (info.isDirectory()) throw new ToolFailedError(`${file_path} is a directory; use LS`);
       const buffer = await readFile(file);
       let text = buffer.subarray(0, MAX_READ_BYTES).toString('utf8');
       if (offset !== undefined || limit !== undefined) {
@@ -67,9 +68,9 @@ export function editTool(workspace: string) {
       const file = confine(workspace, file_path);
       const text = await readFile(file, 'utf8');
       const count = text.split(old_string).length - 1;
-      if (count === 0) throw new Error(`old_string not found in ${file_path}`);
+      if (count === 0) throw new ToolFailedError(`old_string not found in ${file_path}`);
       if (count > 1 && !replace_all)
-        throw new Error(`old_string occurs ${count} times in ${file_path}; add context to make it unique, or set replace_all`);
+        throw new ToolFailedError(`old_string occurs ${count} times in ${file_path}; add context to make it unique, or set replace_all`);
       const updated = replace_all ? text.split(old_string).join(new_string) : text.replace(old_string, () => new_string);
       await writeFile(file, updated);
       return `Edited ${shown(workspace, file)}: ${replace_all ? count : 1} replacement(s)`;

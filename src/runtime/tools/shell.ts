@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { ToolFailedError } from '../errors.js';
 
 export interface ShellToolOptions {
   /** Default timeout of a command; the model may ask for less or more up to maxTimeoutMs. Default 30 s. */
@@ -62,7 +63,7 @@ export function shellTool(workspace: string, options: ShellToolOptions = {}) {
       ctx.annotate({ exit_code: ran.exit_code });
       const code = ran.exit_code ?? 0;
       const meaning = exitCodeMeaning(command, code);
-      if (meaning.isError) throw new Error([`Exit code ${code}`, ran.stderr, ran.stdout].filter(Boolean).join('\n').trim());
+      if (meaning.isError) throw new ToolFailedError([`Exit code ${code}`, ran.stderr, ran.stdout].filter(Boolean).join('\n').trim());
       const response: BashResponse = {
         stdout: withoutBlankEnds(ran.stdout),
         stderr: ran.stderr,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tool.js';
+import { ToolFailedError } from '../errors.js';
 
 export interface SubagentDefinition {
   description: string;
@@ -31,7 +32,7 @@ export function taskTool(options: TaskToolOptions = {}): Tool {
     }),
     run: async ({ description, prompt, subagent_type }, ctx) => {
       const def = agents?.[subagent_type];
-      if (agents && !def) throw new Error(`unknown subagent_type "${subagent_type}"; known: ${Object.keys(agents).join(', ')}`);
+      if (agents && !def) throw new ToolFailedError(`unknown subagent_type "${subagent_type}"; known: ${Object.keys(agents).join(', ')}`);
       const result = await ctx.runSubagent({
         agentType: subagent_type,
         prompt,
@@ -39,7 +40,7 @@ export function taskTool(options: TaskToolOptions = {}): Tool {
         tools: def?.tools,
         systemPrompt: def?.systemPrompt,
       });
-      if (!result.ok) throw new Error(result.text);
+      if (!result.ok) throw new ToolFailedError(result.text);
       return result.text;
     },
   });

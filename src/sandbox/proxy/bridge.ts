@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { ensureNetProxy } from './daemon.js';
 import { netProxySocket } from './place.js';
 import { PING_PATH } from './server.js';
+import { SandboxUnavailableError } from '../errors.js';
 
 /**
  * The sandbox's side of the network allowlist (Linux). The sandbox keeps its own
@@ -58,10 +59,10 @@ export async function prepareBridge(allow: readonly string[], platform: NodeJS.P
 /** The bridge for an allowlist; throws with the reason when this machine cannot have one. */
 export function bridgeFor(allow: readonly string[], platform: NodeJS.Platform): Bridge {
   const problem = bridgeProblem(platform);
-  if (problem) throw new Error(problem);
+  if (problem) throw new SandboxUnavailableError(problem);
   const socket = netProxySocket(allow);
   if (socket === undefined)
-    throw new Error('the network proxy socket path would be too long: set HOOKWISE_RESIDENT_DIR to a shorter folder');
+    throw new SandboxUnavailableError('the network proxy socket path would be too long: set HOOKWISE_RESIDENT_DIR to a shorter folder');
   return {
     // -try: a proxy that is gone leaves no socket, and the prelude's check says so in one line instead of bwrap failing.
     bwrapArgs: ['--ro-bind-try', socket, socket],

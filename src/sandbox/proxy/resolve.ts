@@ -1,5 +1,6 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import { NetworkHostError } from '../errors.js';
 
 /**
  * Turns an allowed host name into the addresses the proxy connects to. The proxy
@@ -21,7 +22,9 @@ export const systemResolver: Resolver = async (host) => {
   const usable = found.map((a) => a.address).filter((a) => !isInternalAddress(a));
   if (usable.length === 0) {
     const list = found.map((a) => a.address).join(', ');
-    throw new Error(list ? `${host} resolves only to addresses of this machine or its link (${list})` : `${host} has no address`);
+    throw new NetworkHostError(
+      list ? `${host} resolves only to addresses of this machine or its link (${list})` : `${host} has no address`,
+    );
   }
   return usable;
 };
