@@ -35,6 +35,8 @@ export interface InitTarget {
   scope: 'user' | 'project';
   shape: HooksFileShape;
   note: string;
+  /** What else the agent needs once the file holds hookwise's entries (Codex: its trust of them); run by every init. */
+  finish?(say: (line: string) => void): Promise<void>;
 }
 
 /**

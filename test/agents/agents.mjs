@@ -40,13 +40,7 @@ export const AGENTS = {
     },
     /** `codex exec` shows that a hook blocked the prompt, not the hook's reason. */
     refusalShownAs: /hook: UserPromptSubmit Blocked/,
-    args: (prompt) => [
-      'exec',
-      '--skip-git-repo-check',
-      '--dangerously-bypass-approvals-and-sandbox',
-      '--dangerously-bypass-hook-trust',
-      prompt,
-    ],
+    args: (prompt) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
     shell: (command) => ({ name: 'exec_command', args: { cmd: command } }),
     /** Codex edits files with patch text, which it applies itself when handed to its shell tool. */
     write: (file, content) => ({
