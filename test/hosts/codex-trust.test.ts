@@ -130,6 +130,26 @@ describe('hookwise init codex', () => {
     expect(readFileSync(path.join(codexHome, 'config.toml'), 'utf8')).toBe(config);
   });
 
+  it('hookwise check --strict fails while Codex would skip them (a hooks.json edited since init), and passes once init ran again', async () => {
+    const project = path.join(root, 'checked');
+    const codexHome = path.join(root, 'checked-home');
+    mkdirSync(project);
+    mkdirSync(codexHome);
+    const env = { CODEX_HOME: codexHome };
+    await runCli(['init', 'codex'], { cwd: project, env });
+    const clean = await runCli(['check', '--strict'], { cwd: project, env });
+    expect(clean.stdout).not.toContain('wiring');
+    expect(clean.code).toBe(0);
+    const hooksFile = path.join(codexHome, 'hooks.json');
+    writeFileSync(hooksFile, readFileSync(hooksFile, 'utf8').replace('"timeout": 60', '"timeout": 61'));
+    const stale = await runCli(['check', '--strict'], { cwd: project, env });
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain("codex: Codex skips hookwise's hooks on session_start: ");
+    expect(stale.stdout).toContain('run `hookwise init codex` again');
+    await runCli(['init', 'codex'], { cwd: project, env });
+    expect((await runCli(['check', '--strict'], { cwd: project, env })).code).toBe(0);
+  });
+
   it('leaves a config.toml holding hooks.state in another form as it is, and says how to trust', async () => {
     const project = path.join(root, 'other');
     const codexHome = path.join(root, 'other-home');
