@@ -287,8 +287,7 @@ export const AGENTS = {
     startMock: startMockGemini,
     /**
      * An API key against the mock: without `selectedType` and an explicit `-m` its model
-     * router retries classifier calls for minutes. The folder is not trusted: Gemini then
-     * ignores the project's settings and runs the user's hooks, which `hookwise init gemini` writes.
+     * router retries classifier calls for minutes. No folder is trusted beforehand (see args).
      */
     setup({ home, mockUrl, mcpServer }) {
       mkdirSync(path.join(home, '.gemini'), { recursive: true });
@@ -301,7 +300,11 @@ export const AGENTS = {
       writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
       return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl };
     },
-    /** --skip-trust: headless in a folder nobody trusted, which Gemini otherwise refuses to run in at all. */
+    /**
+     * --skip-trust, as Gemini's own refusal tells a headless user: headless it refuses an
+     * untrusted folder outright (FatalUntrustedWorkspaceError, 0.61.0), and the flag trusts the
+     * folder for the session (GEMINI_CLI_TRUST_WORKSPACE=true): the project's settings load too.
+     */
     args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '--skip-trust', '-p', prompt],
     shell: (command) => ({ name: 'run_shell_command', args: { command } }),
     write: (file, content, project) => ({ name: 'write_file', args: { file_path: path.join(project, file), content } }),
