@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -128,6 +128,17 @@ describe('hookwise init codex', () => {
     const again = await runCli(['init', 'codex'], { cwd: project, env: { CODEX_HOME: codexHome } });
     expect(again.stdout).toContain("(Codex trusts hookwise's hooks)");
     expect(readFileSync(path.join(codexHome, 'config.toml'), 'utf8')).toBe(config);
+  });
+
+  it('names hooks.json in the key as Codex does: $CODEX_HOME with its symlinks resolved (checked against Codex 0.169.0)', async () => {
+    const project = path.join(root, 'linked');
+    const codexHome = path.join(root, 'linked-home');
+    mkdirSync(project);
+    mkdirSync(codexHome);
+    symlinkSync(codexHome, path.join(root, 'link'));
+    await runCli(['init', 'codex'], { cwd: project, env: { CODEX_HOME: path.join(root, 'link') } });
+    const config = readFileSync(path.join(codexHome, 'config.toml'), 'utf8');
+    expect(config).toContain(`[hooks.state.${JSON.stringify(`${realpathSync(codexHome)}/hooks.json:pre_tool_use:0:0`)}]`);
   });
 
   it('hookwise check --strict fails while Codex would skip them (a hooks.json edited since init), and passes once init ran again', async () => {
