@@ -26,6 +26,10 @@ export interface InitTarget {
   scope: 'user' | 'project';
   shape: HooksFileShape;
   note: string;
+  /** What else the agent needs once the file holds hookwise's entries (Codex: its trust of them); run by every init. */
+  finish?(say: (line: string) => void): Promise<void>;
+  /** Why the agent would not run hookwise's entries as the file holds them (`hookwise check` says it), or undefined. */
+  problem?(): Promise<string | undefined>;
 }
 
 /**

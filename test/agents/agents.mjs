@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startMockAnthropic } from '../differential/mock-anthropic.mjs';
 import { startMockChatCompletions } from './mock-chat-completions.mjs';
 import { startMockGemini } from './mock-gemini.mjs';
+import { openCodeUserConfig } from './opencode-user-config.mjs';
 
 /**
  * Each coding agent the suite drives: its pinned version from npm (installed once into
@@ -13,6 +14,8 @@ import { startMockGemini } from './mock-gemini.mjs';
  */
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
 const HOOKWISE = path.join(repoRoot, 'bin', 'hookwise.js');
+/** The npm cache every OpenCode case shares, as a user's runs share their ~/.npm. */
+const OPENCODE_NPM_CACHE = path.join(repoRoot, '.cache', 'opencode-npm-cache');
 
 /** A patch changing one line of a file, as Codex, droid and Cline write edits. */
 const updatePatch = (file, before, after) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-${before}\n+${after}\n*** End Patch\n`;
@@ -40,13 +43,7 @@ export const AGENTS = {
     },
     /** `codex exec` shows that a hook blocked the prompt, not the hook's reason. */
     refusalShownAs: /hook: UserPromptSubmit Blocked/,
-    args: (prompt) => [
-      'exec',
-      '--skip-git-repo-check',
-      '--dangerously-bypass-approvals-and-sandbox',
-      '--dangerously-bypass-hook-trust',
-      prompt,
-    ],
+    args: (prompt) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt],
     shell: (command) => ({ name: 'exec_command', args: { cmd: command } }),
     /** Codex edits files with patch text, which it applies itself when handed to its shell tool. */
     write: (file, content) => ({
@@ -136,12 +133,17 @@ export const AGENTS = {
     startMock: startMockChatCompletions,
     /**
      * The mock as an `@ai-sdk/openai-compatible` provider (bundled in OpenCode), given in
-     * OPENCODE_CONFIG_CONTENT: the project stays the user's. At each start OpenCode installs
-     * `@opencode-ai/plugin` from npm into the project's `.opencode/` (which `hookwise init
-     * opencode` creates): one npm cache for every case keeps that off the network after the
-     * first. Nothing is fetched from models.dev.
+     * OPENCODE_CONFIG_CONTENT: the project stays the user's. OpenCode installs
+     * `@opencode-ai/plugin` from npm into each of its config folders that lacks it (the
+     * user's `~/.config/opencode`, and the project's `.opencode/`, which `hookwise init
+     * opencode` creates) and, when a plugin is there, waits for those installs before its
+     * first request. A user who has run OpenCode before has it in their own folder: so has
+     * each case's home (./opencode-user-config.mjs). The project's install, once per project
+     * for a user, is every case's, from one npm cache (a user's ~/.npm). Nothing is fetched
+     * from models.dev.
      */
     setup({ home, mockUrl, mcpServer }) {
+      openCodeUserConfig(path.join(home, '.config', 'opencode'), this.version);
       const config = {
         model: 'mock/mock-model',
         autoupdate: false,
@@ -159,7 +161,7 @@ export const AGENTS = {
       return {
         OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
         XDG_CACHE_HOME: path.join(home, '.cache'),
-        npm_config_cache: path.join(repoRoot, '.cache', 'opencode-npm-cache'),
+        npm_config_cache: OPENCODE_NPM_CACHE,
         XDG_CONFIG_HOME: path.join(home, '.config'),
         XDG_DATA_HOME: path.join(home, '.local', 'share'),
         OPENCODE_DISABLE_AUTOUPDATE: 'true',
@@ -285,8 +287,7 @@ export const AGENTS = {
     startMock: startMockGemini,
     /**
      * An API key against the mock: without `selectedType` and an explicit `-m` its model
-     * router retries classifier calls for minutes. The folder is not trusted: Gemini then
-     * ignores the project's settings and runs the user's hooks, which `hookwise init gemini` writes.
+     * router retries classifier calls for minutes. No folder is trusted beforehand (see args).
      */
     setup({ home, mockUrl, mcpServer }) {
       mkdirSync(path.join(home, '.gemini'), { recursive: true });
@@ -299,7 +300,11 @@ export const AGENTS = {
       writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify(settings));
       return { GEMINI_API_KEY: 'x', GOOGLE_GEMINI_BASE_URL: mockUrl };
     },
-    /** --skip-trust: headless in a folder nobody trusted, which Gemini otherwise refuses to run in at all. */
+    /**
+     * --skip-trust, as Gemini's own refusal tells a headless user: headless it refuses an
+     * untrusted folder outright (FatalUntrustedWorkspaceError, 0.61.0), and the flag trusts the
+     * folder for the session (GEMINI_CLI_TRUST_WORKSPACE=true): the project's settings load too.
+     */
     args: (prompt) => ['-m', 'gemini-2.5-flash', '--yolo', '--skip-trust', '-p', prompt],
     shell: (command) => ({ name: 'run_shell_command', args: { command } }),
     write: (file, content, project) => ({ name: 'write_file', args: { file_path: path.join(project, file), content } }),

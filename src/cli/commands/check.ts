@@ -24,6 +24,7 @@ export function defineCheck(program: Command, setExit: SetExit): void {
         return;
       }
       const { engine, config } = loaded;
+      const wiring = await wiringProblems();
       const known = new Set(EVENTS);
       const events = [
         ...EVENTS,
@@ -48,7 +49,7 @@ export function defineCheck(program: Command, setExit: SetExit): void {
           hooks: s.hooks.length,
           ...(s.skipped?.length && { skipped: s.skipped }),
         }));
-        process.stdout.write(`${JSON.stringify({ sources, events: listing, warnings: config.warnings }, null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify({ sources, events: listing, warnings: config.warnings, wiring }, null, 2)}\n`);
       } else {
         process.stdout.write(`${pc.bold('sources')}:${config.sources.length ? '' : ' (none found)'}\n`);
         for (const s of config.sources) {
@@ -70,9 +71,15 @@ export function defineCheck(program: Command, setExit: SetExit): void {
           process.stdout.write(`\n${pc.yellow('warnings')}:\n`);
           for (const warning of config.warnings) process.stdout.write(`  ${warning}\n`);
         }
+        // An agent that would not run hookwise's entries (Codex's untrusted hooks) runs the tools unjudged.
+        if (wiring.length) {
+          process.stdout.write(`\n${pc.red('wiring')}:\n`);
+          for (const problem of wiring) process.stdout.write(`  ${problem}\n`);
+        }
         const total = engine.hooks().length;
-        const verdict =
-          flags.strict && config.warnings.length
+        const verdict = wiring.length
+          ? pc.red(`not ok: ${wiring.length === 1 ? 'an agent' : `${wiring.length} agents`} would not run hookwise (wiring, above)`)
+          : flags.strict && config.warnings.length
             ? pc.red(`not ok (--strict): ${config.warnings.length} warning${config.warnings.length === 1 ? '' : 's'}`)
             : `${pc.green('ok')}: ${total} hook${total === 1 ? '' : 's'} valid`;
         process.stdout.write(`\n${verdict}\n`);
@@ -82,8 +89,21 @@ export function defineCheck(program: Command, setExit: SetExit): void {
         process.stdout.write(
           `${pc.red('not ok (--strict)')}: no hookwise config found from ${process.cwd()}; run \`hookwise init\` or pass --config <file>\n`,
         );
-      setExit(flags.strict && (config.warnings.length > 0 || config.sources.length === 0) ? 1 : 0);
+      setExit(flags.strict && (wiring.length > 0 || config.warnings.length > 0 || config.sources.length === 0) ? 1 : 0);
     });
+}
+
+/** Why an agent wired here would not run hookwise's entries, per agent init wired (src/hosts/<agent>/init). */
+async function wiringProblems(): Promise<string[]> {
+  const { AGENT_NAMES } = await import('../../hosts/registry.js');
+  const { initTargets } = await import('../../hosts/init-targets.js');
+  const problems: string[] = [];
+  for (const agent of AGENT_NAMES)
+    for (const target of await initTargets(agent, process.cwd(), process.env)) {
+      const problem = await target.problem?.();
+      if (problem) problems.push(`${agent}: ${problem}`);
+    }
+  return problems;
 }
 
 /** Each shell guard's rule packs, on or off (what it refuses as impossible to undo). */

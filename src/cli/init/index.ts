@@ -186,6 +186,7 @@ async function writeHooksFiles(dir: string, targets: InitTarget[], options: Init
     }
     if (merged.added.length === 0 && merged.updated.length === 0) {
       say(`${pc.dim('kept')}     ${shown} (hookwise already answers every event)`);
+      await target.finish?.(say);
       continue;
     }
     await mkdir(path.dirname(target.file), { recursive: true });
@@ -201,6 +202,7 @@ async function writeHooksFiles(dir: string, targets: InitTarget[], options: Init
         `${pc.green('updated')}  ${shown}: the current hookwise command (it finds each project's hookwise) on ${merged.updated.join(', ')}`,
       );
     say(`${pc.yellow('note')}     ${target.note}`);
+    await target.finish?.(say);
   }
 }
 

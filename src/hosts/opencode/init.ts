@@ -30,4 +30,9 @@ async function wireOpenCode(dir: string, print: boolean, say: (line: string) => 
     `${pc.green((current === undefined ? 'wrote' : 'updated').padEnd(8))} ${relative}: hookwise on tool calls, prompts, session start and idle`,
   );
   say(`${pc.yellow('note')}     OpenCode loads it at start; for each hook it runs \`node <the project's hookwise> opencode\``);
+  // OpenCode's own step, not hookwise's (the plugin imports nothing from npm): said, so a slow first start is not taken for a hang.
+  if (!existsSync(path.join(dir, '.opencode', 'node_modules', '@opencode-ai', 'plugin')))
+    say(
+      `${pc.yellow('note')}     at its first start here OpenCode installs @opencode-ai/plugin from npm into .opencode/ and waits for it before its first request (a registry it cannot reach fails that install, and OpenCode goes on)`,
+    );
 }
