@@ -62,6 +62,7 @@ export function hookwiseTrust(hooksFile: string, content: Record<string, unknown
  */
 export function hookHash(event: string, matcher: unknown, handler: Record<string, unknown>): string {
   const label = EVENT_LABELS[event];
+  // plain Error: init passes only the events it wires, each of which has a label (an unreachable invariant).
   if (!label) throw new Error(`Codex hook trust: no event label for ${event}`);
   const pattern = NO_MATCHER.has(event) || typeof matcher !== 'string' ? undefined : matcher;
   const timeout = typeof handler.timeout === 'number' ? Math.max(1, handler.timeout) : DEFAULT_TIMEOUT_S;
