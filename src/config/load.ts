@@ -6,6 +6,7 @@ import type { HookSpec, PolicyFile } from '../core/spec.js';
 import { discoverSources } from './discover.js';
 import { ConfigError } from './errors.js';
 import { loadConfigModule } from './module.js';
+import { shadowsOf } from './policy-graph.js';
 import type { ConfigSource } from './source.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
@@ -84,11 +85,18 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
   return { sources, hooks, warnings, parallel: sources.some((s) => s.parallel === true), policyFiles: policyFilesOf(sources) };
 }
 
-/** Each source's files, each named with the source that loads it (the first, when two load the same file). */
+/**
+ * Each source's files, each named with the source that loads it (the first, when two
+ * load the same file), then the paths that must stay absent beside them (shadowsOf).
+ */
 function policyFilesOf(sources: ConfigSource[]): PolicyFile[] {
   const byPath = new Map<string, PolicyFile>();
   for (const source of sources)
     for (const file of source.files ?? [source.file]) if (!byPath.has(file)) byPath.set(file, { path: file, policy: source.file });
+  const loaded = [...byPath.values()];
+  for (const file of loaded)
+    for (const shadow of shadowsOf(file.path))
+      if (!byPath.has(shadow) && !existsSync(shadow)) byPath.set(shadow, { path: shadow, policy: file.policy, insteadOf: file.path });
   return [...byPath.values()];
 }
 

@@ -61,9 +61,26 @@ type Graph = Array<[file: string, stamp: string]>;
 /** The last graph recorded per config in this process. */
 const remembered = new Map<string, Graph>();
 
+/**
+ * The paths the loaders would load in place of a file if they appeared: a TypeScript
+ * file is found for `./rules.js` and for `./rules` only while no JavaScript file of that
+ * name is there (jiti tries `.js`, `.mjs`, `.cjs` first, then the TypeScript names).
+ */
+export function shadowsOf(file: string): string[] {
+  const ext = path.extname(file);
+  if (!TYPESCRIPT.includes(ext)) return [];
+  const stem = file.slice(0, -ext.length);
+  return [...JAVASCRIPT, ...TYPESCRIPT].filter((e) => e !== ext).map((e) => stem + e);
+}
+
+const JAVASCRIPT = ['.js', '.mjs', '.cjs', '.jsx'];
+const TYPESCRIPT = ['.ts', '.tsx', '.mts', '.cts'];
+
 function knownGraph(file: string): string[] | undefined {
   const graph = remembered.get(file) ?? (process.env.HOOKWISE_NO_CACHE ? undefined : readGraph(file));
   if (graph === undefined || graph.length === 0 || graph.some(([f, stamp]) => stampOf(f) !== stamp)) return undefined;
+  // A file that appeared where a loader would look first is loaded now instead: record again.
+  if (graph.some(([f]) => shadowsOf(f).some((shadow) => stampOf(shadow) !== 'missing'))) return undefined;
   remembered.set(file, graph);
   return graph.map(([f]) => f);
 }

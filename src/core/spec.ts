@@ -17,6 +17,11 @@ export interface PolicyFile {
   readonly path: string;
   /** The config file that loads it (the file itself for a config). */
   readonly policy: string;
+  /**
+   * Set on a path that is not there and must stay so: the loader would load it in
+   * place of this file (`./rules.js` before `./rules.ts`).
+   */
+  readonly insteadOf?: string;
 }
 
 /** What a handler gets beside the input. */

@@ -125,6 +125,11 @@ function policyFileWhy(file: PolicyFile, isPolicy: boolean): string {
   return `${what}; a person changes it outside the agent, then runs \`hookwise check\``;
 }
 
+/** Why a path that must stay absent is not written: what the loader would do with it. */
+function shadowWhy(file: PolicyFile): string {
+  return `which the loader would load in place of ${file.insteadOf}, a file the policy ${file.policy} loads; a person changes the policy outside the agent, then runs \`hookwise check\``;
+}
+
 function escapeGlob(s: string): string {
   return s.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
 }
@@ -325,7 +330,11 @@ export class PathPolicy {
     const rel = path.relative(root!, folded);
     if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
     const loaded = this.policyFileAt(folded);
-    if (loaded) return verdict('deny', `a protected file (${policyFileWhy(loaded.file, loaded.isPolicy)})`);
+    if (loaded)
+      return verdict(
+        'deny',
+        loaded.file.insteadOf ? shadowWhy(loaded.file) : `a protected file (${policyFileWhy(loaded.file, loaded.isPolicy)})`,
+      );
     const hit = rel !== '' ? this.protectedRules.test(rel) : undefined;
     if (hit) return verdict('deny', `a protected file (${hit.why})`);
     if (opts.recursive) {
@@ -379,15 +388,22 @@ export class PathPolicy {
     return this.policyFiles.length === 0 ? undefined : this.policyFilesByPath().get(folded);
   }
 
-  /** The policy's files inside a folder (a resolved, folded path), with their real paths. */
+  /** The policy's files inside a folder (a resolved, folded path), with their real paths; not the paths that must stay absent. */
   private policyFilesIn(folded: string): LoadedFile[] {
     if (this.policyFiles.length === 0) return [];
-    return [...this.policyFilesByPath()].filter(([p]) => p !== folded && isWithin(p, folded)).map(([, v]) => v);
+    return [...this.policyFilesByPath()]
+      .filter(([p, v]) => v.file.insteadOf === undefined && p !== folded && isWithin(p, folded))
+      .map(([, v]) => v);
   }
 
   /** The real paths of the policy's files (for the OS sandbox, which shows them read-only). */
   policyFilePaths(): string[] {
-    return [...this.policyFilesByPath().values()].map((v) => v.real);
+    return [...this.policyFilesByPath().values()].filter((v) => v.file.insteadOf === undefined).map((v) => v.real);
+  }
+
+  /** The real paths that must stay absent, the loader would load them instead (for the OS sandbox, which moves them aside). */
+  policyShadowPaths(): string[] {
+    return [...this.policyFilesByPath().values()].filter((v) => v.file.insteadOf !== undefined).map((v) => v.real);
   }
 
   /** The policy's files inside a real folder, relative to it (for globs that could reach one). */

@@ -163,6 +163,9 @@ function foundFrom(used: Array<FolderFacts | GitFacts>, root: string, policy: Pa
     if (p === root || !isWithin(p, root) || found.readOnly.some((ro) => isWithin(p, ro))) continue;
     if (fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined) protect(p);
   }
+  // Where a loader would look first (`policy/rules.js` before `policy/rules.ts`): made by a command, moved aside after it.
+  for (const p of policy.policyShadowPaths())
+    if (isWithin(p, root) && fs.lstatSync(p, { throwIfNoEntry: false }) === undefined) found.sweep.push(p);
   const first = used[0];
   if (first?.kind === 'folder') found.rootNames = new Set(first.names);
   return found;

@@ -13,7 +13,12 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(ws, { recursive: true, force: true }));
 
-const pathsOf = (files: PolicyFile[]) => files.map((f) => f.path).sort();
+/** The files loaded (not the paths that must stay absent beside them). */
+const pathsOf = (files: PolicyFile[]) =>
+  files
+    .filter((f) => f.insteadOf === undefined)
+    .map((f) => f.path)
+    .sort();
 const inWs = (...names: string[]) => names.map((n) => path.join(ws, n)).sort();
 
 describe("a policy's files are recorded as its loaders load them (issue 38)", () => {
@@ -48,6 +53,25 @@ describe("a policy's files are recorded as its loaders load them (issue 38)", ()
     const again = loadInChild(ws);
     expect(again.reason).toBe('rules now more');
     expect(pathsOf(again.files)).toContain(path.join(ws, 'policy', 'more.ts'));
+  });
+
+  it('names where a loader would look first as paths that must stay absent; one that appears is loaded, and recorded', {
+    timeout: slack(60_000),
+  }, () => {
+    writePolicyProject(ws);
+    const rules = path.join(ws, 'policy', 'rules.ts');
+    const loaded = loadInChild(ws);
+    expect(
+      loaded.files
+        .filter((f) => f.insteadOf === rules)
+        .map((f) => path.basename(f.path))
+        .sort(),
+    ).toEqual(['rules.cjs', 'rules.cts', 'rules.js', 'rules.jsx', 'rules.mjs', 'rules.mts', 'rules.tsx']);
+    // `./policy/rules.js` names rules.ts only while there is no rules.js: a person's new rules.js is what loads next.
+    fs.writeFileSync(path.join(ws, 'policy', 'rules.js'), `export const reason = 'the javascript rules';\n`);
+    const again = loadInChild(ws);
+    expect(again.reason).toBe('the javascript rules');
+    expect(pathsOf(again.files)).toContain(path.join(ws, 'policy', 'rules.js'));
   });
 
   it("a native config's imports are seen by Node's own loader (JavaScript and JSON)", { timeout: slack(60_000) }, () => {

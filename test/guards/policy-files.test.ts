@@ -83,6 +83,7 @@ describe('shell commands (no OS sandbox: the parser refuses)', () => {
     ['cp README.md policy/rules.ts', 'cp README.md policy/sibling.ts'],
     ['mv evil.ts policy/rules.ts', 'mv evil.ts policy/sibling.ts'],
     ['sed -i s/from-x/evil/ packages/x/index.js', 'sed -i s/from-x/evil/ packages/x/package.json'],
+    ["echo 'export const reason = 1' > policy/rules.js", "echo 'export const reason = 1' > policy/sibling.js"],
     ['sed -i s/intact/broken/ policy/*.ts', undefined],
     ['rm -rf policy && mkdir policy', undefined],
     ['mv policy policy-old', undefined],
@@ -93,8 +94,11 @@ describe('shell commands (no OS sandbox: the parser refuses)', () => {
       const outcome = await fire('Bash', { command: attack });
       expect(outcome.decision).toBe('deny');
       // A glob is refused for what it can match, named by the file's name.
-      expect(outcome.reason).toContain(attack.includes('*') ? 'a glob that can match rules.ts' : `the policy ${config} loads it`);
-      if (control !== undefined) expect((await fire('Bash', { command: control })).reason ?? '').not.toContain('loads it');
+      expect(outcome.reason).toContain(attack.includes('*') ? 'a glob that can match rules.ts' : `the policy ${config} loads`);
+      if (attack.includes('rules.js'))
+        expect(outcome.reason).toContain(`the loader would load in place of ${path.join(ws, 'policy', 'rules.ts')}`);
+      if (control !== undefined)
+        expect((await fire('Bash', { command: control })).reason ?? '').not.toContain(`the policy ${config} loads`);
     });
   }
 

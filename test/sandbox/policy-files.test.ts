@@ -62,6 +62,8 @@ describe('in the OS sandbox, nothing changes what the next hook call loads', () 
     'sed -i s/from-x/evil/ packages/x/index.js',
     `mv packages packages-old && mkdir -p packages/x && echo "export const extra = 'evil';" > packages/x/index.js`,
     `python3 -c "open('policy/rules.ts', 'w').write('export const reason = 1;')"`,
+    // A file the loader finds first: `./policy/rules.js` names rules.ts only while no rules.js is there.
+    `echo "${EVIL}" > policy/rules.js`,
   ];
   attacks.forEach((attack, i) => {
     it(`\`${attack}\``, { timeout: slack(60_000) }, () => {
@@ -70,7 +72,7 @@ describe('in the OS sandbox, nothing changes what the next hook call loads', () 
       writePolicyProject(copy);
       const copied = bytesIn(copy);
       inSandbox(attack, copy, []);
-      expect(bytesIn(copy)).not.toEqual(copied);
+      if (JSON.stringify(bytesIn(copy)) === JSON.stringify(copied)) expect(loadInChild(copy).reason).not.toBe(INTACT);
       // The project: every byte as it was, and the next load's rule intact.
       const before = bytesIn(r.ws);
       inSandbox(attack);

@@ -23,7 +23,8 @@ export function writePolicyProject(ws: string, options: { guards?: boolean } = {
     'hookwise.config.ts': [
       `import { defineConfig, deny } from 'hookwise';`,
       ...(options.guards ? [`import { pathGuard, shellGuard } from 'hookwise/guards';`] : []),
-      `import { reason } from './policy/rules.ts';`,
+      // As TypeScript's ES modules are written: `.js` names the `.ts` file while no `.js` file is there.
+      `import { reason } from './policy/rules.js';`,
       `export default defineConfig({ hooks: [`,
       ...(options.guards ? [`  pathGuard(), shellGuard({ sandbox: 'off' }),`] : []),
       `  { name: 'rules', events: 'PreToolUse', matcher: 'Deploy', handler: () => deny(reason) },`,
