@@ -117,12 +117,9 @@ function graphFile(file: string): string {
 
 /** Changes when the file is rewritten, replaced or removed. */
 function stampOf(file: string): string {
-  try {
-    const s = statSync(file);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return 'missing';
-  }
+  // No exception for a missing file: most shadows are, on every load.
+  const s = statSync(file, { throwIfNoEntry: false });
+  return s === undefined ? 'missing' : `${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
 function realPath(file: string): string | undefined {
