@@ -161,8 +161,6 @@ export class PathPolicy {
   /**
    * `scratch`: folders a command sees as its own empty copy (the OS sandbox's temporary
    * folders, for the shell guard only): a write there reaches nothing outside, so it is allowed.
-   */
-  /**
    * `policyFiles`: the files the running policy was loaded from (`ctx.policyFiles`): never
    * written, as the config itself is not, and the OS sandbox shows them read-only.
    */
