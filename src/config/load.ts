@@ -2,10 +2,11 @@ import { asHook } from '../core/hook.js';
 import type * as Fs from 'node:fs';
 import path from 'node:path';
 import { HookEngine } from '../compat/engine.js';
-import type { HookSpec } from '../core/spec.js';
+import type { HookSpec, PolicyFile } from '../core/spec.js';
 import { discoverSources } from './discover.js';
 import { ConfigError } from './errors.js';
 import { loadConfigModule } from './module.js';
+import { shadowsOf } from './policy-graph.js';
 import type { ConfigSource } from './source.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
@@ -26,6 +27,12 @@ export interface LoadedConfig {
   hooks: HookSpec[];
   warnings: string[];
   parallel: boolean;
+  /**
+   * Every file the policy was loaded from: each source, and every file of the project's
+   * a config module loads (policy-graph.ts). The guards and the OS sandbox keep the
+   * agent from writing them (docs/security.md#the-policy-and-what-it-loads).
+   */
+  policyFiles: PolicyFile[];
 }
 
 const MODULE = /\.(ts|mts|cts|mjs|js|cjs)$/;
@@ -75,13 +82,28 @@ export async function loadConfig(options: LoadOptions = {}): Promise<LoadedConfi
     hooks = merged.hooks;
     warnings.push(...merged.notes);
   }
-  return { sources, hooks, warnings, parallel: sources.some((s) => s.parallel === true) };
+  return { sources, hooks, warnings, parallel: sources.some((s) => s.parallel === true), policyFiles: policyFilesOf(sources) };
+}
+
+/**
+ * Each source's files, each named with the source that loads it (the first, when two
+ * load the same file), then the paths that must stay absent beside them (shadowsOf).
+ */
+function policyFilesOf(sources: ConfigSource[]): PolicyFile[] {
+  const byPath = new Map<string, PolicyFile>();
+  for (const source of sources)
+    for (const file of source.files ?? [source.file]) if (!byPath.has(file)) byPath.set(file, { path: file, policy: source.file });
+  const loaded = [...byPath.values()];
+  for (const file of loaded)
+    for (const shadow of shadowsOf(file.path))
+      if (!byPath.has(shadow) && !existsSync(shadow)) byPath.set(shadow, { path: shadow, policy: file.policy, insteadOf: file.path });
+  return [...byPath.values()];
 }
 
 /** An engine with every loaded hook registered; a bad hook is a ConfigError naming its source. */
-export function engineFor(config: LoadedConfig): HookEngine {
+export function engineFor(config: Omit<LoadedConfig, 'policyFiles'> & Partial<Pick<LoadedConfig, 'policyFiles'>>): HookEngine {
   // A config's engine is one the CLI, a server or a resident runs: people read its outcomes, durations included.
-  const engine = new HookEngine({ parallel: config.parallel, timing: true });
+  const engine = new HookEngine({ parallel: config.parallel, timing: true, policyFiles: config.policyFiles });
   for (const spec of config.hooks) {
     try {
       engine.register(asHook(spec));

@@ -2,6 +2,7 @@ import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type * as NodeModule from 'node:module';
 import type * as Url from 'node:url';
+import { cacheDirFor } from './cache-dir.js';
 import { ConfigError } from './errors.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
@@ -75,9 +76,7 @@ const hookwiseVersion = (() => {
   }
 })();
 
-export function cacheDirFor(file: string): string {
-  return path.join(path.dirname(file), '.hookwise', 'cache');
-}
+export { cacheDirFor };
 
 /**
  * A config module through the transpile cache: TypeScript always, JavaScript when

@@ -2,6 +2,7 @@ import type { HookSpec } from '../core/spec.js';
 import type * as Url from 'node:url';
 import { positionedHooks, type HookwiseConfig } from './define.js';
 import { ConfigError } from './errors.js';
+import { loadWithGraph } from './policy-graph.js';
 import type { ConfigSource } from './source.js';
 
 // From the loaded built-in, not `import ... from 'node:url'`: an ES-module facade costs
@@ -31,20 +32,9 @@ export function importConfigModulesAfresh(): void {
  */
 export async function loadConfigModule(file: string): Promise<ConfigSource> {
   let exported: unknown;
+  let files: string[];
   try {
-    if (NATIVE.test(file)) {
-      try {
-        exported = await import(generation === 0 ? pathToFileURL(file).href : `${pathToFileURL(file).href}?hookwise-load=${generation}`);
-      } catch (error) {
-        if (!missesHookwise(error)) throw error;
-        // `npx hookwise` in a project that does not install it: resolve 'hookwise' to the running one.
-        const { importTypeScript } = await import('./module-cache.js');
-        exported = await importTypeScript(file);
-      }
-    } else {
-      const { importTypeScript } = await import('./module-cache.js');
-      exported = await importTypeScript(file);
-    }
+    ({ value: exported, files } = await loadWithGraph(file, () => importModule(file)));
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(file, `could not load config module: ${firstLine(error)}`);
@@ -60,7 +50,20 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
     warnings.push(...unknownFields(spec, `${file} ${at}`));
     return { ...spec, source: spec.source ?? `${file} ${at}` };
   });
-  return { file, kind: 'module', hooks, warnings, parallel: config.parallel === true };
+  return { file, kind: 'module', hooks, warnings, parallel: config.parallel === true, files };
+}
+
+async function importModule(file: string): Promise<unknown> {
+  if (NATIVE.test(file)) {
+    try {
+      return await import(generation === 0 ? pathToFileURL(file).href : `${pathToFileURL(file).href}?hookwise-load=${generation}`);
+    } catch (error) {
+      if (!missesHookwise(error)) throw error;
+      // `npx hookwise` in a project that does not install it: resolve 'hookwise' to the running one.
+    }
+  }
+  const { importTypeScript } = await import('./module-cache.js');
+  return importTypeScript(file);
 }
 
 function missesHookwise(error: unknown): boolean {

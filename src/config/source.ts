@@ -12,6 +12,11 @@ export interface ConfigSource {
   /** Claude Code settings only. */
   scope?: SettingsScope;
   hooks: HookSpec[];
+  /**
+   * A config module's files: itself and every file of the project's it loads (relative
+   * imports, JSON, packages linked into the project), real paths (policy-graph.ts).
+   */
+  files?: string[];
   /** Problems that did not stop the load (unknown events, skipped entries), each naming file and JSON path. */
   warnings: string[];
   /** Entries left out on purpose, not problems: hookwise's own entries in Claude Code settings (config/claude/hookwise-entry.ts). */

@@ -1,7 +1,7 @@
 import type { CounterStore } from './counter-store.js';
 import type { HookInput } from './input.js';
 import { sameData } from './same-data.js';
-import type { HookContext, HookLogger } from './spec.js';
+import type { HookContext, HookLogger, PolicyFile } from './spec.js';
 import type { Session, SessionState } from './state.js';
 
 /** What every hook of one fire shares: made once per fire, read by each hook's Context. */
@@ -10,6 +10,7 @@ export interface FireScope {
   readonly session: Session;
   readonly cwd: string | undefined;
   readonly projectDir: string | undefined;
+  readonly policyFiles: readonly PolicyFile[];
   readonly dryRun: boolean;
   readonly logger: HookLogger;
   readonly outer: AbortSignal | undefined;
@@ -84,6 +85,10 @@ export class Context implements HookContext {
 
   get projectDir(): string | undefined {
     return this.scope.projectDir;
+  }
+
+  get policyFiles(): readonly PolicyFile[] {
+    return this.scope.policyFiles;
   }
 
   get dryRun(): boolean {

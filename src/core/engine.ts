@@ -6,7 +6,7 @@ import { bindEvent, EventIndex, filterValueOf, HookSpecError, prepareHook, type 
 import { NO_OPINION, toVerdict, type ResultReader, type Verdict } from './results.js';
 import type { AnyHook } from './hook.js';
 import type { CounterStore } from './counter-store.js';
-import type { HookLogger, HookSpec } from './spec.js';
+import type { HookLogger, HookSpec, PolicyFile } from './spec.js';
 import { Context, type FireScope } from './context.js';
 import { Sessions } from './state.js';
 import { sameData } from './same-data.js';
@@ -57,6 +57,8 @@ export interface EngineOptions {
   resultReaders?: readonly ResultReader[];
   /** The class of the `ctx` each handler call gets: Context, or a subclass that adds views of the input. */
   contextClass?: typeof Context;
+  /** The files the policy was loaded from (`ctx.policyFiles`): the config loader gives them (engineFor). Default: none. */
+  policyFiles?: readonly PolicyFile[];
 }
 
 export interface OutcomeEvent {
@@ -204,6 +206,7 @@ export class HookEngine {
   readonly eventNames: EventNames;
   private readonly readers: readonly ResultReader[];
   private readonly Ctx: typeof Context;
+  private readonly policyFiles: readonly PolicyFile[];
 
   constructor(options: EngineOptions = {}) {
     this.parallel = options.parallel === true;
@@ -212,6 +215,7 @@ export class HookEngine {
     this.eventNames = options.eventNames ?? CANONICAL_NAMES;
     this.readers = options.resultReaders ?? [];
     this.Ctx = options.contextClass ?? Context;
+    this.policyFiles = Object.freeze([...(options.policyFiles ?? [])]);
   }
 
   /** Add a hook. Its name must be new: a name already registered is an error (`replace()` swaps a hook). */
@@ -471,6 +475,7 @@ export class HookEngine {
       session: this.sessions.get(sessionId),
       cwd,
       projectDir: options.projectDir ?? cwd,
+      policyFiles: this.policyFiles,
       dryRun: options.dryRun === true,
       logger: this.logger,
       outer: options.signal,

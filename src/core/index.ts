@@ -44,6 +44,7 @@ export {
   DEFAULT_TIMEOUT_MS,
   type HookSpec,
   type HookContext,
+  type PolicyFile,
   type HookHandler,
   type HandlerReturn,
   type ResultShapes,

@@ -11,6 +11,19 @@ export interface HookLogger {
   error(message: string): void;
 }
 
+/** A file the loaded policy is made of: the config itself, or a file it loads (`import './policy/rules.ts'`). */
+export interface PolicyFile {
+  /** The file's real absolute path. */
+  readonly path: string;
+  /** The config file that loads it (the file itself for a config). */
+  readonly policy: string;
+  /**
+   * Set on a path that is not there and must stay so: the loader would load it in
+   * place of this file (`./rules.js` before `./rules.ts`).
+   */
+  readonly insteadOf?: string;
+}
+
 /** What a handler gets beside the input. */
 export interface HookContext {
   /** Fires when the hook times out or the fire is aborted. */
@@ -26,6 +39,11 @@ export interface HookContext {
    * workspace): the `projectDir` fire option, else the fire's cwd; undefined when unknown.
    */
   readonly projectDir: string | undefined;
+  /**
+   * The files the engine's policy was loaded from (the `policyFiles` engine option): the
+   * guards keep every tool and command from writing them. Empty for an engine made in code.
+   */
+  readonly policyFiles?: readonly PolicyFile[];
   /** True when nothing will run after this fire (a policy test, a replay, an explanation): act on nothing, only judge. */
   readonly dryRun: boolean;
   /** The environment the hook runs with: a frozen copy of the `env` fire option, else empty. */

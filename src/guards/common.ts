@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { HookInput } from '../core/input.js';
+import type { PolicyFile } from '../core/spec.js';
 import { allow, ask, deny, type HookResult } from '../core/results.js';
 import { normalizePath } from '../path-policy/resolve.js';
 import { GuardOptionError } from './errors.js';
@@ -122,6 +123,30 @@ export function perWorkspace<T>(make: (workspace: string) => T, keep = 16): (wor
       if (cache.size >= keep) cache.delete(cache.keys().next().value!);
       cache.set(workspace, v);
     }
+    return v;
+  };
+}
+
+const NO_POLICY_FILES: readonly PolicyFile[] = Object.freeze([]);
+
+/** The files the running policy was loaded from (`ctx.policyFiles`), read defensively: none for an engine made in code. */
+export function policyFilesOf(ctx: unknown): readonly PolicyFile[] {
+  const files = (ctx as { policyFiles?: unknown } | undefined)?.policyFiles;
+  return Array.isArray(files) ? (files as readonly PolicyFile[]) : NO_POLICY_FILES;
+}
+
+/**
+ * One compiled value per workspace and policy: an engine hands every fire the same
+ * list of policy files, so a value is made once per engine that runs the guard.
+ */
+export function perPolicy<T>(
+  make: (workspace: string, files: readonly PolicyFile[]) => T,
+): (workspace: string, files?: readonly PolicyFile[]) => T {
+  const byWorkspace = perWorkspace(() => new WeakMap<readonly PolicyFile[], T>());
+  return (workspace, files = NO_POLICY_FILES) => {
+    const made = byWorkspace(workspace);
+    let v = made.get(files);
+    if (v === undefined) made.set(files, (v = make(workspace, files)));
     return v;
   };
 }

@@ -7,7 +7,8 @@ import {
   decide,
   DEFAULT_GUARD_PRIORITY,
   noWorkspace,
-  perWorkspace,
+  perPolicy,
+  policyFilesOf,
   toHookResult,
   workspaceOf,
   type CommonGuardOptions,
@@ -74,7 +75,7 @@ export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
   assertBoolean(options.interactive, 'interactive', guard);
   assertStringArray(options.readTools, 'readTools', guard);
   assertStringArray(options.writeTools, 'writeTools', guard);
-  const policies = perWorkspace((workspace) => new PathPolicy({ ...options, workspace }));
+  const policies = perPolicy((workspace, files) => new PathPolicy({ ...options, workspace }, [], files));
   // Bad options fail when the guard is made, not on its first call.
   new PathPolicy({ ...options, workspace: options.workspace ?? path.sep });
   const interactive = options.interactive === true;
@@ -91,7 +92,7 @@ export function pathGuard(options: PathGuardOptions = {}): Hook<'PreToolUse'> {
     handler: (input, ctx) => {
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the path guard', interactive);
-      const policy = policies(workspace);
+      const policy = policies(workspace, policyFilesOf(ctx));
       const tool = input.tool_name!;
       const kind = access.get(tool)!;
       const cwd = typeof input.cwd === 'string' && path.isAbsolute(input.cwd) ? input.cwd : workspace;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { HookInput } from '../core/input.js';
 import type { MultiEventHook } from '../core/hook.js';
 import { context, deny, modify } from '../core/results.js';
-import type { HookContext } from '../core/spec.js';
+import type { HookContext, PolicyFile } from '../core/spec.js';
 import { heldBack } from '../sandbox/held-back.js';
 import { PRIVATE_TEMP } from '../sandbox/layout.js';
 import { privateTempRoot, removePrivateTemp, sessionKey } from '../sandbox/private-temp.js';
@@ -16,7 +16,8 @@ import {
   decide,
   DEFAULT_GUARD_PRIORITY,
   noWorkspace,
-  perWorkspace,
+  perPolicy,
+  policyFilesOf,
   toHookResult,
   workspaceOf,
   type CommonGuardOptions,
@@ -66,8 +67,8 @@ interface Compiled {
   interactive: boolean;
   /** Undefined with `sandbox: 'off'`. */
   sandbox: Sandbox | undefined;
-  /** Judge options for one workspace (policies are cached per workspace). */
-  forWorkspace: (workspace: string) => ShellJudgeOptions;
+  /** Judge options for one workspace and the files its policy was loaded from (cached per both). */
+  forWorkspace: (workspace: string, policyFiles?: readonly PolicyFile[]) => ShellJudgeOptions;
 }
 
 function compile(options: ShellGuardOptions): Compiled {
@@ -90,7 +91,7 @@ function compile(options: ShellGuardOptions): Compiled {
   return {
     interactive: options.interactive === true,
     sandbox: settings ? new Sandbox(settings) : undefined,
-    forWorkspace: perWorkspace((workspace) => ({ policy: new PathPolicy({ ...options, workspace }, scratch), ...rules })),
+    forWorkspace: perPolicy((workspace, files) => ({ policy: new PathPolicy({ ...options, workspace }, scratch, files), ...rules })),
   };
 }
 
@@ -162,15 +163,19 @@ export type ShellGuardEvent = 'PreToolUse' | 'PostToolUse' | 'SessionEnd';
 export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<ShellGuardEvent> {
   const { forWorkspace, interactive, sandbox } = compile(options);
   const tools = new Set(options.tools ?? ['Bash']);
-  const judges = perWorkspace((workspace) => (parser ? makeJudge(parser, forWorkspace(workspace), interactive, sandbox) : undefined));
+  const judges = perPolicy((workspace, files) =>
+    parser ? makeJudge(parser, forWorkspace(workspace, files), interactive, sandbox) : undefined,
+  );
+  // The path policy of a call: its workspace, and the files the engine's policy was loaded from.
+  const policyOf = (workspace: string, ctx: HookContext) => forWorkspace(workspace, policyFilesOf(ctx)).policy;
   // Set on first use; after a failed parse it is reloading, and calls wait for it (parser.ts).
   let parser: Parser | undefined;
   // What the judgement found the command does only to its session's copies, for the wrap to say after it.
   const notes = new Notes();
   // The judge reports a command that is not a string, so it is passed on unchecked.
   const run = (input: HookInput, workspace: string, ctx: HookContext) => {
-    const judge = judges(workspace)!;
-    const policy = forWorkspace(workspace).policy;
+    const judge = judges(workspace, policyFilesOf(ctx))!;
+    const policy = policyOf(workspace, ctx);
     const scratch = sandbox?.sessionTemp(policy, sessionKey(input.session_id, workspace));
     const decision = judge.judge(
       input.tool_input?.command as string,
@@ -197,9 +202,8 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
     handler: (input, ctx) => {
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (input.hook_event_name === 'PostToolUse')
-        return sandbox && workspace ? afterTool(sandbox, input, ctx, forWorkspace(workspace).policy, workspace) : undefined;
-      if (input.hook_event_name === 'SessionEnd')
-        return workspace ? sessionEnded(input, forWorkspace(workspace).policy, workspace) : undefined;
+        return sandbox && workspace ? afterTool(sandbox, input, ctx, policyOf(workspace, ctx), workspace) : undefined;
+      if (input.hook_event_name === 'SessionEnd') return workspace ? sessionEnded(input, policyOf(workspace, ctx), workspace) : undefined;
       if (workspace === undefined) return noWorkspace('the shell guard', interactive);
       if (parser?.ready) return run(input, workspace, ctx);
       // First use, or the first since a failed parse: load the parser, then stay synchronous.
@@ -216,7 +220,7 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
       const workspace = workspaceOf(options.workspace, input, ctx);
       if (workspace === undefined) return noWorkspace('the OS sandbox', false);
       const said = notes.take(noteKey(input, workspace));
-      const { policy, scripts } = forWorkspace(workspace);
+      const { policy, scripts } = forWorkspace(workspace, policyFilesOf(ctx));
       const command = input.tool_input?.command;
       // A command proved to need no network skips the allowlist's bridge (guards/shell/offline.ts).
       const offline = parser?.ready === true && typeof command === 'string' && provesOffline(parser, scripts, command);

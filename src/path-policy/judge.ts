@@ -4,6 +4,7 @@ import path from 'node:path';
 // Through require (lazy-deps), not `import picomatch from 'picomatch'`: imported as an ES module
 // from a linked copy of hookwise, the CommonJS picomatch came out as an empty namespace.
 import { picomatch } from '../core/lazy-deps.js';
+import type { PolicyFile } from '../core/spec.js';
 import { stateDirOf } from '../core/state-dir.js';
 import {
   DEFAULT_PROTECTED,
@@ -112,6 +113,24 @@ function compileRules(rules: PathRule[], exceptions: string[]): Matcher {
   };
 }
 
+/** One of the policy's files, as the policy judges it: its real path, and whether it is a config itself. */
+interface LoadedFile {
+  real: string;
+  file: PolicyFile;
+  isPolicy: boolean;
+}
+
+/** Completes "… is a protected file (<why>)" for one of the policy's files: what it is, and how a person changes it. */
+function policyFileWhy(file: PolicyFile, isPolicy: boolean): string {
+  const what = isPolicy ? `hookwise's policy` : `the policy ${file.policy} loads it`;
+  return `${what}; a person changes it outside the agent, then runs \`hookwise check\``;
+}
+
+/** Why a path that must stay absent is not written: what the loader would do with it. */
+function shadowWhy(file: PolicyFile): string {
+  return `which the loader would load in place of ${file.insteadOf}, a file the policy ${file.policy} loads; a person changes the policy outside the agent, then runs \`hookwise check\``;
+}
+
 function escapeGlob(s: string): string {
   return s.replace(/[*?[\]{}()!+@\\]/g, '\\$&');
 }
@@ -143,10 +162,13 @@ export class PathPolicy {
   /**
    * `scratch`: folders a command sees as its own empty copy (the OS sandbox's temporary
    * folders, for the shell guard only): a write there reaches nothing outside, so it is allowed.
+   * `policyFiles`: the files the running policy was loaded from (`ctx.policyFiles`): never
+   * written, as the config itself is not, and the OS sandbox shows them read-only.
    */
   constructor(
     options: PathPolicyOptions = {},
     private readonly scratch: readonly string[] = [],
+    private readonly policyFiles: readonly PolicyFile[] = [],
   ) {
     this.options = options;
     this.workspace = path.resolve(options.workspace ?? process.cwd());
@@ -306,8 +328,18 @@ export class PathPolicy {
 
     const rel = path.relative(root!, folded);
     if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
+    const loaded = this.policyFileAt(folded);
+    if (loaded)
+      return verdict(
+        'deny',
+        loaded.file.insteadOf ? shadowWhy(loaded.file) : `a protected file (${policyFileWhy(loaded.file, loaded.isPolicy)})`,
+      );
     const hit = rel !== '' ? this.protectedRules.test(rel) : undefined;
     if (hit) return verdict('deny', `a protected file (${hit.why})`);
+    if (opts.recursive) {
+      const inner = this.policyFilesIn(folded)[0];
+      if (inner) return verdict('deny', `which contains ${inner.real} (${policyFileWhy(inner.file, inner.isPolicy)})`);
+    }
     if (opts.recursive && r.stat?.isDirectory()) {
       // `real` is resolved already: walk only the name inside it, not every folder above again.
       const below = new Map([[real, real]]);
@@ -331,6 +363,52 @@ export class PathPolicy {
   protectedRuleOf(real: string, root: string): PathRule | undefined {
     const rel = path.relative(root, this.fold(real, this.canonicalRoots().fold));
     return rel === '' || rel.startsWith('..') ? undefined : this.protectedRules.test(rel);
+  }
+
+  /** The policy's files (policyFiles) as real paths, case-folded as this policy compares paths, each with what it is. */
+  private policyIndex: Map<string, LoadedFile> | undefined;
+
+  private policyFilesByPath(): Map<string, LoadedFile> {
+    if (this.policyIndex) return this.policyIndex;
+    const fold = this.canonicalRoots().fold;
+    const real = (p: string) => resolveReal(path.resolve(p)).real;
+    this.policyIndex = new Map();
+    for (const file of this.policyFiles) {
+      const at = real(file.path);
+      const key = this.fold(at, fold);
+      // The first naming wins: the config is listed before the files it loads.
+      if (!this.policyIndex.has(key)) this.policyIndex.set(key, { real: at, file, isPolicy: at === real(file.policy) });
+    }
+    return this.policyIndex;
+  }
+
+  /** The policy file a resolved, folded path is, if any. */
+  private policyFileAt(folded: string): LoadedFile | undefined {
+    return this.policyFiles.length === 0 ? undefined : this.policyFilesByPath().get(folded);
+  }
+
+  /** The policy's files inside a folder (a resolved, folded path), with their real paths; not the paths that must stay absent. */
+  private policyFilesIn(folded: string): LoadedFile[] {
+    if (this.policyFiles.length === 0) return [];
+    return [...this.policyFilesByPath()]
+      .filter(([p, v]) => v.file.insteadOf === undefined && p !== folded && isWithin(p, folded))
+      .map(([, v]) => v);
+  }
+
+  /** The real paths of the policy's files (for the OS sandbox, which shows them read-only). */
+  policyFilePaths(): string[] {
+    return [...this.policyFilesByPath().values()].filter((v) => v.file.insteadOf === undefined).map((v) => v.real);
+  }
+
+  /** The real paths that must stay absent, the loader would load them instead (for the OS sandbox, which moves them aside). */
+  policyShadowPaths(): string[] {
+    return [...this.policyFilesByPath().values()].filter((v) => v.file.insteadOf !== undefined).map((v) => v.real);
+  }
+
+  /** The policy's files inside a real folder, relative to it (for globs that could reach one). */
+  policyFilesWithin(realDir: string): string[] {
+    const roots = this.canonicalRoots();
+    return this.policyFilesIn(this.fold(realDir, roots.fold)).map((v) => path.relative(realDir, v.real));
   }
 
   /** The secret rules' patterns as written (`~/.ssh`, `/etc/shadow`, `.env` at any depth), the configured ones included. */

@@ -29,7 +29,7 @@ export async function loadPolicy(options: PolicyOptions): Promise<LoadedPolicy> 
   const { loadConfig } = await import('../config/load.js');
   const { identityOf } = await import('../config/claude/identity.js');
   const config = await loadConfig({ files: options.files, cwd: options.cwd });
-  const engine = new HookEngine({ parallel: config.parallel, timing: true });
+  const engine = new HookEngine({ parallel: config.parallel, timing: true, policyFiles: config.policyFiles });
   const skipped: string[] = [];
   for (const spec of config.hooks) {
     const command = isCommandHook(identityOf(spec));

@@ -130,11 +130,11 @@ export function walkRoot(policy: PathPolicy, root: string): Found {
   for (const dir of state.facts.keys()) if (!seen.has(dir)) state.facts.delete(dir);
   if (state.found !== undefined && used.length === state.used.length && used.every((f, i) => f === state.used[i])) return state.found;
   state.used = used;
-  state.found = foundFrom(used, root);
+  state.found = foundFrom(used, root, policy);
   return state.found;
 }
 
-function foundFrom(used: Array<FolderFacts | GitFacts>, root: string): Found {
+function foundFrom(used: Array<FolderFacts | GitFacts>, root: string, policy: PathPolicy): Found {
   const found: Found = { maskedFiles: [], maskedDirs: [], readOnly: [], pinned: [], rootNames: new Set(), sweep: [] };
   const protect = (target: string) => {
     found.readOnly.push(target);
@@ -157,6 +157,15 @@ function foundFrom(used: Array<FolderFacts | GitFacts>, root: string): Found {
   }
   // hookwise's own code and what it loads, installed in this root (never the root itself: hookwise's own checkout).
   for (const p of ownInstall()) if (p !== root && isWithin(p, root)) protect(p);
+  // The policy and every file it loads (src/config/policy-graph.ts): the next hook call runs them, outside the sandbox.
+  // Each is pinned as hookwise's own install is, so no folder above it can be renamed or replaced to swap it.
+  for (const p of policy.policyFilePaths()) {
+    if (p === root || !isWithin(p, root) || found.readOnly.some((ro) => isWithin(p, ro))) continue;
+    if (fs.lstatSync(p, { throwIfNoEntry: false }) !== undefined) protect(p);
+  }
+  // Where a loader would look first (`policy/rules.js` before `policy/rules.ts`): made by a command, moved aside after it.
+  for (const p of policy.policyShadowPaths())
+    if (isWithin(p, root) && fs.lstatSync(p, { throwIfNoEntry: false }) === undefined) found.sweep.push(p);
   const first = used[0];
   if (first?.kind === 'folder') found.rootNames = new Set(first.names);
   return found;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -151,7 +151,8 @@ describe('hookwise claude-code answers in Claude Code output format', () => {
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'typed deny' },
     };
     expect(claudeCode(input, { cwd: ts }).json).toEqual(expected);
-    expect(readdirSync(path.join(ts, '.hookwise', 'cache'))).toHaveLength(1);
+    // The transpiled module (beside it, the config's graph: src/config/policy-graph.ts).
+    expect(readdirSync(path.join(ts, '.hookwise', 'cache')).filter((name) => name.endsWith('.mjs'))).toHaveLength(1);
     expect(claudeCode(input, { cwd: ts }).json).toEqual(expected);
   });
 
@@ -170,7 +171,9 @@ export default defineConfig({ hooks: [{ name: 'loop', events: 'Stop', handler: (
       decision: 'block',
       reason: `inner said: ${JSON.stringify([0, '', 'hookwise: claude-code called from one of its own hooks; ignored\n'])}`,
     });
-    expect(existsSync(path.join(looping, '.hookwise'))).toBe(false);
+    // Nothing but the config's graph, kept by the outer call (src/config/policy-graph.ts).
+    expect(readdirSync(path.join(looping, '.hookwise', 'cache'))).toEqual(['hookwise.config.mjs.files.json']);
+    expect(readdirSync(path.join(looping, '.hookwise'))).toEqual(['cache']);
   });
 });
 

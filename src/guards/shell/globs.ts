@@ -72,7 +72,8 @@ const PROTECTED_SAMPLES = [
 export function protectedMatch(policy: PathPolicy, dir: string, glob: string, recursive: boolean, dotglob: boolean): string | undefined {
   const parts = glob.split('/').filter((p) => p !== '');
   const res = parts.map((p) => globToRegExp(p));
-  for (const sample of PROTECTED_SAMPLES) {
+  // The policy's own files there too (`sed -i s/x/y/ policy/*.ts`): they are the policy's, whatever their names.
+  for (const sample of [...PROTECTED_SAMPLES, ...policy.policyFilesWithin(dir)]) {
     const target = path.join(dir, sample);
     const sampleParts = path.relative(dir, target).split('/');
     const n = res.length;
