@@ -24,8 +24,8 @@ const { MessageChannel, receiveMessageOnPort } = (process.getBuiltinModule?.('no
  * what an earlier load of the same config found (policy-graph.ts).
  */
 
-/** A loader hook that tells the main thread every file: URL Node loads, before it loads it. */
-const LOADER_HOOK = `
+/** A loader hook that tells the main thread every file: URL Node loads, before it loads it (the resident's watch uses it too). */
+export const LOADER_HOOK = `
 let port;
 export function initialize(data) { port = data.port; }
 export async function load(url, context, next) {

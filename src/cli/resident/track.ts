@@ -3,6 +3,7 @@ import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
+import { LOADER_HOOK } from '../../config/witness.js';
 
 /**
  * The files a resident's config was loaded from, so that the resident notices when one
@@ -16,16 +17,6 @@ import { MessageChannel } from 'node:worker_threads';
  */
 const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs|jsx|json)$/;
 const OWN_ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
-
-/** A loader hook that tells the main thread every file: URL Node loads. */
-const LOADER_HOOK = `
-let port;
-export function initialize(data) { port = data.port; }
-export async function load(url, context, next) {
-  if (url.startsWith('file:')) port.postMessage(url);
-  return next(url, context);
-}
-`;
 
 export class LoadedFiles {
   private readonly stamps = new Map<string, string>();
