@@ -94,12 +94,20 @@ const HARMLESS_TARGET = /^(\/dev\/null|\d+|-)$/;
  * writes a file. Anything the parser is unsure of is not proven.
  */
 export function provesReadOnly(parser: Parser, scripts: ParsedScripts, command: string): boolean {
+  return provesEach(parser, scripts, command, readsOnly);
+}
+
+/**
+ * Whether the parser proves `holds` of every simple command of a line it reads whole:
+ * no problem, no function. Anything the parser is unsure of is not proven.
+ */
+export function provesEach(parser: Parser, scripts: ParsedScripts, command: string, holds: (command: SimpleCommand) => boolean): boolean {
   if (command.trim() === '' || overLimit(command) !== undefined) return false;
   try {
     return scripts.use(
       parser,
       command,
-      (script) => script.problems.length === 0 && script.functions.size === 0 && script.commands.every(readsOnly),
+      (script) => script.problems.length === 0 && script.functions.size === 0 && script.commands.every(holds),
     );
   } catch {
     return false;

@@ -1,5 +1,4 @@
-import { readsOnly } from '../checkpoint/read-only.js';
-import { overLimit } from '../../shell/limits.js';
+import { provesEach, readsOnly } from '../checkpoint/read-only.js';
 import type { ParsedScripts } from '../../shell/parsed.js';
 import type { Parser } from '../../shell/parser.js';
 import type { SimpleCommand } from '../../shell/script.js';
@@ -23,16 +22,7 @@ const LOCAL_GIT = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-fil
  * by a name written out (no variable, no function). Anything the parser is unsure of is not proven.
  */
 export function provesOffline(parser: Parser, scripts: ParsedScripts, command: string): boolean {
-  if (command.trim() === '' || overLimit(command) !== undefined) return false;
-  try {
-    return scripts.use(
-      parser,
-      command,
-      (script) => script.problems.length === 0 && script.functions.size === 0 && script.commands.every(staysLocal),
-    );
-  } catch {
-    return false;
-  }
+  return provesEach(parser, scripts, command, staysLocal);
 }
 
 function staysLocal(command: SimpleCommand): boolean {
