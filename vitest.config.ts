@@ -45,7 +45,8 @@ export default defineConfig({
   oxc: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     exclude: [...configDefaults.exclude, E2E],
-    setupFiles: ['test/setup/env.ts', 'test/setup/no-leaks.ts'],
+    // The CPU meter first: hooks run in reverse, so its afterAll sees the other files' cleanup.
+    setupFiles: [...(process.env.HOOKWISE_TEST_CPU_LOG ? ['test/setup/cpu-meter.ts'] : []), 'test/setup/env.ts', 'test/setup/no-leaks.ts'],
     testTimeout: Math.round(30_000 * slack),
     hookTimeout: Math.round(30_000 * slack),
     // Unhandled rejections and errors fail the run (vitest's default; kept explicit).
