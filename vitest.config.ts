@@ -21,7 +21,7 @@ const slack = Math.min(6, Math.max(1, (loadavg()[0] + workers) / cores / 2));
 export const E2E = 'test/**/*.e2e.test.ts';
 
 /**
- * Folders whose files run each in a fresh process (`isolate: true`): they start residents,
+ * Files that run each in a fresh process (`isolate: true`): they start residents,
  * servers, sandboxes and browsers, their CPU is in those children (a fresh fork adds
  * little), and the checkpoint tests fake the clock. Every other file shares its worker's
  * module graph with the files before it (`isolate: false`): a fresh fork and a fresh load
@@ -37,6 +37,7 @@ export const ISOLATED = [
   'test/mcp-proxy/**/*.test.ts',
   'test/package/**/*.test.ts',
   'test/conformance/**/*.test.ts',
+  'test/hosts/claude-mod.test.ts',
   'test/checkpoints/**/*.test.ts',
 ];
 
