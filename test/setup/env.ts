@@ -25,3 +25,17 @@ if (!process.env.HOOKWISE_STATE_DIR) {
   const { join } = await import('node:path');
   process.env.HOOKWISE_STATE_DIR = mkdtempSync(join(tmpdir(), 'hookwise-test-state-'));
 }
+
+/**
+ * Files in the `shared` project run one after another in one process (vitest.config.ts):
+ * whatever environment variable or working folder a file leaves changed is put back
+ * when it ends, so the CLIs and residents the next file spawns inherit none of it.
+ */
+const { afterAll } = await import('vitest');
+const envAtStart = { ...process.env };
+const cwdAtStart = process.cwd();
+afterAll(() => {
+  for (const name of Object.keys(process.env)) if (!(name in envAtStart)) delete process.env[name];
+  for (const [name, value] of Object.entries(envAtStart)) if (process.env[name] !== value) process.env[name] = value;
+  if (process.cwd() !== cwdAtStart) process.chdir(cwdAtStart);
+});
