@@ -5,10 +5,11 @@ import type * as WorkerThreads from 'node:worker_threads';
  * A second thread for the stat stamp's `lstat` calls on a large workspace. On 50,000
  * files the stamp is 50,000 `lstat` calls, each a few microseconds of kernel time, and
  * `git status` makes the same calls from two threads; from one they cost 1.6x its time.
- * The thread is started on the first large check and kept (a resident, serve and the
- * runtime check again and again; its start, about 45 ms, is paid once), unref'd so it
- * never holds a process open. It runs no hookwise code: only `lstat` into shared memory.
- * Where it cannot start or does not answer, the caller states every path itself.
+ * The thread is started on the first large check and used from the first check after it
+ * runs (a resident, serve and the runtime check again and again; a process that checks
+ * once never waits for it), unref'd so it never holds a process open. It runs no
+ * hookwise code: only `lstat` into shared memory. Where it cannot start or does not
+ * answer, the caller states every path itself.
  */
 
 /** Below this many paths one thread is as fast (the hand-over costs about a millisecond). */
@@ -55,8 +56,16 @@ interface Job {
 
 export class StatPool {
   private worker: WorkerThreads.Worker | undefined;
+  /** Set once the thread runs: until then the caller states every path itself (a process that checks once never waits for a thread to start). */
+  private online = false;
   private broken = false;
+  private started: Promise<boolean> | undefined;
   private job: Job | undefined;
+
+  /** Resolves when the thread runs (true) or could not start (false); false before any large check started it. */
+  whenOnline(): Promise<boolean> {
+    return this.started ?? Promise.resolve(false);
+  }
 
   /**
    * Fill a shared row per path, the worker taking the first half: `rowsFrom(out, from)`
@@ -71,7 +80,7 @@ export class StatPool {
     rowsFrom: (out: Float64Array, from: number) => boolean,
   ): Float64Array | undefined | 'unavailable' {
     const worker = this.ready();
-    if (worker === undefined) return 'unavailable';
+    if (worker === undefined || !this.online) return 'unavailable';
     const job = this.jobFor(worker, key, prefix, paths);
     const round = ++job.round;
     worker.postMessage(round);
@@ -88,6 +97,13 @@ export class StatPool {
       const { Worker } = workerThreads();
       // execArgv: [] so that a parent started with --input-type=module does not make the CommonJS source an ES module.
       const worker = new Worker(WORKER, { eval: true, execArgv: [] });
+      this.started = new Promise((resolve) => {
+        worker.once('online', () => {
+          this.online = !this.broken;
+          resolve(this.online);
+        });
+        worker.once('error', () => resolve(false));
+      });
       worker.on('error', () => this.giveUp());
       worker.on('exit', () => this.giveUp());
       worker.unref();
@@ -130,6 +146,7 @@ export class StatPool {
 
   private giveUp(): void {
     this.broken = true;
+    this.online = false;
     this.job = undefined;
     void this.worker?.terminate();
     this.worker = undefined;

@@ -120,7 +120,7 @@ function walk(workspace: string, ignored: Set<string>): string[] {
 }
 
 /** One thread's second, shared by every stamp of the process (stat-pool.ts). */
-const pool = new StatPool();
+export const statPool = new StatPool();
 
 /**
  * Each path's stat fields in a row; undefined when one is gone. A large list the stamp
@@ -134,7 +134,7 @@ export function statsOf(workspace: string, paths: string[], key?: string, splitA
     return true;
   };
   if (key !== undefined && paths.length >= splitAt) {
-    const shared = pool.stat(`${prefix}\0${key}`, prefix, paths, rowsFrom);
+    const shared = statPool.stat(`${prefix}\0${key}`, prefix, paths, rowsFrom);
     if (shared === undefined) return undefined;
     if (shared !== 'unavailable') {
       // The worker states `.git` as a plain folder; it vouches by its names (namesOf).

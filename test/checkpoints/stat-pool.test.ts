@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELDS, StatPool } from '../../src/checkpoints/stat-pool.js';
-import { statRow, statsOf } from '../../src/checkpoints/stat-stamp.js';
+import { statPool, statRow, statsOf } from '../../src/checkpoints/stat-stamp.js';
 
 /**
  * The stamp's second thread (src/checkpoints/stat-pool.ts) gives the rows one thread
@@ -13,7 +13,7 @@ import { statRow, statsOf } from '../../src/checkpoints/stat-stamp.js';
 let ws: string;
 let paths: string[];
 
-beforeAll(() => {
+beforeAll(async () => {
   ws = mkdtempSync(path.join(os.tmpdir(), 'hookwise-stat-pool-'));
   for (let i = 0; i < 300; i++) {
     mkdirSync(path.join(ws, `d${i % 7}`), { recursive: true });
@@ -21,6 +21,9 @@ beforeAll(() => {
   }
   execFileSync('git', ['init', '-q', ws]);
   paths = ['.', ...walk('.')];
+  // The first large check starts the thread and states every path itself; the checks below split.
+  expect(statsOf(ws, paths, 'warm', 1)).toBeDefined();
+  expect(await statPool.whenOnline()).toBe(true);
 });
 afterAll(() => rmSync(ws, { recursive: true, force: true }));
 
@@ -38,6 +41,8 @@ describe('two threads state as one does', () => {
   it('the same rows, `.git` vouching by its names in either half', () => {
     const expected = oneThread()!;
     expect(expected.length).toBe(paths.length * FIELDS);
+    // The thread runs, so statsOf's split below is the thread's (it falls back only on 'unavailable').
+    expect(statPool.stat('probe', `${ws}/`, paths, () => true)).not.toBe('unavailable');
     // The same list under the same key twice: the second round reuses the list the worker holds.
     expect([...split('a')!]).toEqual([...expected]);
     expect([...split('a')!]).toEqual([...expected]);
@@ -63,9 +68,12 @@ describe('two threads state as one does', () => {
     writeFileSync(path.join(ws, edited), 'back\n');
   });
 
-  it('a pool whose rows this thread fails (a path gone in its own half) answers undefined', () => {
+  it('a pool whose rows this thread fails (a path gone in its own half) answers undefined', async () => {
     const pool = new StatPool();
     const prefix = `${ws}/`;
+    // Until its thread runs, a pool leaves every row to the caller.
+    expect(pool.stat('c', prefix, paths, () => false)).toBe('unavailable');
+    expect(await pool.whenOnline()).toBe(true);
     const result = pool.stat('c', prefix, paths, () => false);
     expect(result).toBeUndefined();
     // And the same pool answers again once the rows are whole.
