@@ -8,8 +8,7 @@ export const FIXTURE_ROOT = fileURLToPath(new URL('../fixtures/claude/', import.
 export const fixture = (...parts: string[]) => path.join(FIXTURE_ROOT, ...parts);
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The fixture scripts are named through $FIXTURES in the settings files. */
-process.env.FIXTURES = fixture('scripts');
+// The fixture scripts are named through $FIXTURES in the settings files: test/setup/env.ts sets it before each file.
 
 /** Set environment variables for the duration of `fn`. */
 export async function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {

@@ -27,6 +27,14 @@ if (!process.env.HOOKWISE_STATE_DIR) {
 }
 
 /**
+ * The config tests' settings files name their fixture scripts through $FIXTURES. Set
+ * here, before each file, not in test/config/helpers.ts: in the `shared` project a helper
+ * module is loaded once per worker, and the restore below would leave later files without it.
+ */
+const { fileURLToPath } = await import('node:url');
+process.env.FIXTURES = fileURLToPath(new URL('../fixtures/claude/scripts', import.meta.url));
+
+/**
  * Files in the `shared` project run one after another in one process (vitest.config.ts):
  * whatever environment variable or working folder a file leaves changed is put back
  * when it ends, so the CLIs and residents the next file spawns inherit none of it.
