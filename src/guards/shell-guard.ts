@@ -6,7 +6,7 @@ import type { HookContext, PolicyFile } from '../core/spec.js';
 import { heldBack } from '../sandbox/held-back.js';
 import { PRIVATE_TEMP } from '../sandbox/layout.js';
 import { privateTempRoot, removePrivateTemp, sessionKey } from '../sandbox/private-temp.js';
-import { Sandbox } from '../sandbox/sandbox.js';
+import { Sandbox, type WrapOptions } from '../sandbox/sandbox.js';
 import { resolveSandbox, type SandboxOption } from '../sandbox/settings.js';
 import { ParsedScripts } from '../shell/parsed.js';
 import { loadBashParser, type Parser } from '../shell/parser.js';
@@ -224,7 +224,7 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
       const command = input.tool_input?.command;
       // A command proved to need no network skips the allowlist's bridge (guards/shell/offline.ts).
       const offline = parser?.ready === true && typeof command === 'string' && provesOffline(parser, scripts, command);
-      return sandboxed(sandbox, input, ctx, policy, sessionKey(input.session_id, workspace), said, offline);
+      return sandboxed(sandbox, input, ctx, policy, { session: sessionKey(input.session_id, workspace), notes: said, offline });
     };
   }
   return spec;
@@ -235,20 +235,11 @@ export function shellGuard(options: ShellGuardOptions = {}): MultiEventHook<Shel
  * other hook's rewrite, becomes its sandboxed form (docs/security.md#the-os-sandbox).
  * No sandbox, no run: the call is refused with the fix.
  */
-function sandboxed(
-  sandbox: Sandbox,
-  input: HookInput,
-  ctx: HookContext,
-  policy: PathPolicy,
-  session: string,
-  notes: readonly string[] | undefined,
-  offline: boolean,
-) {
+function sandboxed(sandbox: Sandbox, input: HookInput, ctx: HookContext, policy: PathPolicy, options: WrapOptions) {
   const command = input.tool_input?.command;
   if (typeof command !== 'string') return deny('hookwise cannot run this in the OS sandbox: the command is not a string');
   const found = sandbox.available();
   if (!found.ok) return deny(`hookwise refused to run this without its OS sandbox: ${found.why}`);
-  const options = { session, notes, offline };
   const wrap = () => {
     const wrapped = sandbox.wrap(command, policy, envOf(ctx), options);
     ctx.annotate({ sandboxed: true, sandboxDigest: wrapped.digest });
