@@ -28,6 +28,9 @@ export class ShadowRepo {
   private readonly filesExclude: string;
   private readonly dotGitExclude: string;
   private readonly metaFile: string;
+  /** What the last snapshot found changed in the second it ran, which its next one hashes again (SNAPSHOT_SCRIPT). */
+  private readonly recentFiles: string;
+  private readonly recentGit: string;
   private readonly stamp: StatStamp;
   private ready = false;
   /** Ids this process has seen kept by a ref (a workspace snapshots the same trees over and over). */
@@ -43,6 +46,8 @@ export class ShadowRepo {
     this.filesExclude = path.join(dir, 'files.exclude');
     this.dotGitExclude = path.join(dir, 'git.exclude');
     this.metaFile = path.join(dir, 'meta.tmp');
+    this.recentFiles = path.join(dir, 'recent-files');
+    this.recentGit = path.join(dir, 'recent-git');
     this.stamp = new StatStamp(workspace, path.join(dir, 'stamp'));
   }
 
@@ -163,6 +168,10 @@ export class ShadowRepo {
       this.dotGitExclude,
       this.metaFile,
       keptAlready,
+      // The real clock (a test's fake Date does not move file times), a second early.
+      String(Math.floor((performance.timeOrigin + performance.now()) / 1000) - 1),
+      this.recentFiles,
+      this.recentGit,
     ];
   }
 
@@ -327,13 +336,21 @@ const SHADOW_CONFIG = `[core]
  * One shell, several git runs: a process start from Node costs more than git's own work
  * on an unchanged workspace. $1 workspace, $2 its index, $3 its excludes, $4 its .git
  * folder (empty: none), $5 that folder's index, $6 its excludes, $7 a scratch file for what trees
- * leave out, $8 the ids already kept by a ref.
+ * leave out, $8 the ids already kept by a ref, $9 a second before now (epoch seconds),
+ * $10 and $11 the paths of each folder that changed since $9.
+ *
+ * git's index compares a file's ctime to the second only: a file rewritten in the second
+ * it last changed, with the same size and its mtime put back, looks unchanged to it, and a
+ * snapshot would keep the old bytes. So each snapshot lists what changed in its own second
+ * ($10, $11), and the next one drops those entries from the index first: git hashes them again.
  */
 const SNAPSHOT_SCRIPT = `set -e
+if [ -s "\${10}" ]; then GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git update-index -z --force-remove --stdin < "\${10}"; fi
 GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git -c core.excludesFile="$3" add -A
 files=$(GIT_INDEX_FILE="$2" git write-tree)
 dotgit=
 if [ -n "$4" ]; then
+  if [ -s "\${11}" ]; then GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git update-index -z --force-remove --stdin < "\${11}"; fi
   # -f: .git is kept whole, a .gitignore written into it leaves nothing out.
   GIT_WORK_TREE="$4" GIT_INDEX_FILE="$5" git -c core.excludesFile="$6" add -A -f
   dotgit=$(GIT_INDEX_FILE="$5" git write-tree)
@@ -345,8 +362,10 @@ cd "$1"
     find -files0-from - -type d -empty -printf 'd %p\\0'
   # The modes git's trees do not keep (644 and 755 only): of files, and of the folders holding them.
   { GIT_WORK_TREE="$1" GIT_INDEX_FILE="$2" git ls-files -z; git ls-tree -r -d -z --name-only "$files"; } |
-    find -files0-from - -maxdepth 0 ! -type l ! -perm 644 ! -perm 755 -printf '%m %p\\0'
-  if [ -n "$4" ]; then find .git -path '.git/objects/??' -prune -o \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\); fi
+    find -files0-from - -maxdepth 0 \\( ! -type l ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\) , \\( ! -type d -newerct "@$9" -fprintf "\${10}" '%p\\0' \\)
+  if [ -n "$4" ]; then
+    find .git -path '.git/objects/??' -prune -o \\( -type d -empty -printf 'd %p\\0' \\) -o \\( -type f ! -perm 644 ! -perm 755 -printf '%m %p\\0' \\) , \\( ! -type d -newerct "@$9" -fprintf "\${11}" '%P\\0' \\)
+  fi
 } > "$7"
 meta=
 if [ -s "$7" ]; then meta=$(git hash-object -w "$7"); fi
