@@ -20,7 +20,6 @@ export class ApprovalChainError extends HookwiseError {
         : `approval ${approvalId}: the decision is stored, but its audit record could not be appended yet (it will be when an approvals store is next opened or listed): ${why}`,
       { cause },
     );
-    this.name = 'ApprovalChainError';
   }
 }
 
@@ -29,33 +28,20 @@ export class ApprovalNotFoundError extends HookwiseError {
   override readonly code = 'APPROVAL_NOT_FOUND';
   constructor(readonly approvalId: string) {
     super(`no approval ${JSON.stringify(approvalId)} (see \`hookwise approvals list --all\`)`);
-    this.name = 'ApprovalNotFoundError';
   }
 }
 
 /** The approvals store could not take the request now (the database is locked by another process, a key taken and released repeatedly): try again. */
 export class ApprovalsBusyError extends HookwiseError {
   override readonly code = 'APPROVALS_BUSY';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ApprovalsBusyError';
-  }
 }
 
 /** A call to an approvals store after `close()`: open the store again. */
 export class ApprovalsClosedError extends HookwiseError {
   override readonly code = 'APPROVALS_CLOSED';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ApprovalsClosedError';
-  }
 }
 
 /** Options of an approvals store that do not fit together or are out of range (an audit store of the other kind, another path or schema, `reconcileAfterMs`): the message names them. */
 export class ApprovalStoreOptionError extends HookwiseError {
   override readonly code = 'APPROVALS_STORE_OPTION';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ApprovalStoreOptionError';
-  }
 }

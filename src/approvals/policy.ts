@@ -61,10 +61,6 @@ export function parseApprovalPolicy(value: unknown, where: string): ApprovalPoli
 
 export class ApprovalPolicyError extends HookwiseError {
   override readonly code = 'APPROVAL_POLICY';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ApprovalPolicyError';
-  }
 }
 
 export function policyOf(source: ApprovalPolicySource | undefined, tenant: string): ApprovalPolicy | undefined {

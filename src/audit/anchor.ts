@@ -60,10 +60,6 @@ export interface AuditKeyOptions {
 /** A key file that exists but cannot be used. */
 export class AuditKeyError extends HookwiseError {
   override readonly code = 'AUDIT_KEY';
-  constructor(message: string) {
-    super(message);
-    this.name = 'AuditKeyError';
-  }
 }
 
 export interface ResolvedKey {

@@ -4,7 +4,6 @@ export class AuditDatabaseMissingError extends HookwiseError {
   override readonly code = 'AUDIT_DATABASE_MISSING';
   constructor(readonly path: string) {
     super(`no audit database at ${path} (run an agent first, or pass --db PATH or set HOOKWISE_AUDIT_DB)`);
-    this.name = 'AuditDatabaseMissingError';
   }
 }
 
@@ -16,7 +15,6 @@ export class AuditDatabaseFormatError extends HookwiseError {
     why: string,
   ) {
     super(`${path} is not a hookwise audit database: ${why}`);
-    this.name = 'AuditDatabaseFormatError';
   }
 }
 
@@ -25,7 +23,6 @@ export class AuditRecordError extends HookwiseError {
   override readonly code = 'AUDIT_RECORD';
   constructor(message: string) {
     super(`audit record: ${message}`);
-    this.name = 'AuditRecordError';
   }
 }
 
@@ -37,7 +34,6 @@ export class AuditDatabaseLockedError extends HookwiseError {
     waitedMs: number,
   ) {
     super(`audit database ${path} is locked by another process (waited ${waitedMs} ms); try again when that process has finished writing`);
-    this.name = 'AuditDatabaseLockedError';
   }
 }
 
@@ -51,7 +47,6 @@ export class AuditDatabaseReadOnlyError extends HookwiseError {
     super(
       `audit database ${path} is read-only (${why}): the audit store cannot write to it; check the file's and folder's permissions and the mount`,
     );
-    this.name = 'AuditDatabaseReadOnlyError';
   }
 }
 
@@ -71,7 +66,6 @@ export class AuditRollbackError extends HookwiseError {
         ? `audit store ${path} was rolled back: ${detail}. Run \`hookwise audit verify --audit ${path}\`; after checking it, a person runs \`hookwise audit reanchor --audit ${path} --reason "..."\``
         : `audit database ${path} was rolled back: ${detail}. Run \`hookwise audit verify --db ${path}\`; to start a new trail, move the database and its .head file away`,
     );
-    this.name = 'AuditRollbackError';
   }
 }
 
@@ -83,44 +77,24 @@ export function sqliteCode(error: unknown): string {
 /** A PostgreSQL audit store that cannot be reached or is not a hookwise one. */
 export class AuditConnectionError extends HookwiseError {
   override readonly code = 'AUDIT_CONNECTION';
-  constructor(message: string) {
-    super(message);
-    this.name = 'AuditConnectionError';
-  }
 }
 
 /** An approval request, answer, filter or wait whose fields cannot be used: the message names the field (`request.tool`, `answer.decision`, `filter.limit`) and what it takes. */
 export class ApprovalInputError extends HookwiseError {
   override readonly code = 'APPROVAL_INPUT';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ApprovalInputError';
-  }
 }
 
 /** An audit query's filter that cannot be used (a limit below 0, a time that is not ISO 8601): the message names the field. */
 export class AuditQueryError extends HookwiseError {
   override readonly code = 'AUDIT_QUERY';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'AuditQueryError';
-  }
 }
 
 /** A record given to an audit store after `close()`: open the store again. */
 export class AuditStoreClosedError extends HookwiseError {
   override readonly code = 'AUDIT_STORE_CLOSED';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'AuditStoreClosedError';
-  }
 }
 
 /** An audit store option that cannot be used (a batch size or wait out of range, a schema that is not a plain identifier): the message names the option. */
 export class AuditStoreOptionError extends HookwiseError {
   override readonly code = 'AUDIT_STORE_OPTION';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'AuditStoreOptionError';
-  }
 }

@@ -5,7 +5,6 @@ export class CheckpointError extends HookwiseError {
   override readonly code: string;
   constructor(message: string, code = 'CHECKPOINT') {
     super(message);
-    this.name = 'CheckpointError';
     this.code = code;
   }
 }

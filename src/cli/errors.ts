@@ -2,10 +2,6 @@ import { HookwiseError } from '../core/errors.js';
 /** An error the CLI prints as one line (no stack) before exiting 1. */
 export class UserError extends HookwiseError {
   override readonly code = 'USER';
-  constructor(message: string) {
-    super(message);
-    this.name = 'UserError';
-  }
 }
 
 /**
@@ -24,8 +20,4 @@ export async function asUserErrors<T>(names: ReadonlySet<string>, run: () => Pro
 /** A flag or environment variable whose value cannot be used (a timeout that is not a positive whole number of milliseconds): the message names it. Not a UserError: in a hook call it fails closed. */
 export class FlagValueError extends HookwiseError {
   override readonly code = 'FLAG_VALUE';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'FlagValueError';
-  }
 }

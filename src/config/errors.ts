@@ -8,6 +8,5 @@ export class ConfigError extends HookwiseError {
     readonly jsonPath?: string,
   ) {
     super(`${file}: ${jsonPath ? `${jsonPath}: ` : ''}${detail}`);
-    this.name = 'ConfigError';
   }
 }

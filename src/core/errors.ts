@@ -6,13 +6,15 @@
 export class HookwiseError extends Error {
   /** Stable, SCREAMING_SNAKE_CASE; each subclass names its own. */
   readonly code: string = 'HOOKWISE';
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    // The class's own name, so a stack trace and `error.name` say which error this is.
+    this.name = new.target.name;
+  }
 }
 
 /** The shell splitter was called before the parser loaded: `await ensureShellSplitter()` first. */
 export class ShellParserNotLoadedError extends HookwiseError {
   override readonly code = 'SHELL_PARSER_NOT_LOADED';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ShellParserNotLoadedError';
-  }
 }

@@ -73,10 +73,6 @@ const customEventInfo = (name: string): EventInfo => ({ name, blockable: true })
 /** An event name that is empty, not a string, or a near miss of a known name. */
 export class EventNameError extends HookwiseError {
   override readonly code = 'EVENT_NAME';
-  constructor(message: string) {
-    super(message);
-    this.name = 'EventNameError';
-  }
 }
 
 /** `PreToolUse`, `pre_tool_use` and `pre-tool-use` all fold to `pretooluse`. */

@@ -48,10 +48,6 @@ const MAX_DEPTH = 512;
 /** Thrown when a fire's input cannot be sealed: cyclic or absurdly deep. */
 export class InputError extends HookwiseError {
   override readonly code = 'INPUT';
-  constructor(message: string) {
-    super(message);
-    this.name = 'InputError';
-  }
 }
 
 function isPlain(value: object): boolean {

@@ -184,10 +184,6 @@ function compileStructured(m: StructuredMatcher, event: string, eventNames: Even
 /** Thrown when a function matcher answers anything but true or false: the hook fails (its `onError` applies). */
 export class MatcherResultError extends HookwiseError {
   override readonly code = 'MATCHER_RESULT';
-  constructor(message: string) {
-    super(message);
-    this.name = 'MatcherResultError';
-  }
 }
 
 function strictly(matcher: MatcherFunction): (input: HookInput) => boolean {

@@ -12,7 +12,6 @@ export class MissingPackageError extends HookwiseError {
     feature: string,
   ) {
     super(`${feature} needs the package ${packageName}, which is not installed: run \`npm install ${packageName}\` in your project`);
-    this.name = 'MissingPackageError';
   }
 }
 

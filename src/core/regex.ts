@@ -17,7 +17,6 @@ export class MatcherError extends HookwiseError {
     readonly path?: string,
   ) {
     super(message);
-    this.name = 'MatcherError';
   }
 }
 

@@ -37,10 +37,6 @@ export interface RegisteredHook {
 
 export class HookSpecError extends HookwiseError {
   override readonly code = 'HOOK_SPEC';
-  constructor(message: string) {
-    super(message);
-    this.name = 'HookSpecError';
-  }
 }
 
 function fail(spec: Partial<HookSpec>, message: string): never {

@@ -46,7 +46,6 @@ export class SpawnError extends HookwiseError {
     readonly errno: string | undefined,
   ) {
     super(message);
-    this.name = 'SpawnError';
   }
 }
 

@@ -3,37 +3,21 @@ import { HookwiseError } from '../core/errors.js';
 /** What an agent sent on stdin cannot be read as one of its hook calls (a missing or unknown event, a tool input of the wrong shape); the message names the field. */
 export class HostInputError extends HookwiseError {
   override readonly code = 'HOST_INPUT';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'HostInputError';
-  }
 }
 
 /** hookwise's answer to an agent is larger than a hook answer may be; it is refused, not cut. */
 export class AnswerTooLargeError extends HookwiseError {
   override readonly code = 'ANSWER_TOO_LARGE';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'AnswerTooLargeError';
-  }
 }
 
 /** A coding agent hookwise has no host for: the message lists the ones it answers. */
 export class UnknownAgentError extends HookwiseError {
   override readonly code = 'UNKNOWN_AGENT';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'UnknownAgentError';
-  }
 }
 
 /** hookwise cannot write the state it keeps for an agent between calls (Cline's task state): the message names the file. */
 export class HostStateError extends HookwiseError {
   override readonly code = 'HOST_STATE';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'HostStateError';
-  }
 }
 
 /**
@@ -42,8 +26,4 @@ export class HostStateError extends HookwiseError {
  */
 export class WiringRefused extends HookwiseError {
   override readonly code = 'WIRING_REFUSED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'WiringRefused';
-  }
 }

@@ -3,8 +3,4 @@ import { HookwiseError } from '../core/errors.js';
 /** A path policy option that cannot be used: the message names the field and what it takes. */
 export class PathPolicyOptionError extends HookwiseError {
   override readonly code = 'PATH_POLICY_OPTION';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'PathPolicyOptionError';
-  }
 }

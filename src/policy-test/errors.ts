@@ -8,6 +8,5 @@ export class PolicyTestError extends HookwiseError {
     readonly field?: string,
   ) {
     super(`${file}${field ? ` ${field}` : ''}: ${message}`);
-    this.name = 'PolicyTestError';
   }
 }

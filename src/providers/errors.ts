@@ -3,8 +3,4 @@ import { HookwiseError } from '../core/errors.js';
 /** A model provider named or configured wrongly (`createProvider`'s spec, an empty `model`): the message shows the form it takes. */
 export class ProviderOptionError extends HookwiseError {
   override readonly code = 'PROVIDER_OPTION';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ProviderOptionError';
-  }
 }

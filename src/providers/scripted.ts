@@ -65,7 +65,6 @@ export class ScriptError extends HookwiseError {
   override readonly code = 'SCRIPT';
   constructor(where: string, why: string) {
     super(`${where}: ${why}`);
-    this.name = 'ScriptError';
   }
 }
 

@@ -61,6 +61,5 @@ export class ModelError extends HookwiseError {
     readonly retryAfterMs?: number,
   ) {
     super(message);
-    this.name = 'ModelError';
   }
 }

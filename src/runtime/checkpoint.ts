@@ -76,11 +76,10 @@ const schema = z.discriminatedUnion('version', [
   }),
 ]);
 
-export class CheckpointError extends HookwiseError {
-  override readonly code = 'CHECKPOINT';
+export class RunCheckpointError extends HookwiseError {
+  override readonly code = 'RUN_CHECKPOINT';
   constructor(file: string, why: string) {
     super(`${file}: ${why}`);
-    this.name = 'CheckpointError';
   }
 }
 
@@ -113,12 +112,12 @@ export function loadCheckpoint(file: string): CheckpointData {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new CheckpointError(file, `cannot read checkpoint: ${(error as Error).message}`);
+    throw new RunCheckpointError(file, `cannot read checkpoint: ${(error as Error).message}`);
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new CheckpointError(
+    throw new RunCheckpointError(
       file,
       `invalid checkpoint at ${issue.path.join('.') || '(root)'}: ${issue.message}; write it with the hookwise runtime, or start a new run`,
     );

@@ -14,7 +14,7 @@ export { RETRY_LIMIT_REASON } from './hook-gateway.js';
 export { HOOK_CONTEXT_HEADER } from './run-context.js';
 export { DEFAULT_MAX_STEPS, DEFAULT_MAX_OPERATION_RETRIES, DEFAULT_TRANSCRIPT_DIR } from './session.js';
 export { estimateTokens, extractSummary, SUMMARY_HEADER } from './compaction.js';
-export { loadCheckpoint, saveCheckpoint, CheckpointError, type CheckpointData } from './checkpoint.js';
+export { loadCheckpoint, saveCheckpoint, RunCheckpointError, type CheckpointData } from './checkpoint.js';
 export { readTranscript, type TranscriptEntry } from './transcript.js';
 export * from './tools/index.js';
 export { scriptedProvider, loadScript, ScriptError, type Script, type ScriptTurn, type ScriptedProvider } from '../providers/scripted.js';

@@ -28,10 +28,6 @@ const MEMORY_CEILING_BYTES = 512 * MiB;
 /** A command hookwise would not or could not parse; the message says why, for the person reading the refusal. */
 export class ParseRefused extends HookwiseError {
   override readonly code = 'PARSE_REFUSED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'ParseRefused';
-  }
 }
 
 /** The part of WebAssembly.Memory read here (this project's TypeScript libs do not declare WebAssembly). */

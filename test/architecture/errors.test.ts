@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AuditRecordError } from '../../src/audit/errors.js';
+import { HookwiseError } from '../../src/core/errors.js';
 
 /**
  * Every error hookwise throws on purpose is a HookwiseError with a stable code
@@ -82,5 +84,13 @@ describe('errors hookwise throws on purpose', () => {
     const inDocs = codesInDocs();
     expect([...inSource].filter((code) => !inDocs.has(code)).sort(), 'codes not in docs/api.md "Errors"').toEqual([]);
     expect([...inDocs].filter((code) => !inSource.has(code)).sort(), 'documented codes no class has').toEqual([]);
+  });
+
+  it('are named by their class, with no constructor that says so again', () => {
+    class PolicyLeftOpenError extends HookwiseError {}
+    expect(new PolicyLeftOpenError('x').name).toBe('PolicyLeftOpenError');
+    expect(new AuditRecordError('x').name).toBe('AuditRecordError');
+    expect(new HookwiseError('x').name).toBe('HookwiseError');
+    expect(FILES.filter(({ text }) => /this\.name = '/.test(text)).map(({ file }) => file)).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { openApprovals, type AnyApprovalStore, type Approval } from '../../src/a
 import { openAuditStore, queryAudit, verifyAudit, type AuditStore } from '../../src/audit/index.js';
 import { ask, defineHook, HookEngine, type RawHookInput } from '../../src/index.js';
 import { scriptedProvider } from '../../src/providers/scripted.js';
-import { CheckpointError, createAgent, defineTool, loadCheckpoint, type RuntimeEvent } from '../../src/runtime/index.js';
+import { RunCheckpointError, createAgent, defineTool, loadCheckpoint, type RuntimeEvent } from '../../src/runtime/index.js';
 import { tempDir } from './helpers.js';
 
 // A run killed (SIGKILL) while a call waits for an approval resumes from the
@@ -248,7 +248,7 @@ describe('version 2 checkpoints', () => {
       messages: [{ role: 'user', content: 'go' }, assistant],
       batch: { results: [{ tool_use_id: 'a', status: 'ok', tool_input: {} }] },
     });
-    expect(() => loadCheckpoint(file)).toThrow(CheckpointError);
+    expect(() => loadCheckpoint(file)).toThrow(RunCheckpointError);
     expect(() => loadCheckpoint(file)).toThrow(
       /invalid checkpoint at batch\.results\.0\.tool_use_id: "a" is not a call of the last assistant message with a result/,
     );

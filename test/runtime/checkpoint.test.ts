@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedProvider } from '../../src/providers/scripted.js';
-import { builtinTools, CheckpointError, createAgent, loadCheckpoint, readTranscript } from '../../src/runtime/index.js';
+import { builtinTools, RunCheckpointError, createAgent, loadCheckpoint, readTranscript } from '../../src/runtime/index.js';
 import { harness, type Harness } from './helpers.js';
 
 let h: Harness;
@@ -87,7 +87,7 @@ describe('checkpoint and resume', () => {
         subagents: 0,
       }),
     );
-    expect(() => loadCheckpoint(file)).toThrow(CheckpointError);
+    expect(() => loadCheckpoint(file)).toThrow(RunCheckpointError);
     expect(() => loadCheckpoint(file)).toThrow(/bad\.checkpoint\.json: invalid checkpoint at step/);
   });
 

@@ -6,7 +6,6 @@ export class OutsideWorkspaceError extends HookwiseError {
   override readonly code = 'OUTSIDE_WORKSPACE';
   constructor(requested: string, workspace: string, why = 'resolves outside the workspace') {
     super(`refused: ${requested} ${why} (${workspace})`);
-    this.name = 'OutsideWorkspaceError';
   }
 }
 
