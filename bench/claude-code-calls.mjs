@@ -191,10 +191,26 @@ async function session(ctx) {
 
 export { prepare, session, finish };
 
-/** Busy loops that bring the load average to about `target` (what already runs counts); each ends by itself. */
+/**
+ * How many processes want a CPU now: /proc/stat's procs_running, sampled over a second
+ * (less this sampler). The one-minute load average lags: read after other work ended, it
+ * still counts that work, and the top-up below fell short of its target.
+ */
+async function runnableNow() {
+  const samples = [];
+  for (let i = 0; i < 20; i++) {
+    const m = /^procs_running (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
+    if (m === null) return load1();
+    samples.push(Number(m[1]) - 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return median(samples);
+}
+
+/** Busy loops that bring the load to about `target` (what already runs counts); each ends by itself. */
 async function loadTo(target) {
   const loops = [];
-  const count = Math.max(0, Math.round(target - load1()));
+  const count = Math.max(0, Math.round(target - (await runnableNow())));
   for (let i = 0; i < count; i++) {
     loops.push(
       spawn(process.execPath, ['-e', `const end = Date.now() + ${LOOP_LIMIT_MS}; while (Date.now() < end);`], { stdio: 'ignore' }),

@@ -74,6 +74,14 @@ export function sqliteCode(error: unknown): string {
   return typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
 }
 
+/**
+ * What a store does after a commit failed (settling anchors, hookwise's own copy of the
+ * trail's heads). The rows are committed; the store reports this to `onError` and goes on.
+ */
+export class AuditAfterCommitError extends HookwiseError {
+  override readonly code = 'AUDIT_AFTER_COMMIT';
+}
+
 /** A PostgreSQL audit store that cannot be reached or is not a hookwise one. */
 export class AuditConnectionError extends HookwiseError {
   override readonly code = 'AUDIT_CONNECTION';

@@ -11,7 +11,7 @@ import {
   type ResolvedKey,
 } from './anchor.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
-import { AuditConnectionError, AuditRollbackError, AuditStoreClosedError, AuditStoreOptionError } from './errors.js';
+import { AuditAfterCommitError, AuditConnectionError, AuditRollbackError, AuditStoreClosedError, AuditStoreOptionError } from './errors.js';
 import { userStateDir } from './head-copy.js';
 import { migratePostgres } from './migrations.js';
 import {
@@ -207,7 +207,9 @@ export class PostgresAuditStore implements AuditSink {
         client.release();
       }
     } catch (error) {
-      this.onError(new Error(`cannot read the trail's heads to bring hookwise's own copy up to date: ${(error as Error).message}`));
+      this.onError(
+        new AuditAfterCommitError(`cannot read the trail's heads to bring hookwise's own copy up to date: ${(error as Error).message}`),
+      );
     }
   }
 
@@ -216,7 +218,7 @@ export class PostgresAuditStore implements AuditSink {
     try {
       write();
     } catch (error) {
-      this.onError(new Error(`cannot write hookwise's own copy ${this.copy?.file}: ${(error as Error).message}`));
+      this.onError(new AuditAfterCommitError(`cannot write hookwise's own copy ${this.copy?.file}: ${(error as Error).message}`));
     }
   }
 
@@ -568,5 +570,6 @@ export function connectError(error: unknown, shown: string): Error {
   }
   if (e?.code === '3D000')
     return new AuditConnectionError(`the PostgreSQL audit store ${shown} names a database that does not exist: ${e.message}`);
+  // plain Error: a thrown value that is not an Error, passed on as one
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -19,6 +19,7 @@ import {
 } from './anchor.js';
 import { GENESIS_HASH, rowHash } from './chain.js';
 import {
+  AuditAfterCommitError,
   AuditDatabaseFormatError,
   AuditDatabaseLockedError,
   AuditDatabaseReadOnlyError,
@@ -277,7 +278,7 @@ export class AuditStore implements AuditSink {
     } catch (error) {
       // The rows are committed and the anchor names them (written before the commit, with the
       // `committing` mark verify accepts); the copy lags until the next commit settles it.
-      this.onError(new Error(`cannot settle the audit anchors of ${this.path}: ${(error as Error).message}`));
+      this.onError(new AuditAfterCommitError(`cannot settle the audit anchors of ${this.path}: ${(error as Error).message}`));
     }
   }
 
@@ -408,6 +409,7 @@ export class AuditStore implements AuditSink {
     try {
       this.flushSync();
     } catch (error) {
+      // plain Error: a thrown value that is not an Error, passed on as one
       this.onError(error instanceof Error ? error : new Error(String(error)));
       // Try again later rather than on every append while the database is unavailable.
       this.backingOff = true;
@@ -450,5 +452,6 @@ function writeError(error: unknown, file: string, busyTimeoutMs = 5000): Error {
   if (code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM')
     return new AuditDatabaseReadOnlyError(file, message);
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || code === 'SQLITE_ERROR') return new AuditDatabaseFormatError(file, message);
+  // plain Error: a thrown value that is not an Error, passed on as one
   return error instanceof Error ? error : new Error(message);
 }

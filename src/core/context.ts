@@ -3,6 +3,7 @@ import type { HookInput } from './input.js';
 import { sameData } from './same-data.js';
 import type { HookContext, HookLogger, PolicyFile } from './spec.js';
 import type { Session, SessionState } from './state.js';
+import { AbortedError } from './errors.js';
 
 /** What every hook of one fire shares: made once per fire, read by each hook's Context. */
 export interface FireScope {
@@ -118,6 +119,6 @@ export class Context implements HookContext {
   }
 
   abort(reason: string): void {
-    if (this.controller && !this.controller.signal.aborted) this.controller.abort(new Error(reason));
+    if (this.controller && !this.controller.signal.aborted) this.controller.abort(new AbortedError(reason));
   }
 }

@@ -10,6 +10,7 @@ import type { HookLogger, HookSpec, PolicyFile } from './spec.js';
 import { Context, type FireScope } from './context.js';
 import { Sessions } from './state.js';
 import { sameData } from './same-data.js';
+import { AbortedError } from './errors.js';
 
 export interface FireOptions {
   /** Defaults to `input.session_id`, else `"default"`. */
@@ -355,7 +356,7 @@ export class HookEngine {
       return Promise.reject(new InputError(`fire(${event}): input must be a JSON object`));
     }
     if (this.pendingReady.size > 0) return Promise.all(this.pendingReady).then(() => this.fire(event, input, options));
-    if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new AbortedError('aborted'));
     try {
       return this.start(event, input, options);
     } catch (error) {

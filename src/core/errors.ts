@@ -14,6 +14,11 @@ export class HookwiseError extends Error {
   }
 }
 
+/** A call was aborted: by its caller's signal, a deadline, or the caller going away; the message says which. */
+export class AbortedError extends HookwiseError {
+  override readonly code = 'ABORTED';
+}
+
 /** The shell splitter was called before the parser loaded: `await ensureShellSplitter()` first. */
 export class ShellParserNotLoadedError extends HookwiseError {
   override readonly code = 'SHELL_PARSER_NOT_LOADED';

@@ -8,6 +8,7 @@ import { InvalidHookOutputError, readHttpBody } from './protocols/claude-code.js
 import type { HttpHandlerOptions } from './types.js';
 import { urlAllowed } from './url-allowlist.js';
 import { HandlerOptionError, HookFailedError } from './errors.js';
+import { AbortedError } from '../core/errors.js';
 
 function parseUrl(url: unknown): URL {
   if (typeof url !== 'string' || url === '') throw new HandlerOptionError('http hook: `url` must be a non-empty string');
@@ -67,7 +68,7 @@ async function post(
     try {
       response = await fetch(target, { method: 'POST', headers, body, signal, redirect: 'manual' });
     } catch (error) {
-      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new AbortedError('aborted');
       throw networkError(target, error);
     }
     const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedBuffer } from './capped-buffer.js';
 import { HOOK_ID_ENV, killEverything, newHookId, signalGroup, track, untrack } from './containment.js';
 import { HookwiseError } from '../core/errors.js';
+import { AbortedError } from '../core/errors.js';
 
 /**
  * Runs one hook process: input on stdin, stdout/stderr captured up to a cap, the
@@ -62,7 +63,7 @@ function abortMessage(signal: AbortSignal): string {
 export function runProcess(options: RunProcessOptions): Promise<RunProcessResult> {
   return new Promise<RunProcessResult>((resolve, reject) => {
     if (options.signal.aborted) {
-      reject(new Error(abortMessage(options.signal)));
+      reject(new AbortedError(abortMessage(options.signal)));
       return;
     }
     let child: ChildProcess;
@@ -103,7 +104,7 @@ export function runProcess(options: RunProcessOptions): Promise<RunProcessResult
     const finishAborted = () => {
       if (settled) return;
       cleanup();
-      reject(new Error(abortMessage(options.signal)));
+      reject(new AbortedError(abortMessage(options.signal)));
     };
 
     const onAbort = () => {

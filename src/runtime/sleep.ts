@@ -1,3 +1,4 @@
+import { AbortedError } from '../core/errors.js';
 /** Wait `ms`; rejects with the signal's reason when it aborts, and leaves no timer behind. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortReason(signal));
@@ -18,7 +19,5 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
   if (reason instanceof Error) return reason;
-  const error = new Error(typeof reason === 'string' ? reason : 'aborted');
-  error.name = 'AbortError';
-  return error;
+  return new AbortedError(typeof reason === 'string' ? reason : 'aborted');
 }

@@ -1,5 +1,6 @@
 import type { Worker } from 'node:cluster';
 import type { CounterStore } from '../counters/types.js';
+import { CounterConnectionError } from '../counters/errors.js';
 
 /**
  * `hookwise serve --workers N` with the default in-memory counters: the primary holds
@@ -101,8 +102,9 @@ export class WorkerCounterStore implements CounterStore {
   }
 
   private ask(op: Operation, key: string, amount?: number, ttlMs?: number): Promise<number> {
-    if (this.link.closed) return Promise.reject(new Error('the counter store is closed'));
-    if (!this.channel.connected || !this.channel.send) return Promise.reject(new Error('the serve primary holding the counters is gone'));
+    if (this.link.closed) return Promise.reject(new CounterConnectionError('the counter store is closed'));
+    if (!this.channel.connected || !this.channel.send)
+      return Promise.reject(new CounterConnectionError('the serve primary holding the counters is gone'));
     const id = ++this.link.next;
     const request: CounterRequest = { hookwise: 'counters', id, op, key: this.prefix + key };
     if (amount !== undefined) request.amount = amount;
@@ -121,7 +123,7 @@ export class WorkerCounterStore implements CounterStore {
       if (!waiter) return;
       waiting.delete(message.id);
       if (message.error !== undefined || typeof message.value !== 'number')
-        waiter.reject(new Error(`counters: ${message.error ?? 'no value in the answer'}`));
+        waiter.reject(new CounterConnectionError(`counters: ${message.error ?? 'no value in the answer'}`));
       else waiter.resolve(message.value);
     });
     // Whatever waits when the primary goes fails, as with Redis down: serve refuses a
@@ -130,7 +132,7 @@ export class WorkerCounterStore implements CounterStore {
   }
 
   private failAll(why: string): void {
-    for (const waiter of this.link.waiting.values()) waiter.reject(new Error(why));
+    for (const waiter of this.link.waiting.values()) waiter.reject(new CounterConnectionError(why));
     this.link.waiting.clear();
   }
 }

@@ -6,14 +6,15 @@ import { HookwiseError } from '../../src/core/errors.js';
 
 /**
  * Every error hookwise throws on purpose is a HookwiseError with a stable code
- * (docs/api.md, "Errors"). A plain `Error`, `TypeError` or `RangeError` is thrown
+ * (docs/api.md, "Errors"), and so is every error it rejects with or aborts with. A plain
+ * `Error`, `TypeError` or `RangeError` is made
  * only where hookwise cannot do otherwise (an unreachable invariant, code that runs
  * inside another program), and a `// plain Error: <why>` comment on the line says so.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(ROOT, 'src');
 const MARKER = 'plain Error:';
-const PLAIN_THROW = /throw new (Error|TypeError|RangeError)\(/;
+const PLAIN_THROW = /\bnew (Error|TypeError|RangeError)\(/;
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -67,10 +68,15 @@ describe('errors hookwise throws on purpose', () => {
     expect(unmarkedPlainThrows(FILES)).toEqual([]);
   });
 
-  it('the scan finds an unmarked plain throw, and accepts a marked one', () => {
+  it('the scan finds an unmarked plain throw or rejection, and accepts a marked one', () => {
     const file = 'src/x.ts';
-    const text = ['throw new TypeError("bad option");', '// plain Error: unreachable', "throw new Error('never');"].join('\n');
-    expect(unmarkedPlainThrows([{ file, text }])).toEqual(['src/x.ts:1']);
+    const text = [
+      'throw new TypeError("bad option");',
+      '// plain Error: unreachable',
+      "throw new Error('never');",
+      "reject(new Error('gone'));",
+    ].join('\n');
+    expect(unmarkedPlainThrows([{ file, text }])).toEqual(['src/x.ts:1', 'src/x.ts:4']);
   });
 
   it('carry SCREAMING_SNAKE_CASE codes', () => {

@@ -191,6 +191,7 @@ function start($) {
               $.ui.log(piece.text.trimEnd(), { to: 'debug' })
             }
           }
+          // plain Error: this runs inside Claude Code, where no hookwise class can be imported
           reject(new Error(\`the hookwise resident ended: \${whyEnded(err)}\`))
         } catch (error) {
           reject(error)
@@ -271,6 +272,7 @@ async function ask($, input, again = false) {
 async function within(work, limit) {
   let timer
   const late = new Promise((_, reject) => {
+    // plain Error: this runs inside Claude Code, where no hookwise class can be imported
     timer = setTimeout(() => reject(new Error(\`hookwise did not answer within \${limit} ms\`)), limit)
   })
   try {

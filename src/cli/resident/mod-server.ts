@@ -16,6 +16,8 @@ import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { readHearing, writeHearing } from './hearing.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
+import { AbortedError } from '../../core/errors.js';
+import { HostInputError } from '../../hosts/errors.js';
 
 /**
  * The resident of Claude Code's in-process mod (`hookwise init claude-code --mod`,
@@ -230,7 +232,7 @@ class ModResident {
     // Only the mod that started this resident holds the key: anyone else is answered nothing.
     if (!sameKey(requestMacOf(this.key, nonce, input), mac)) return void res.writeHead(403).end();
     const gone = new AbortController();
-    res.once('close', () => gone.abort(new Error('the mod went away before the answer')));
+    res.once('close', () => gone.abort(new AbortedError('the mod went away before the answer')));
     const answer = await this.answer(input, gone.signal);
     const reply = JSON.stringify(answer);
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -286,7 +288,7 @@ function readAll(stream: NodeJS.ReadableStream, max = 4096): Promise<string> {
     stream.setEncoding('utf8');
     stream.on('data', (chunk: string) => {
       text += chunk;
-      if (text.length > max) reject(new Error('too large'));
+      if (text.length > max) reject(new HostInputError(`more than ${max} characters on the mod's channel`));
     });
     stream.on('end', () => resolve(text));
     stream.on('error', reject);

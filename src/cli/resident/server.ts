@@ -25,6 +25,7 @@ import { keyFileOf, nextKeyFileOf, readKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { listenOnSocket } from '../../sandbox/unix-socket.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
+import { AbortedError } from '../../core/errors.js';
 
 /**
  * The resident hookwise (docs/claude-code.md#the-resident): one process per identity
@@ -247,7 +248,7 @@ class Resident {
     try {
       // A caller that goes (Claude Code's own hook timeout killed it) takes its hooks with it, as a process would.
       const gone = new AbortController();
-      const abandon = () => gone.abort(new Error('the caller went away before the answer'));
+      const abandon = () => gone.abort(new AbortedError('the caller went away before the answer'));
       c.once('end', abandon).once('close', abandon);
       let event: string | undefined;
       const answer = await answerCall({

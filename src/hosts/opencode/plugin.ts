@@ -68,12 +68,14 @@ function ask(call) {
       if (bin === null) return resolve({});
       child = spawn(nodeBinary(), [bin, 'opencode'], { cwd: call.directory, stdio: ['pipe', 'pipe', 'pipe'] });
     } catch (error) {
+      // plain Error: this runs inside OpenCode, where no hookwise class can be imported
       return reject(new Error(error.message === NOT_INSTALLED ? NOT_INSTALLED : \`hookwise failed closed: cannot run \${bin}: \${error.message}\`));
     }
     let out = '';
     let err = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
+      // plain Error: this runs inside OpenCode, where no hookwise class can be imported
       reject(new Error(\`hookwise failed closed: no answer within \${WAIT_MS / 1000} s\`));
     }, WAIT_MS);
     child.stdout.on('data', (d) => (out += d));
@@ -81,11 +83,13 @@ function ask(call) {
     child.stdin.on('error', () => {});
     child.on('error', (error) => {
       clearTimeout(timer);
+      // plain Error: this runs inside OpenCode, where no hookwise class can be imported
       reject(new Error(\`hookwise failed closed: cannot run node \${bin}: \${error.message} (run \\\`hookwise init opencode\\\` again)\`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const why = err.trim().split('\\n').pop() || \`exit \${code ?? signal}\`;
+      // plain Error: this runs inside OpenCode, where no hookwise class can be imported
       if (code !== 0) return reject(new Error(why.startsWith('hookwise') ? why : \`hookwise failed closed: \${why}\`));
       const last = out.trim().split('\\n').pop();
       if (!last) return resolve({});
@@ -93,6 +97,7 @@ function ask(call) {
       try {
         answer = JSON.parse(last);
       } catch {}
+      // plain Error: this runs inside OpenCode, where no hookwise class can be imported
       if (answer?.hookwise !== 'opencode') return reject(new Error(\`hookwise failed closed: an answer OpenCode's plugin cannot read: \${why}\`));
       resolve(answer);
     });

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { ToolFailedError } from '../errors.js';
+import { AbortedError } from '../../core/errors.js';
 
 export interface ShellToolOptions {
   /** Default timeout of a command; the model may ask for less or more up to maxTimeoutMs. Default 30 s. */
@@ -157,7 +158,7 @@ interface RunShellOptions {
 /** Run a command; resolves with its output and exit code, rejects on timeout or abort (after killing its group). */
 export function runShell(command: string, options: RunShellOptions): Promise<ShellResult> {
   return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) return reject(new Error('aborted before the command started'));
+    if (options.signal?.aborted) return reject(new AbortedError('aborted before the command started'));
     // `exec 2>&1` on a line of its own: the command itself is parsed exactly as given.
     const script = options.mergeStderr ? `exec 2>&1\n${command}` : command;
     const child = spawn('sh', ['-c', script], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -180,7 +181,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<She
 
     child.on('error', (error) => {
       cleanup();
-      reject(new Error(`cannot run sh: ${error.message}`));
+      reject(new ToolFailedError(`cannot run sh: ${error.message}`));
     });
     child.on('close', (code, signal) => {
       cleanup();
@@ -188,7 +189,7 @@ export function runShell(command: string, options: RunShellOptions): Promise<She
       signalGroup(child.pid, 'SIGKILL');
       if (killedFor !== null) {
         reject(
-          new Error(
+          new ToolFailedError(
             `command ${killedFor}; its process group was killed. Output so far:\n${out.text()}${err.text() ? `\nstderr:\n${err.text()}` : ''}`,
           ),
         );

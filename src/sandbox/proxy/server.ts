@@ -235,6 +235,7 @@ function plain(status: number, text: string, body: string): string {
 
 /** The first address that answers, in the resolver's order. */
 async function connectAny(addresses: string[], port: number): Promise<net.Socket | Error> {
+  // plain Error: the answer when the resolver gave no address; the caller words the refusal
   let last: Error = new Error('no address');
   for (const address of addresses) {
     const socket = await new Promise<net.Socket | Error>((resolve) => {
