@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,5 +44,19 @@ describe('hookwise init gemini on a settings file with comments', () => {
     expect(file.model).toEqual({ name: 'gemini-2.5-pro' });
     expect(file.hooks.BeforeTool[0].hooks[0].command).toContain('exec node "$b" gemini');
     expect(readFileSync(`${settings}.bak`, 'utf8')).toBe(COMMENTED);
+  });
+
+  // Catches: the user's file written before the project's was read, and init then failing with half its work done.
+  it('a project file it cannot read leaves every file as it was, the user-level one too', async () => {
+    const dir = mkdtempSync(path.join(root, 'p-'));
+    mkdirSync(path.join(dir, '.gemini'));
+    const broken = '{\n  // trailing comma: Gemini cannot read this either\n  "theme": "dark",\n}\n';
+    writeFileSync(path.join(dir, '.gemini', 'settings.json'), broken);
+    const home = mkdtempSync(path.join(root, 'home-'));
+    const r = await runCli(['init', 'gemini'], { cwd: dir, env: { HOME: home } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('trailing comma');
+    expect(existsSync(path.join(home, '.gemini', 'settings.json'))).toBe(false);
+    expect(readFileSync(path.join(dir, '.gemini', 'settings.json'), 'utf8')).toBe(broken);
   });
 });

@@ -169,16 +169,18 @@ async function wireClaudeCodeMod(dir: string, options: InitOptions, say: (line: 
 /** Hooks files in the agent's own format (Codex, Copilot, droid, Gemini), merged (src/hosts/hooks-file.ts). */
 async function writeHooksFiles(dir: string, targets: InitTarget[], options: InitOptions, say: (line: string) => void): Promise<void> {
   const { mergeHooksFile } = await import('../../hosts/hooks-file.js');
+  // Every file is read and merged before any is written: one that cannot be read leaves all of them as they were.
+  const planned = [];
   for (const target of targets) {
-    const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
-    const jsonc = target.shape.jsonc === true;
-    const current = await readSettings(target.file, jsonc);
-    let merged: ReturnType<typeof mergeHooksFile>;
+    const current = await readSettings(target.file, target.shape.jsonc === true);
     try {
-      merged = mergeHooksFile(current ?? {}, target.shape);
+      planned.push({ target, current, merged: mergeHooksFile(current ?? {}, target.shape) });
     } catch (error) {
       throw new UserError(`${target.file}: ${(error as Error).message}; fix the file, or move it aside and run init again`);
     }
+  }
+  for (const { target, current, merged } of planned) {
+    const shown = target.scope === 'project' ? path.relative(dir, target.file) : target.file;
     const text = `${JSON.stringify(merged.file, null, 2)}\n`;
     if (options.print) {
       say(`--- ${shown}\n${text}`);
@@ -191,7 +193,8 @@ async function writeHooksFiles(dir: string, targets: InitTarget[], options: Init
     }
     await mkdir(path.dirname(target.file), { recursive: true });
     // JSON keeps no comments: the file as the user wrote it stays beside the new one.
-    const commented = jsonc && current !== undefined && stripJsonComments(await readFile(target.file, 'utf8')).comments;
+    const commented =
+      target.shape.jsonc === true && current !== undefined && stripJsonComments(await readFile(target.file, 'utf8')).comments;
     if (commented) await copyFile(target.file, `${target.file}.bak`);
     await writeAtomically(target.file, text);
     if (commented)
