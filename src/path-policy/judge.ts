@@ -18,6 +18,7 @@ import { isWithin, probeCaseInsensitive, resolvePath, resolveReal } from './reso
 import { textHazard } from './text-hazards.js';
 import { windowsProblem } from './windows.js';
 import { PathPolicyOptionError } from './errors.js';
+import { OWN_INSTALL_WHY, ownInstallHolding } from './own-install.js';
 
 export type Access = 'read' | 'write';
 
@@ -328,6 +329,8 @@ export class PathPolicy {
 
     const rel = path.relative(root!, folded);
     if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
+    const own = ownInstallHolding(real, roots.workspace);
+    if (own !== undefined) return verdict('deny', `a protected file (${OWN_INSTALL_WHY}: ${own})`);
     const loaded = this.policyFileAt(folded);
     if (loaded)
       return verdict(

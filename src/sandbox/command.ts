@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Layout } from './layout.js';
+import type { InstallLink } from '../path-policy/own-install.js';
 
 /**
  * The shell line a host runs instead of the command (docs/security.md#the-os-sandbox).
@@ -130,6 +132,10 @@ function sweep(layout: Layout): string {
  * nothing in the sandbox runs any more, so the name stays free until mv.
  */
 function sweepText(layout: Layout): string {
+  return sweepNames(layout) + layout.links.map(putBack).join('');
+}
+
+function sweepNames(layout: Layout): string {
   if (layout.sweep.length === 0) return '';
   const names = layout.sweep.map(shq).join(' ');
   return (
@@ -137,6 +143,22 @@ function sweepText(layout: Layout): string {
     `if [ -e "$__hw_p" ] || [ -L "$__hw_p" ]; then __hw_t="$__hw_p.hookwise-blocked-$$"; ` +
     `while [ -e "$__hw_t" ] || [ -L "$__hw_t" ]; do __hw_t="$__hw_t-"; done; mv -f -- "$__hw_p" "$__hw_t" && ` +
     `echo "hookwise sandbox: moved $__hw_p aside to $__hw_t (a protected file the command created)" >&2; fi; done; `
+  );
+}
+
+/**
+ * A link to hookwise's own install (`node_modules/hookwise`, pnpm's links to what it
+ * loads) that no longer leads where it led is moved aside and made again: the next hook
+ * call starts from it, outside the sandbox. `-ef` is the shell's own test (same device
+ * and inode): no process runs unless the link changed.
+ */
+function putBack({ link, text, real }: InstallLink): string {
+  const l = shq(link);
+  return (
+    `if ! [ ${shq(path.join(link, 'package.json'))} -ef ${shq(path.join(real, 'package.json'))} ]; then __hw_t=${l}.hookwise-blocked-$$; ` +
+    `while [ -e "$__hw_t" ] || [ -L "$__hw_t" ]; do __hw_t="$__hw_t-"; done; ` +
+    `{ { [ ! -e ${l} ] && [ ! -L ${l} ]; } || mv -f -- ${l} "$__hw_t"; } && ln -s -- ${shq(text)} ${l} && ` +
+    `printf '%s\\n' "hookwise sandbox: put back "${l}", a link to hookwise's own install the command changed (what was there is now $__hw_t)" >&2; fi; `
   );
 }
 
@@ -152,8 +174,12 @@ export function wrapCommand(inputs: WrapInputs): string {
   // fd 4 is the host's stdout; inside the substitution, the command writes there and only fd 3 is captured.
   // \`exec\`: the substitution's subshell becomes the sandbox (shells fork again for a command with redirections).
   // fd 5 (the sealed line's script, when there is one) is closed for the sandbox.
+  const after = sweep(layout);
+  // A host that ends the command early (its timeout: SIGTERM to the group) still gets the sweep: bash runs the
+  // trap once the sandbox, which got the signal too, has gone.
+  const early = after === '' ? '' : `trap ${shq(`${after}exit 143`)} TERM HUP INT; `;
   return (
-    `{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&- 5<&-); __hw_s=$?; } 4>&1; ${sweep(layout)}${said(notes)}` +
+    `${early}{ __hw_d=$(exec ${sandbox} 3>&1 1>&4 4>&- 5<&-); __hw_s=$?; } 4>&1; ${after === '' ? '' : 'trap - TERM HUP INT; '}${after}${said(notes)}` +
     // A function returns the status without forking a subshell for \`(exit N)\`.
     `[ -n "$__hw_d" ] && cd -- "$__hw_d"; __hw_status() { return $1; }; __hw_status $__hw_s`
   );

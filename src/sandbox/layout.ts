@@ -4,6 +4,7 @@ import type { PathPolicy } from '../path-policy/judge.js';
 import { isWithin } from '../path-policy/resolve.js';
 import { outsideOf, type Outside } from './outside.js';
 import { CONFIG_DIRS, NESTED_CONFIG_DIRS, walkRoot, type Found } from './walk.js';
+import type { InstallLink } from '../path-policy/own-install.js';
 
 export { PRIVATE_TEMP } from './outside.js';
 
@@ -32,6 +33,8 @@ export interface Layout {
   unmasked: string[];
   /** Protected names missing now: moved aside after the command if it created them. */
   sweep: string[];
+  /** Links on the way to hookwise's own install: put back after the command if it pointed one elsewhere. */
+  links: InstallLink[];
 }
 
 /** Files at the workspace root that launch programs or hold hookwise's policy: moved aside if a command creates them. */
@@ -105,6 +108,7 @@ function assemble(workspace: string, writable: string[], outside: Outside, found
       ...NESTED_CONFIG_DIRS.filter((name) => fs.lstatSync(path.join(workspace, name), { throwIfNoEntry: false }) === undefined),
       ...found.flatMap((f) => f.sweep.filter((p) => isWithin(p, workspace)).map((p) => path.relative(workspace, p))),
     ],
+    links: found.flatMap((f) => f.links),
   };
   // Shared by every call until something changes: nobody may edit it.
   for (const list of Object.values(layout)) if (Array.isArray(list)) Object.freeze(list);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PathPolicy } from '../path-policy/judge.js';
 import { isWithin } from '../path-policy/resolve.js';
 import { hardLinkedPackages, linkCount } from './linked-packages.js';
-import { ownInstall } from './own-install.js';
+import { type InstallLink, ownInstall, ownInstallLinks } from '../path-policy/own-install.js';
 import { submoduleGitDirs } from './submodules.js';
 
 /** Folders whose files editors, agents and git run on their own: read-only as a whole, so no new file appears in them. */
@@ -59,6 +59,8 @@ export interface Found {
   rootNames: ReadonlySet<string>;
   /** Protected paths missing now, absolute (a repository's hooks folder): moved aside if a command makes them. */
   sweep: string[];
+  /** Links in the root on the way to hookwise's own install: put back if a command points one elsewhere. */
+  links: InstallLink[];
 }
 
 /** What one folder holds that the layout cares about, remembered with the folder's mtime. */
@@ -135,7 +137,7 @@ export function walkRoot(policy: PathPolicy, root: string): Found {
 }
 
 function foundFrom(used: Array<FolderFacts | GitFacts>, root: string, policy: PathPolicy): Found {
-  const found: Found = { maskedFiles: [], maskedDirs: [], readOnly: [], pinned: [], rootNames: new Set(), sweep: [] };
+  const found: Found = { maskedFiles: [], maskedDirs: [], readOnly: [], pinned: [], rootNames: new Set(), sweep: [], links: [] };
   const protect = (target: string) => {
     found.readOnly.push(target);
     pin(path.dirname(target), root, found.pinned);
@@ -157,6 +159,7 @@ function foundFrom(used: Array<FolderFacts | GitFacts>, root: string, policy: Pa
   }
   // hookwise's own code and what it loads, installed in this root (never the root itself: hookwise's own checkout).
   for (const p of ownInstall()) if (p !== root && isWithin(p, root)) protect(p);
+  found.links = ownInstallLinks(root).filter((l) => isWithin(l.link, root));
   // The policy and every file it loads (src/config/policy-graph.ts): the next hook call runs them, outside the sandbox.
   // Each is pinned as hookwise's own install is, so no folder above it can be renamed or replaced to swap it.
   for (const p of policy.policyFilePaths()) {

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PathPolicy } from '../../src/path-policy/judge.js';
 import { resolveSandbox, Sandbox } from '../../src/sandbox/index.js';
-import { ownInstall } from '../../src/sandbox/own-install.js';
+import { ownInstall } from '../../src/path-policy/own-install.js';
 import { makeRange, type Range } from './harness.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -44,4 +44,81 @@ it("hookwise's own packages are read-only in a workspace that holds them; the re
     fs.rmSync(path.join(zod, `${probe}.js`), { force: true });
     if (fs.existsSync(path.join(modules, `zod-aside-${process.pid}`))) fs.renameSync(path.join(modules, `zod-aside-${process.pid}`), zod);
   }
+});
+
+/**
+ * The host's own file tools write without the sandbox: the path guard refuses what the
+ * sandbox shows read-only, hookwise's packages inside the workspace, and allows the rest.
+ */
+it("the path guard refuses to write into hookwise's own packages in the workspace", () => {
+  const modules = fs.realpathSync(path.join(repoRoot, 'node_modules'));
+  const policy = new PathPolicy({ workspace: modules, home: r.home });
+  const write = (p: string) => policy.check(p, 'write', { cwd: modules });
+  expect(write('zod/index.js')).toMatchObject({
+    level: 'deny',
+    why: `a protected file (hookwise's own install, which the next hook call runs: ${path.join(modules, 'zod')})`,
+  });
+  expect(write('zod')).toMatchObject({ level: 'deny' });
+  expect(write(`not-a-package-${process.pid}/index.js`).level).toBe('allow');
+  // hookwise's own checkout as the workspace (working on hookwise itself) is not refused whole.
+  expect(new PathPolicy({ workspace: repoRoot, home: r.home }).check('src/index.ts', 'write', { cwd: repoRoot }).level).toBe('allow');
+});
+
+/**
+ * Hook entries run `<project>/node_modules/hookwise/bin/hookwise.js`. Where that is a link
+ * (`npm link`, pnpm, a workspace package), the folder it leads to is read-only, but the
+ * link itself sits in `node_modules`, which stays writable: a command that points it at
+ * a hookwise of its own would have that answer the next hook call. The sandbox puts it back.
+ */
+it('a link to hookwise that a command points elsewhere is put back after the command', () => {
+  const project = path.join(r.root, 'linked');
+  fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+  fs.symlinkSync(repoRoot, path.join(project, 'node_modules', 'hookwise'));
+  const link = path.join(project, 'node_modules', 'hookwise');
+  const sandbox = new Sandbox(resolveSandbox({}, 'test')!);
+  const policy = new PathPolicy({ workspace: project, home: r.home });
+  const run = (command: string) => {
+    const { line } = sandbox.wrap(command, policy, r.env);
+    return spawnSync('/bin/bash', ['-c', line], { cwd: project, env: r.env, encoding: 'utf8' });
+  };
+  // The control: a command that leaves the link alone hears nothing of it.
+  const quiet = run('echo hi');
+  expect([quiet.status, quiet.stdout, quiet.stderr]).toEqual([0, 'hi\n', '']);
+  const evil =
+    'mkdir -p evil/bin && echo "{}" > evil/package.json && echo "console.log(1)" > evil/bin/hookwise.js && ln -sfn ../evil node_modules/hookwise && cat node_modules/hookwise/package.json';
+  const attack = run(evil);
+  // Inside, the command did re-point it (the attack is real); outside, the link leads to hookwise again.
+  expect(attack.stdout).toBe('{}\n');
+  expect(attack.stderr).toContain(`hookwise sandbox: put back ${link}, a link to hookwise's own install the command changed`);
+  expect(fs.readlinkSync(link)).toBe(repoRoot);
+  expect(fs.realpathSync(link)).toBe(fs.realpathSync(repoRoot));
+  const aside = fs.readdirSync(path.join(project, 'node_modules')).filter((n) => n.startsWith('hookwise.hookwise-blocked-'));
+  expect(aside.map((n) => fs.readlinkSync(path.join(project, 'node_modules', n)))).toEqual(['../evil']);
+  // Removed outright, it is made again too.
+  const removed = run('rm node_modules/hookwise');
+  expect(removed.stderr).toContain('put back');
+  expect(fs.readlinkSync(link)).toBe(repoRoot);
+});
+
+it('a command the host ends early (SIGTERM to its group, as at a timeout) still has the link put back', async () => {
+  const project = path.join(r.root, 'killed');
+  fs.mkdirSync(path.join(project, 'node_modules'), { recursive: true });
+  const link = path.join(project, 'node_modules', 'hookwise');
+  fs.symlinkSync(repoRoot, link);
+  const sandbox = new Sandbox(resolveSandbox({}, 'test')!);
+  const { line } = sandbox.wrap(
+    'mkdir -p evil && echo "{}" > evil/package.json && ln -sfn ../evil node_modules/hookwise && sleep 60',
+    new PathPolicy({ workspace: project, home: r.home }),
+    r.env,
+  );
+  const child = spawn('/bin/bash', ['-c', line], { cwd: project, env: r.env, detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  // The workspace is the real folder inside: the link changes here as soon as the command re-points it.
+  while (fs.readlinkSync(link) === repoRoot) await new Promise((resolve) => setTimeout(resolve, 20));
+  process.kill(-child.pid!, 'SIGTERM');
+  await ended;
+  expect(fs.readlinkSync(link)).toBe(repoRoot);
+  expect(stderr).toContain('put back');
 });

@@ -1,11 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWithin } from './resolve.js';
 
-/** This file is `<package>/dist/sandbox/` (or `<package>/src/sandbox/` under a test runner): the package is two up. */
+/** This file is `<package>/dist/path-policy/` (or `<package>/src/path-policy/` under a test runner): the package is two up. */
 const PACKAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let folders: string[] | undefined;
+const links: InstallLink[] = [];
+
+/**
+ * A link Node follows to reach a package hookwise loads (pnpm's layout, `npm link`),
+ * as it read when this process found it: `text` is what the link says, `real` where it leads.
+ */
+export interface InstallLink {
+  link: string;
+  text: string;
+  real: string;
+}
 
 /**
  * hookwise's own package and every package it loads, as real folders. The hook a host
@@ -16,6 +28,30 @@ let folders: string[] | undefined;
 export function ownInstall(): readonly string[] {
   folders ??= packageClosure(PACKAGE);
   return folders;
+}
+
+export const OWN_INSTALL_WHY = "hookwise's own install, which the next hook call runs";
+
+/**
+ * The folder of hookwise's own install (or of a package it loads) that holds `real`,
+ * when that folder is inside the workspace; never the workspace itself (hookwise's own
+ * checkout). The path guard refuses to write there, as the sandbox does (../sandbox/walk.ts).
+ */
+export function ownInstallHolding(real: string, workspace: string): string | undefined {
+  return ownInstall().find((p) => p !== workspace && isWithin(p, workspace) && isWithin(real, p));
+}
+
+/**
+ * The links on the way to those packages, and the one the hook entries follow in
+ * `root` (`<root>/node_modules/hookwise`) when it leads to this running hookwise. A
+ * folder read-only in the sandbox still sits behind a link the command may point
+ * elsewhere: the sandbox puts each back after the command (./command.ts).
+ */
+export function ownInstallLinks(root: string): InstallLink[] {
+  ownInstall();
+  const entry = linkTo(path.join(root, 'node_modules', 'hookwise'));
+  const own = realFolder(PACKAGE);
+  return [...links, ...(entry !== undefined && entry.real === own ? [entry] : [])];
 }
 
 /**
@@ -52,9 +88,25 @@ function dependencyNames(dir: string): string[] {
 /** `node_modules/<name>` in the package's folder, then in each folder above it: the first there is the one Node loads. */
 function resolvePackage(name: string, from: string): string | undefined {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    const candidate = realFolder(path.join(dir, 'node_modules', name));
-    if (candidate !== undefined) return candidate;
+    const at = path.join(dir, 'node_modules', name);
+    const candidate = realFolder(at);
+    if (candidate !== undefined) {
+      const link = linkTo(at);
+      if (link !== undefined && !links.some((l) => l.link === at)) links.push(link);
+      return candidate;
+    }
     if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/** The link at `p` and the folder it leads to; undefined when `p` is no link to a folder. */
+function linkTo(p: string): InstallLink | undefined {
+  try {
+    if (!fs.lstatSync(p).isSymbolicLink()) return undefined;
+    const real = realFolder(p);
+    return real === undefined ? undefined : { link: p, text: fs.readlinkSync(p), real };
+  } catch {
+    return undefined;
   }
 }
 
