@@ -207,10 +207,15 @@ async function runnableNow() {
   return median(samples);
 }
 
-/** Busy loops that bring the load to about `target` (what already runs counts); each ends by itself. */
+/**
+ * Busy loops that bring the load to about `target` (what already runs counts); each ends
+ * by itself. The sessions being measured keep about one process busy themselves (Claude
+ * Code, its shell, the hooks): counted as one.
+ */
+const SESSIONS_OWN_LOAD = 1;
 async function loadTo(target) {
   const loops = [];
-  const count = Math.max(0, Math.round(target - (await runnableNow())));
+  const count = Math.max(0, Math.round(target - SESSIONS_OWN_LOAD - (await runnableNow())));
   for (let i = 0; i < count; i++) {
     loops.push(
       spawn(process.execPath, ['-e', `const end = Date.now() + ${LOOP_LIMIT_MS}; while (Date.now() < end);`], { stdio: 'ignore' }),
