@@ -27,7 +27,7 @@ const ANSWER_MS = 10_000;
  * holds the two to the same result.
  */
 const WORKER = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 let job;
 parentPort.on('message', (m) => {
@@ -42,6 +42,7 @@ parentPort.on('message', (m) => {
   Atomics.store(job.control, 1, m);
   Atomics.notify(job.control, 1);
 });
+Atomics.store(workerData, 0, 1);
 `;
 
 interface Job {
@@ -56,6 +57,12 @@ interface Job {
 
 export class StatPool {
   private worker: WorkerThreads.Worker | undefined;
+  /**
+   * [0] is set by the worker as it runs. Read here rather than waiting for the 'online'
+   * event: a caller that checks again and again without the event loop turning between
+   * (awaits of settled promises only) would never hear it.
+   */
+  private running: Int32Array | undefined;
   /** Set once the thread runs: until then the caller states every path itself (a process that checks once never waits for a thread to start). */
   private online = false;
   private broken = false;
@@ -80,6 +87,7 @@ export class StatPool {
     rowsFrom: (out: Float64Array, from: number) => boolean,
   ): Float64Array | undefined | 'unavailable' {
     const worker = this.ready();
+    if (!this.online && this.running !== undefined && Atomics.load(this.running, 0) === 1) this.online = !this.broken;
     if (worker === undefined || !this.online) return 'unavailable';
     const job = this.jobFor(worker, key, prefix, paths);
     const round = ++job.round;
@@ -96,7 +104,9 @@ export class StatPool {
     try {
       const { Worker } = workerThreads();
       // execArgv: [] so that a parent started with --input-type=module does not make the CommonJS source an ES module.
-      const worker = new Worker(WORKER, { eval: true, execArgv: [] });
+      const running = new Int32Array(new SharedArrayBuffer(4));
+      const worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: running });
+      this.running = running;
       this.started = new Promise((resolve) => {
         worker.once('online', () => {
           this.online = !this.broken;
@@ -148,6 +158,7 @@ export class StatPool {
     this.broken = true;
     this.online = false;
     this.job = undefined;
+    this.running = undefined;
     void this.worker?.terminate();
     this.worker = undefined;
   }
