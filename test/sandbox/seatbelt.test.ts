@@ -13,6 +13,7 @@ const layout: Layout = {
   maskedDirs: ['/Users/me/.ssh'],
   unmasked: [],
   sweep: ['.mcp.json'],
+  links: [],
 };
 
 describe('the Seatbelt profile (macOS)', () => {
