@@ -105,4 +105,3 @@ describe('two threads state as one does', () => {
     expect(answer).toBeInstanceOf(Float64Array);
   });
 });
-
