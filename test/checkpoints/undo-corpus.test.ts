@@ -16,6 +16,9 @@ import { slack } from '../support/slack.js';
  * files and `.git` must come back byte for byte. The workspace lives in the home
  * folder, as most do, so an `rm -rf ~` spelled any way reaches it.
  */
+/** The same command, hidden from the parser (base64 through eval): it runs in the sandbox, as an attacker's would. */
+const hidden = (command: string) => `eval "$(echo ${Buffer.from(command).toString('base64')} | base64 -d)"`;
+
 const CORPUS: { name: string; steps: string[] }[] = [
   { name: 'rm -rf ~ in braces', steps: ['{rm,-rf,~}'] },
   { name: 'rm -rf ~ through base64', steps: ['echo cm0gLXJmIH4= | base64 -d | sh'] },
@@ -62,6 +65,24 @@ const CORPUS: { name: string; steps: string[] }[] = [
     name: 'the ignored build folder touched and a tracked file too',
     steps: ['echo changed > build/out.js && echo changed >> src/util.ts'],
   },
+  // The same second as the checkpoint, same size, the times put back: git alone would see nothing.
+  {
+    name: 'one byte rewritten in place, its times put back',
+    steps: [
+      `python3 -c "import os; p='tracked.txt'; st=os.stat(p); f=open(p,'r+'); f.write('F'); f.close(); os.utime(p,(st.st_atime,st.st_mtime))"`,
+    ],
+  },
+  { name: 'written through a hard link', steps: ['ln tracked.txt hl && echo clobbered > hl && rm hl'] },
+  { name: 'a file replaced by a folder', steps: [hidden('rm tracked.txt && mkdir tracked.txt && echo x > tracked.txt/inner')] },
+  { name: 'a folder replaced by a file', steps: [hidden('rm -rf src && echo x > src')] },
+  { name: 'a name with a newline, and a delete', steps: [hidden(`printf x > $'a\\nb' && rm notes.md`)] },
+  { name: 'a case-only rename', steps: ['mv notes.md NOTES.md'] },
+  { name: 'the reflog expired and pruned', steps: [hidden('git reflog expire --expire=now --all && git gc -q --prune=now')] },
+  { name: 'the refs and packed refs deleted', steps: [hidden('rm -rf .git/refs && rm -f .git/packed-refs')] },
+  { name: 'everything deleted, dotfiles too', steps: [hidden(`sh -c 'rm -rf -- * .[!.]*'`)] },
+  { name: 'cp -p from elsewhere, its time kept', steps: ['cp -p /etc/hostname tracked.txt'] },
+  { name: 'the last commit amended', steps: ['git -c user.name=a -c user.email=a@a commit -q --amend -m changed'] },
+  { name: 'an edit, a read-only step, then a delete', steps: ['echo more >> tracked.txt', 'cat tracked.txt', hidden('rm tracked.txt notes.md')] },
 ];
 
 let home: string;
@@ -115,9 +136,12 @@ describe('undo after each of a corpus of destructive steps, run for real through
         const store = new Checkpoints(ws);
         const first = store.steps().length;
         let ran = 0;
+        let checkpointed = 0;
         for (const command of c.steps) {
           const step = await runStep(ws, command);
           if (step.ran) ran++;
+          // A step the parser proves read-only takes no checkpoint.
+          if (step.ran && command !== 'cat tracked.txt') checkpointed++;
           if (step.context?.includes('hookwise undo')) told.push(c.name);
         }
         if (fingerprint(ws) !== before) changed.push(c.name);
@@ -126,7 +150,7 @@ describe('undo after each of a corpus of destructive steps, run for real through
           .slice(first)
           .filter((s) => s.undoes === undefined);
         if (ran > 0) {
-          expect(steps.length).toBe(ran);
+          expect(steps.length).toBe(checkpointed);
           await store.undo({ to: steps[0]!.n });
         }
         expect(fingerprint(ws)).toBe(before);
@@ -140,7 +164,7 @@ describe('undo after each of a corpus of destructive steps, run for real through
 
   it('the corpus is not vacuous: most steps ran and took work, and the model heard of the losses', () => {
     // The rest the shell guard refuses before they run (the parser keeps its job).
-    expect(changed.length, `changed: ${changed.join(' | ')}`).toBeGreaterThanOrEqual(18);
+    expect(changed.length, `changed: ${changed.join(' | ')}`).toBeGreaterThanOrEqual(28);
     for (const name of [
       'rm -rf ~ in braces',
       'rm -rf ~ through base64',
