@@ -82,7 +82,10 @@ const CORPUS: { name: string; steps: string[] }[] = [
   { name: 'everything deleted, dotfiles too', steps: [hidden(`sh -c 'rm -rf -- * .[!.]*'`)] },
   { name: 'cp -p from elsewhere, its time kept', steps: ['cp -p /etc/hostname tracked.txt'] },
   { name: 'the last commit amended', steps: ['git -c user.name=a -c user.email=a@a commit -q --amend -m changed'] },
-  { name: 'an edit, a read-only step, then a delete', steps: ['echo more >> tracked.txt', 'cat tracked.txt', hidden('rm tracked.txt notes.md')] },
+  {
+    name: 'an edit, a read-only step, then a delete',
+    steps: ['echo more >> tracked.txt', 'cat tracked.txt', hidden('rm tracked.txt notes.md')],
+  },
 ];
 
 let home: string;

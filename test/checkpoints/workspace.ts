@@ -65,7 +65,8 @@ export function fingerprint(dir: string): string {
       else if (st.isDirectory()) {
         lines.push(`d ${file} ${mode}`);
         walk(file);
-      } else if (!st.isFile()) lines.push(`s ${file} ${mode}`); // a fifo or a socket: opening one would wait
+      } else if (!st.isFile())
+        lines.push(`s ${file} ${mode}`); // a fifo or a socket: opening one would wait
       else lines.push(`f ${file} ${mode} ${st.size} ${createHash('sha256').update(readFileSync(full)).digest('hex').slice(0, 16)}`);
     }
   };
