@@ -6,8 +6,7 @@ import { isWithin } from './resolve.js';
 /** This file is `<package>/dist/path-policy/` (or `<package>/src/path-policy/` under a test runner): the package is two up. */
 const PACKAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-let folders: string[] | undefined;
-const links: InstallLink[] = [];
+let own: Closure | undefined;
 
 /**
  * A link Node follows to reach a package hookwise loads (pnpm's layout, `npm link`),
@@ -26,8 +25,8 @@ export interface InstallLink {
  * would run its code as the hook. The sandbox shows them read-only (./walk.ts).
  */
 export function ownInstall(): readonly string[] {
-  folders ??= packageClosure(PACKAGE);
-  return folders;
+  own ??= packageClosure(PACKAGE);
+  return own.folders;
 }
 
 export const OWN_INSTALL_WHY = "hookwise's own install, which the next hook call runs";
@@ -35,7 +34,7 @@ export const OWN_INSTALL_WHY = "hookwise's own install, which the next hook call
 /**
  * The folder of hookwise's own install (or of a package it loads) that holds `real`,
  * when that folder is inside the workspace; never the workspace itself (hookwise's own
- * checkout). The path guard refuses to write there, as the sandbox does (../sandbox/walk.ts).
+ * checkout). The path guard refuses to write there, as the sandbox shows it read-only (../sandbox/walk.ts).
  */
 export function ownInstallHolding(real: string, workspace: string): string | undefined {
   return ownInstall().find((p) => p !== workspace && isWithin(p, workspace) && isWithin(real, p));
@@ -45,13 +44,12 @@ export function ownInstallHolding(real: string, workspace: string): string | und
  * The links on the way to those packages, and the one the hook entries follow in
  * `root` (`<root>/node_modules/hookwise`) when it leads to this running hookwise. A
  * folder read-only in the sandbox still sits behind a link the command may point
- * elsewhere: the sandbox puts each back after the command (./command.ts).
+ * elsewhere: the sandbox puts each back after the command (../sandbox/command.ts).
  */
 export function ownInstallLinks(root: string): InstallLink[] {
-  ownInstall();
+  own ??= packageClosure(PACKAGE);
   const entry = linkTo(path.join(root, 'node_modules', 'hookwise'));
-  const own = realFolder(PACKAGE);
-  return [...links, ...(entry !== undefined && entry.real === own ? [entry] : [])];
+  return [...own.links, ...(entry !== undefined && entry.real === realFolder(PACKAGE) ? [entry] : [])];
 }
 
 /**
@@ -60,17 +58,24 @@ export function ownInstallLinks(root: string): InstallLink[] {
  */
 const NEVER_LOADED = (name: string) => name.startsWith('@types/') || name === 'prebuild-install';
 
+/** What a package loads: its folder and its dependencies', as real folders, and the links Node follows to them. */
+export interface Closure {
+  folders: string[];
+  links: InstallLink[];
+}
+
 /** A package and the dependencies it loads, found as Node finds them. */
-function packageClosure(root: string): string[] {
+export function packageClosure(root: string): Closure {
   const found = new Set<string>();
+  const links = new Map<string, InstallLink>();
   const queue = [realFolder(root)];
   while (queue.length > 0) {
     const dir = queue.shift();
     if (dir === undefined || found.has(dir)) continue;
     found.add(dir);
-    for (const name of dependencyNames(dir)) if (!NEVER_LOADED(name)) queue.push(resolvePackage(name, dir));
+    for (const name of dependencyNames(dir)) if (!NEVER_LOADED(name)) queue.push(resolvePackage(name, dir, links));
   }
-  return [...found];
+  return { folders: [...found], links: [...links.values()] };
 }
 
 function dependencyNames(dir: string): string[] {
@@ -85,14 +90,17 @@ function dependencyNames(dir: string): string[] {
   return [...new Set(names)];
 }
 
-/** `node_modules/<name>` in the package's folder, then in each folder above it: the first there is the one Node loads. */
-function resolvePackage(name: string, from: string): string | undefined {
+/**
+ * `node_modules/<name>` in the package's folder, then in each folder above it: the first
+ * there is the one Node loads. A link found on the way is added to `links`.
+ */
+function resolvePackage(name: string, from: string, links: Map<string, InstallLink>): string | undefined {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const at = path.join(dir, 'node_modules', name);
     const candidate = realFolder(at);
     if (candidate !== undefined) {
       const link = linkTo(at);
-      if (link !== undefined && !links.some((l) => l.link === at)) links.push(link);
+      if (link !== undefined) links.set(at, link);
       return candidate;
     }
     if (path.dirname(dir) === dir) return undefined;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { PathPolicy } from '../../src/path-policy/judge.js';
 import { resolveSandbox, Sandbox } from '../../src/sandbox/index.js';
-import { ownInstall } from '../../src/path-policy/own-install.js';
+import { ownInstall, packageClosure } from '../../src/path-policy/own-install.js';
 import { makeRange, type Range } from './harness.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -121,4 +121,20 @@ it('a command the host ends early (SIGTERM to its group, as at a timeout) still 
   await ended;
   expect(fs.readlinkSync(link)).toBe(repoRoot);
   expect(stderr).toContain('put back');
+});
+
+it("finds the links pnpm's layout puts on the way to a package's dependencies", () => {
+  const store = path.join(r.root, 'pnpm-app', 'node_modules', '.pnpm');
+  const a = path.join(store, 'a@1.0.0', 'node_modules', 'a');
+  const b = path.join(store, 'b@1.0.0', 'node_modules', 'b');
+  fs.mkdirSync(a, { recursive: true });
+  fs.mkdirSync(b, { recursive: true });
+  fs.writeFileSync(path.join(a, 'package.json'), JSON.stringify({ name: 'a', dependencies: { b: '1.0.0' } }));
+  fs.writeFileSync(path.join(b, 'package.json'), JSON.stringify({ name: 'b' }));
+  // pnpm links each dependency beside the package that needs it.
+  const link = path.join(store, 'a@1.0.0', 'node_modules', 'b');
+  fs.symlinkSync('../../b@1.0.0/node_modules/b', link);
+  const closure = packageClosure(a);
+  expect(closure.folders).toEqual([fs.realpathSync(a), fs.realpathSync(b)]);
+  expect(closure.links).toEqual([{ link, text: '../../b@1.0.0/node_modules/b', real: fs.realpathSync(b) }]);
 });
