@@ -125,16 +125,17 @@ function sweep(layout: Layout): string {
   return text;
 }
 
+/** Outside, after the command: what it must not have left (./layout.ts names both lists). */
+function sweepText(layout: Layout): string {
+  return sweepNames(layout) + layout.links.map(putBack).join('');
+}
+
 /**
  * Outside, after the command: protected names it created are moved aside. The new name
  * is one nothing holds (the command may have made `<name>.hookwise-blocked-<pid>` for
  * every pid, as a link to a folder outside, and mv moves into a folder it is given);
  * nothing in the sandbox runs any more, so the name stays free until mv.
  */
-function sweepText(layout: Layout): string {
-  return sweepNames(layout) + layout.links.map(putBack).join('');
-}
-
 function sweepNames(layout: Layout): string {
   if (layout.sweep.length === 0) return '';
   const names = layout.sweep.map(shq).join(' ');
