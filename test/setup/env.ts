@@ -27,6 +27,21 @@ if (!process.env.HOOKWISE_STATE_DIR) {
 }
 
 /**
+ * Residents and the network proxy's daemon listen in HOOKWISE_RESIDENT_DIR: a folder of
+ * this run, not the user's `<tmp>/hookwise-<uid>`, so a test never talks to a daemon that
+ * another run (or the user) started. A proxy daemon a test starts ends 10 s after its
+ * last use, not 30 min: none outlives the run for long.
+ */
+if (!process.env.HOOKWISE_RESIDENT_DIR) {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  // Short: a Unix socket path has at most 108 bytes. mkdtemp makes it 700, as a residents folder must be.
+  process.env.HOOKWISE_RESIDENT_DIR = mkdtempSync(join(tmpdir(), 'hw-run-'));
+}
+process.env.HOOKWISE_NET_PROXY_IDLE_MS ??= '10000';
+
+/**
  * The config tests' settings files name their fixture scripts through $FIXTURES. Set
  * here, before each file, not in test/config/helpers.ts: in the `shared` project a helper
  * module is loaded once per worker, and the restore below would leave later files without it.
