@@ -2,10 +2,11 @@ import type * as Fs from 'node:fs';
 import path from 'node:path';
 import type * as Url from 'node:url';
 import { cacheDirFor } from './cache-dir.js';
+import { stampOf } from './file-stamp.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
-const { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } = (process.getBuiltinModule?.('node:fs') ??
+const { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } = (process.getBuiltinModule?.('node:fs') ??
   (await import('node:fs'))) as typeof Fs;
 const { fileURLToPath } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
 
@@ -113,13 +114,6 @@ function readGraph(file: string): Graph | undefined {
 
 function graphFile(file: string): string {
   return path.join(cacheDirFor(file), `${path.basename(file)}.files.json`);
-}
-
-/** Changes when the file is rewritten, replaced or removed. */
-function stampOf(file: string): string {
-  // No exception for a missing file: most shadows are, on every load.
-  const s = statSync(file, { throwIfNoEntry: false });
-  return s === undefined ? 'missing' : `${s.ino}:${s.size}:${s.mtimeMs}`;
 }
 
 function realPath(file: string): string | undefined {

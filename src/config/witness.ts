@@ -24,8 +24,8 @@ const { MessageChannel, receiveMessageOnPort } = (process.getBuiltinModule?.('no
  * what an earlier load of the same config found (policy-graph.ts).
  */
 
-/** A loader hook that tells the main thread every file: URL Node loads, before it loads it (the resident's watch uses it too). */
-export const LOADER_HOOK = `
+/** A loader hook that tells the main thread every file: URL Node loads, before it loads it. */
+const LOADER_HOOK = `
 let port;
 export function initialize(data) { port = data.port; }
 export async function load(url, context, next) {
@@ -36,6 +36,8 @@ export async function load(url, context, next) {
 
 /** The sets of the loads running now: what is read counts for each (loads of two configs at once share it). */
 const recorders = new Set<Set<string>>();
+/** Told of every file Node's ES module loader loads, at any time (watchModuleLoads). */
+const watchers = new Set<(file: string) => void>();
 let esmPort: Threads.MessagePort | undefined;
 
 function install(): void {
@@ -56,24 +58,37 @@ function saw(file: string): void {
   for (const set of recorders) set.add(file);
 }
 
-/** Files Node's ES module loader reported since the last drain. */
-function drainEsm(): void {
+/** Hands what Node's ES module loader reported since the last drain to the loads running now and to the watchers. */
+export function drainModuleLoads(): void {
   if (esmPort === undefined) return;
   for (let m = receiveMessageOnPort(esmPort); m !== undefined; m = receiveMessageOnPort(esmPort)) {
-    if (typeof m.message === 'string') saw(fileURLToPath(m.message));
+    if (typeof m.message !== 'string') continue;
+    const file = fileURLToPath(m.message);
+    saw(file);
+    for (const watcher of watchers) watcher(file);
   }
+}
+
+/**
+ * Tell `watcher` of every file Node's ES module loader loads from now on, during a load or
+ * after (a hook that imports a module when it runs), at the next drain: a load's end, or
+ * drainModuleLoads(). The resident watches its config's files so (src/cli/resident/track.ts).
+ */
+export function watchModuleLoads(watcher: (file: string) => void): void {
+  install();
+  watchers.add(watcher);
 }
 
 /** Run a load and return every file it read (absolute, as the loaders named them). */
 export async function witnessLoad<T>(load: () => Promise<T>): Promise<{ value: T; files: string[] }> {
   install();
   // What Node loaded before this load began is another load's (or nobody's).
-  drainEsm();
+  drainModuleLoads();
   const files = new Set<string>();
   recorders.add(files);
   try {
     const value = await load();
-    drainEsm();
+    drainModuleLoads();
     return { value, files: [...files] };
   } finally {
     recorders.delete(files);

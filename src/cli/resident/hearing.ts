@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { stampOf } from './track.js';
+import { stampOf } from '../../config/file-stamp.js';
 
 /**
  * What the mod's resident knows before it has loaded the policy: the events no hook of

@@ -1,16 +1,14 @@
-import fs from 'node:fs';
-import { register } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel } from 'node:worker_threads';
-import { LOADER_HOOK } from '../../config/witness.js';
+import { stampOf } from '../../config/file-stamp.js';
+import { drainModuleLoads, watchModuleLoads, witnessLoad } from '../../config/witness.js';
 
 /**
  * The files a resident's config was loaded from, so that the resident notices when one
- * changes (docs/claude-code.md#the-resident). Three ways a file gets loaded, three
- * witnesses: Node's module loader (native ES modules, through a loader hook), the
- * CommonJS cache, and `fs.readFileSync` while a config loads (jiti reads the
- * TypeScript it transpiles that way, nested relative imports included).
+ * changes (docs/claude-code.md#the-resident). The config loader's own witness
+ * (src/config/witness.ts) names them: what Node's ES module loader loads, at any time,
+ * and what `fs.readFileSync` reads while a config loads (jiti reads the TypeScript it
+ * transpiles that way, nested relative imports included; so does the CommonJS loader).
  *
  * Packages are not followed file by file: an install rewrites
  * `node_modules/.package-lock.json`, which stands for all of them.
@@ -20,29 +18,17 @@ const OWN_ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)
 
 export class LoadedFiles {
   private readonly stamps = new Map<string, string>();
-  private loading = 0;
 
   /** Start watching what loads; call once, before the first config is loaded. */
   install(): void {
-    const { port1, port2 } = new MessageChannel();
-    port1.on('message', (url: string) => this.saw(fileURLToPath(url)));
-    port1.unref();
-    register(`data:text/javascript,${encodeURIComponent(LOADER_HOOK)}`, { data: { port: port2 }, transferList: [port2] });
-    const read = fs.readFileSync;
-    fs.readFileSync = ((file: fs.PathOrFileDescriptor, options?: unknown) => {
-      if (this.loading > 0 && typeof file === 'string') this.saw(path.resolve(file));
-      return (read as (f: fs.PathOrFileDescriptor, o?: unknown) => unknown)(file, options);
-    }) as typeof fs.readFileSync;
+    watchModuleLoads((file) => this.saw(file));
   }
 
   /** Run a config load; files it reads count as the config's. */
   async during<T>(load: () => Promise<T>): Promise<T> {
-    this.loading++;
-    try {
-      return await load();
-    } finally {
-      this.loading--;
-    }
+    const { value, files } = await witnessLoad(load);
+    for (const file of files) this.saw(file);
+    return value;
   }
 
   /** Files that always count: the config files, and the install stamp of the folders they sit in. */
@@ -55,17 +41,20 @@ export class LoadedFiles {
 
   /** The first file that changed (or appeared, or went) since it was loaded; undefined when none did. */
   changed(): string | undefined {
+    drainModuleLoads();
     for (const [file, stamp] of this.stamps) if (stampOf(file) !== stamp) return file;
     return undefined;
   }
 
   /** Every file watched. */
   get files(): string[] {
+    drainModuleLoads();
     return [...this.stamps.keys()];
   }
 
   /** Every file watched, with its stamp as it was loaded. */
   entries(): Array<[string, string]> {
+    drainModuleLoads();
     return [...this.stamps];
   }
 
@@ -77,14 +66,5 @@ export class LoadedFiles {
 
   private remember(file: string): void {
     if (!this.stamps.has(file)) this.stamps.set(file, stampOf(file));
-  }
-}
-
-export function stampOf(file: string): string {
-  try {
-    const s = fs.statSync(file);
-    return `${s.ino}:${s.size}:${s.mtimeMs}`;
-  } catch {
-    return 'missing';
   }
 }
