@@ -18,7 +18,7 @@ import { isWithin, probeCaseInsensitive, resolvePath, resolveReal } from './reso
 import { textHazard } from './text-hazards.js';
 import { windowsProblem } from './windows.js';
 import { PathPolicyOptionError } from './errors.js';
-import { OWN_INSTALL_WHY, ownInstallHolding } from './own-install.js';
+import { OWN_INSTALL_WHY, ownInstallWithin } from './own-install.js';
 
 export type Access = 'read' | 'write';
 
@@ -329,7 +329,7 @@ export class PathPolicy {
 
     const rel = path.relative(root!, folded);
     if (opts.recursive && isWithin(roots.folded, folded)) return verdict('deny', `which is the whole workspace ${roots.workspace}`);
-    const own = ownInstallHolding(real, roots.workspace);
+    const own = (this.ownFolders ??= ownInstallWithin(roots.workspace)).find((folder) => isWithin(real, folder));
     if (own !== undefined) return verdict('deny', `a protected file (${OWN_INSTALL_WHY}: ${own})`);
     const loaded = this.policyFileAt(folded);
     if (loaded)
@@ -370,6 +370,8 @@ export class PathPolicy {
 
   /** The policy's files (policyFiles) as real paths, case-folded as this policy compares paths, each with what it is. */
   private policyIndex: Map<string, LoadedFile> | undefined;
+  /** hookwise's own folders inside the workspace (./own-install.ts), found on the first write judged. */
+  private ownFolders: string[] | undefined;
 
   private policyFilesByPath(): Map<string, LoadedFile> {
     if (this.policyIndex) return this.policyIndex;

@@ -32,12 +32,12 @@ export function ownInstall(): readonly string[] {
 export const OWN_INSTALL_WHY = "hookwise's own install, which the next hook call runs";
 
 /**
- * The folder of hookwise's own install (or of a package it loads) that holds `real`,
- * when that folder is inside the workspace; never the workspace itself (hookwise's own
- * checkout). The path guard refuses to write there, as the sandbox shows it read-only (../sandbox/walk.ts).
+ * hookwise's folders (its own and the packages it loads) inside `root`; never `root`
+ * itself (hookwise's own checkout, when the agent works on hookwise). The sandbox shows
+ * them read-only (../sandbox/walk.ts) and the path guard refuses to write there (./judge.ts).
  */
-export function ownInstallHolding(real: string, workspace: string): string | undefined {
-  return ownInstall().find((p) => p !== workspace && isWithin(p, workspace) && isWithin(real, p));
+export function ownInstallWithin(root: string): string[] {
+  return ownInstall().filter((p) => p !== root && isWithin(p, root));
 }
 
 /**
@@ -49,7 +49,8 @@ export function ownInstallHolding(real: string, workspace: string): string | und
 export function ownInstallLinks(root: string): InstallLink[] {
   own ??= packageClosure(PACKAGE);
   const entry = linkTo(path.join(root, 'node_modules', 'hookwise'));
-  return [...own.links, ...(entry !== undefined && entry.real === realFolder(PACKAGE) ? [entry] : [])];
+  // The closure starts from this package's real folder.
+  return [...own.links, ...(entry !== undefined && entry.real === own.folders[0] ? [entry] : [])];
 }
 
 /**

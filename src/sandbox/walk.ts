@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PathPolicy } from '../path-policy/judge.js';
 import { isWithin } from '../path-policy/resolve.js';
 import { hardLinkedPackages, linkCount } from './linked-packages.js';
-import { type InstallLink, ownInstall, ownInstallLinks } from '../path-policy/own-install.js';
+import { type InstallLink, ownInstallLinks, ownInstallWithin } from '../path-policy/own-install.js';
 import { submoduleGitDirs } from './submodules.js';
 
 /** Folders whose files editors, agents and git run on their own: read-only as a whole, so no new file appears in them. */
@@ -158,7 +158,7 @@ function foundFrom(used: Array<FolderFacts | GitFacts>, root: string, policy: Pa
     for (const nm of facts.nodeModules) for (const p of hardLinkedPackages(nm)) protect(p);
   }
   // hookwise's own code and what it loads, installed in this root (never the root itself: hookwise's own checkout).
-  for (const p of ownInstall()) if (p !== root && isWithin(p, root)) protect(p);
+  for (const p of ownInstallWithin(root)) protect(p);
   found.links = ownInstallLinks(root).filter((l) => isWithin(l.link, root));
   // The policy and every file it loads (src/config/policy-graph.ts): the next hook call runs them, outside the sandbox.
   // Each is pinned as hookwise's own install is, so no folder above it can be renamed or replaced to swap it.
