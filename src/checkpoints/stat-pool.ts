@@ -43,6 +43,7 @@ parentPort.on('message', (m) => {
   Atomics.notify(job.control, 1);
 });
 Atomics.store(workerData, 0, 1);
+parentPort.postMessage('running');
 `;
 
 interface Job {
@@ -58,13 +59,11 @@ interface Job {
 export class StatPool {
   private worker: WorkerThreads.Worker | undefined;
   /**
-   * [0] is set by the worker as it runs. Read here rather than waiting for the 'online'
-   * event: a caller that checks again and again without the event loop turning between
-   * (awaits of settled promises only) would never hear it.
+   * [0] is set by the worker as it runs. Read here rather than waiting for its message: a
+   * caller that checks again and again without the event loop turning between (awaits of
+   * settled promises only) would never hear it.
    */
   private running: Int32Array | undefined;
-  /** Set once the thread runs: until then the caller states every path itself (a process that checks once never waits for a thread to start). */
-  private online = false;
   private broken = false;
   private started: Promise<boolean> | undefined;
   private job: Job | undefined;
@@ -87,8 +86,8 @@ export class StatPool {
     rowsFrom: (out: Float64Array, from: number) => boolean,
   ): Float64Array | undefined | 'unavailable' {
     const worker = this.ready();
-    if (!this.online && this.running !== undefined && Atomics.load(this.running, 0) === 1) this.online = !this.broken;
-    if (worker === undefined || !this.online) return 'unavailable';
+    // Until its thread runs, the caller states every path itself: a process that checks once never waits for it.
+    if (worker === undefined || this.running === undefined || Atomics.load(this.running, 0) !== 1) return 'unavailable';
     const job = this.jobFor(worker, key, prefix, paths);
     const round = ++job.round;
     worker.postMessage(round);
@@ -108,10 +107,8 @@ export class StatPool {
       const worker = new Worker(WORKER, { eval: true, execArgv: [], workerData: running });
       this.running = running;
       this.started = new Promise((resolve) => {
-        worker.once('online', () => {
-          this.online = !this.broken;
-          resolve(this.online);
-        });
+        // After the flag is set: whoever awaits this finds the thread in use on its next check.
+        worker.once('message', () => resolve(!this.broken));
         worker.once('error', () => resolve(false));
       });
       worker.on('error', () => this.giveUp());
@@ -156,7 +153,6 @@ export class StatPool {
 
   private giveUp(): void {
     this.broken = true;
-    this.online = false;
     this.job = undefined;
     this.running = undefined;
     void this.worker?.terminate();
