@@ -4,6 +4,7 @@ import type * as NodeModule from 'node:module';
 import type * as Url from 'node:url';
 import { cacheDirFor } from './cache-dir.js';
 import { ConfigError } from './errors.js';
+import { beforeNativeImport } from './witness.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
@@ -25,10 +26,12 @@ const { createRequire } = (process.getBuiltinModule?.('node:module') ?? (await i
  */
 const RUNTIME = Symbol.for('hookwise.configModuleRuntime');
 /** Bumped when wrap() changes, so that no cached module of an older wrapper is used. */
-const WRAPPER_VERSION = 'w2';
+const WRAPPER_VERSION = 'w3';
 
 interface Runtime {
   importRelative(from: string, id: string): Promise<unknown>;
+  /** Before a package is imported natively (witness.ts): hookwise's own and Node's need no witness. */
+  beforePackage(id: string): void;
   /** `hookwise` or `hookwise/*` as this running hookwise exports it. */
   ownExport(id: string): string;
 }
@@ -138,7 +141,7 @@ function wrap(file: string, code: string): string {
     `const exports = module.exports;`,
     `const __runtime = globalThis[Symbol.for('hookwise.configModuleRuntime')];`,
     `const __package = (id) => { if (!/^hookwise(\\/|$)/.test(id)) return id; try { return import.meta.resolve(id); } catch { return __runtime.ownExport(id); } };`,
-    `const jitiImport = (id) => (id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:[\\\\/]/.test(id)) ? __runtime.importRelative(__filename, id) : import(__package(id));`,
+    `const jitiImport = (id) => (id.startsWith('.') || id.startsWith('/') || /^[A-Za-z]:[\\\\/]/.test(id)) ? __runtime.importRelative(__filename, id) : (__runtime.beforePackage(id), import(__package(id)));`,
     ...(needsRequire ? [`const jitiESMResolve = (id) => require.resolve(id);`] : []),
     code,
     `export default module.exports;`,
@@ -151,6 +154,10 @@ function installRuntime(): void {
   g[RUNTIME] ??= {
     async importRelative(from, id) {
       return (await jitiFor(from)).import(path.resolve(path.dirname(from), id));
+    },
+    beforePackage(id) {
+      // hookwise's own install is protected and watched as a whole; a linked package of the project is not.
+      if (!/^(hookwise(\/|$)|node:)/.test(id)) beforeNativeImport();
     },
     ownExport,
   };

@@ -3,6 +3,7 @@ import type * as Url from 'node:url';
 import { positionedHooks, type HookwiseConfig } from './define.js';
 import { ConfigError } from './errors.js';
 import { loadWithGraph } from './policy-graph.js';
+import { beforeNativeImport } from './witness.js';
 import type { ConfigSource } from './source.js';
 
 // From the loaded built-in, not `import ... from 'node:url'`: an ES-module facade costs
@@ -56,6 +57,7 @@ export async function loadConfigModule(file: string): Promise<ConfigSource> {
 async function importModule(file: string): Promise<unknown> {
   if (NATIVE.test(file)) {
     try {
+      beforeNativeImport();
       return await import(generation === 0 ? pathToFileURL(file).href : `${pathToFileURL(file).href}?hookwise-load=${generation}`);
     } catch (error) {
       if (!missesHookwise(error)) throw error;

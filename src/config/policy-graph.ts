@@ -3,6 +3,7 @@ import path from 'node:path';
 import type * as Url from 'node:url';
 import { cacheDirFor } from './cache-dir.js';
 import { stampOf } from './file-stamp.js';
+import { witnessLoad } from './witness.js';
 
 // Not `import ... from 'node:fs'`: its ES-module facade evaluates every export,
 // streams included (~3 ms of `hookwise claude-code` start-up). getBuiltinModule is Node 20.16+.
@@ -15,14 +16,13 @@ const { fileURLToPath } = (process.getBuiltinModule?.('node:url') ?? (await impo
  * own, as its loaders resolved them (witness.ts), real paths. The guards and the OS
  * sandbox keep the agent from writing any of them: the next hook call would run them.
  *
- * Recording costs a loader hook, so the graph is kept beside the compiled config
+ * Recording may cost a loader hook (witness.ts), so the graph is kept beside the compiled config
  * (`.hookwise/cache/<config>.files.json`, which the agent cannot write either) with
  * each file's stamp, and recorded again only when one of them changed.
  */
 export async function loadWithGraph<T>(file: string, load: () => Promise<T>): Promise<{ value: T; files: string[] }> {
   const known = knownGraph(file);
   if (known !== undefined) return { value: await load(), files: known };
-  const { witnessLoad } = await import('./witness.js');
   const { value, files } = await witnessLoad(load);
   // A module Node already holds from an earlier load in this process is not read again: keep what that load found.
   const graph = [...new Set([file, ...policyOwn(files, realPath(file)), ...(remembered.get(file)?.map(([f]) => f) ?? [])])];

@@ -16,9 +16,10 @@ const { MessageChannel, receiveMessageOnPort } = (process.getBuiltinModule?.('no
  * Which files a config's load reads, as its loaders resolved them. Three loaders can
  * bring a policy's code in, and each has a witness: Node's ES module loader (a native
  * config, the packages a config imports) reports every file it loads through a loader
- * hook; jiti (a TypeScript config's relative imports, nested ones included) and Node's
- * CommonJS loader (JSON, `require`) read through `fs.readFileSync`, which is watched
- * while a load runs. The resident watches the same three (src/cli/resident/track.ts).
+ * hook, registered before the first such import (beforeNativeImport); jiti (a TypeScript
+ * config's relative imports, nested ones included) and Node's CommonJS loader (JSON,
+ * `require`) read through `fs.readFileSync`, which is watched while a load runs. The
+ * resident watches the same three (src/cli/resident/track.ts).
  *
  * A module Node has loaded already in this process is not read again: the caller keeps
  * what an earlier load of the same config found (policy-graph.ts).
@@ -40,18 +41,33 @@ const recorders = new Set<Set<string>>();
 const watchers = new Set<(file: string) => void>();
 let esmPort: Threads.MessagePort | undefined;
 
+let reading = false;
+
+/** Watch `fs.readFileSync`: cheap, and the only reader of a TypeScript config's own files. */
 function install(): void {
-  if (esmPort !== undefined) return;
-  const { port1, port2 } = new MessageChannel();
-  // No listener: messages wait on the port and are taken synchronously (receiveMessageOnPort),
-  // so a load's files are all in hand when its import settles; nothing keeps the process alive.
-  register(`data:text/javascript,${encodeURIComponent(LOADER_HOOK)}`, { data: { port: port2 }, transferList: [port2] });
-  esmPort = port1;
+  if (reading) return;
+  reading = true;
   const read = fs.readFileSync;
   fs.readFileSync = ((file: Fs.PathOrFileDescriptor, options?: unknown) => {
     if (recorders.size > 0 && typeof file === 'string') saw(path.resolve(file));
     return (read as (f: Fs.PathOrFileDescriptor, o?: unknown) => unknown)(file, options);
   }) as typeof fs.readFileSync;
+}
+
+/**
+ * Node's ES module loader reads a native config's imports itself, which only a loader hook
+ * sees. The hook costs a worker thread: about 100 ms to start, and every ES module loaded
+ * after it goes through the worker. So it is registered only when a config is imported
+ * natively while someone witnesses (src/config/module.ts calls this first): a TypeScript
+ * config's own files load through jiti, which reads them with `fs.readFileSync`.
+ */
+export function beforeNativeImport(): void {
+  if (esmPort !== undefined || (recorders.size === 0 && watchers.size === 0)) return;
+  const { port1, port2 } = new MessageChannel();
+  // No listener: messages wait on the port and are taken synchronously (receiveMessageOnPort),
+  // so a load's files are all in hand when its import settles; nothing keeps the process alive.
+  register(`data:text/javascript,${encodeURIComponent(LOADER_HOOK)}`, { data: { port: port2 }, transferList: [port2] });
+  esmPort = port1;
 }
 
 function saw(file: string): void {

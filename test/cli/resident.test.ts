@@ -1,6 +1,17 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -182,6 +193,33 @@ describe('a resident goes when its config changes', () => {
     utimesSync(words, later, later);
     expect((await call(dir, bash('echo first'))).stdout).toBe('');
     expect((await call(dir, bash('echo second'))).stdout).toContain('"deny"');
+  });
+});
+
+/**
+ * A package linked into the project (a workspace's own) is the project's code: Node's
+ * loader reads it, which only the loader hook sees, and a TypeScript config registers
+ * that hook only when it imports such a package (src/config/witness.ts).
+ */
+describe("a TypeScript config's linked package is watched", () => {
+  const configs = {
+    'as the config loads': `import { word } from 'rules';\nimport { deny } from ${DIST};\nexport default { hooks: [{ name: 'w', events: 'PreToolUse', handler: (i: any) => String(i.tool_input.command).includes(word) ? deny('has ' + word) : undefined }] };\n`,
+    'when a hook first imports it': `import { deny } from ${DIST};\nexport default { hooks: [{ name: 'w', events: 'PreToolUse', handler: async (i: any) => { const { word } = await import('rules'); return String(i.tool_input.command).includes(word) ? deny('has ' + word) : undefined; } }] };\n`,
+  };
+  it.each(Object.entries(configs))('%s', async (_when, config) => {
+    const dir = project({
+      'hookwise.config.ts': config,
+      'packages/rules/package.json': `{"name":"rules","type":"module","exports":"./index.js"}\n`,
+      'packages/rules/index.js': `export const word = 'first';\n`,
+    });
+    mkdirSync(path.join(dir, 'node_modules'));
+    symlinkSync(path.join(dir, 'packages', 'rules'), path.join(dir, 'node_modules', 'rules'));
+    expect((await call(dir, bash('echo first'))).stdout).toContain('has first');
+    const old = await residentFor(dir);
+    expect((await call(dir, bash('echo first'))).stdout).toContain('has first');
+    writeFileSync(path.join(dir, 'packages', 'rules', 'index.js'), `export const word = 'second';\n`);
+    expect((await call(dir, bash('echo second'))).stdout).toContain('has second');
+    await until('the old resident to go', async () => (alive(old.pid) ? undefined : true));
   });
 });
 

@@ -234,6 +234,7 @@ class ModResident {
     const gone = new AbortController();
     res.once('close', () => gone.abort(new AbortedError('the mod went away before the answer')));
     const answer = await this.answer(input, gone.signal);
+    this.files.afterCall();
     const reply = JSON.stringify(answer);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ reply, seal: sealOf(this.key, nonce, input, reply) }));

@@ -270,6 +270,7 @@ class Resident {
       if (!gone.signal.aborted) this.answered++;
       if (event === 'SessionEnd') void this.shutdown('the Claude Code session ended');
     } finally {
+      this.files.afterCall();
       this.inFlight--;
       this.lastCall = Date.now();
       if (this.inFlight === 0) this.idle?.();

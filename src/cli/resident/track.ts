@@ -46,6 +46,14 @@ export class LoadedFiles {
     return undefined;
   }
 
+  /**
+   * Take in what a call that just ended loaded (a hook that imports a module when it runs),
+   * stamped as it is now: stamped at the next call, an edit made in between would be missed.
+   */
+  afterCall(): void {
+    drainModuleLoads();
+  }
+
   /** Every file watched. */
   get files(): string[] {
     drainModuleLoads();
