@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { HookEngine } from '../../src/core/engine.js';
 import { deny, modify, skip } from '../../src/core/results.js';
 import { shellGuard } from '../../src/guards/index.js';
 import { detectSandbox, sandboxExec } from '../../src/sandbox/index.js';
-import { runCli } from '../cli/run-cli.js';
+import { repoRoot, runCli } from '../cli/run-cli.js';
 import { guardEngine, hostLine, makeRange, runBash, type Range } from './harness.js';
 import { unsealed } from '../support/sandbox-line.js';
 import { slack } from '../support/slack.js';
@@ -209,6 +210,43 @@ describe('without a sandbox program, nothing runs', () => {
     const found = detectSandbox('aix');
     expect(found.ok).toBe(false);
     expect(!found.ok && found.why).toMatch(/sandbox: "off"/);
+  });
+});
+
+/**
+ * A process that answers a hook tries bubblewrap once; a success is remembered for the
+ * boot (src/sandbox/detect.ts), so the next process spawns nothing to know it. Run in
+ * fresh processes (the verdict is also kept per process), counting spawnSync calls.
+ */
+describe.runIf(process.platform === 'linux' && detectSandbox().ok)('bubblewrap tried once a boot', () => {
+  const detectIn = (stateDir: string) => {
+    const script = `
+      import cp from 'node:child_process';
+      import { syncBuiltinESMExports } from 'node:module';
+      let spawned = 0;
+      const real = cp.spawnSync;
+      cp.spawnSync = (...args) => (spawned++, real(...args));
+      syncBuiltinESMExports();
+      const { detectSandbox } = await import(${JSON.stringify(path.join(repoRoot, 'dist/sandbox/detect.js'))});
+      console.log(JSON.stringify({ ok: detectSandbox().ok, spawned }));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, HOOKWISE_STATE_DIR: stateDir },
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    return JSON.parse(run.stdout) as { ok: boolean; spawned: number };
+  };
+
+  it('the first process tries it, the next ones read the verdict; a verdict of another boot is not believed', () => {
+    const state = path.join(r.root, 'state');
+    expect(detectIn(state)).toEqual({ ok: true, spawned: 1 });
+    const file = path.join(state, 'sandbox', 'bwrap-works');
+    const verdict = fs.readFileSync(file, 'utf8');
+    expect(verdict).toContain(fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+    expect(detectIn(state)).toEqual({ ok: true, spawned: 0 });
+    fs.writeFileSync(file, verdict.replace(/^\S+/, '00000000-0000-0000-0000-000000000000'));
+    expect(detectIn(state)).toEqual({ ok: true, spawned: 1 });
+    expect(fs.readFileSync(file, 'utf8')).toBe(verdict);
   });
 });
 

@@ -14,6 +14,7 @@ import { startWatchdog, type Watchdog } from '../watchdog.js';
 import { MAX_SOCKET_PATH, RECURSION_GUARD, RESIDENT_DIR_ENV, residentDir, untrusted } from './address.cjs';
 import { sameKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
+import { warmUp } from './warm.js';
 import { readHearing, writeHearing } from './hearing.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
 import { AbortedError } from '../../core/errors.js';
@@ -210,7 +211,8 @@ class ModResident {
       const engine = await this.files.during(() => loadFor(files, projectDir));
       this.deadlines = followHookTimeouts(engine, this.watchdog);
       const audit = await auditTo(engine, projectDir);
-      void import('../../shell/parser.js').then((m) => m.loadBashParser()).catch(() => {});
+      // What the first call would load and try: now, not in a call someone waits for.
+      void warmUp();
       writeHearing(projectDir, files, this.files.entries(), unheardOf(engine));
       return { engine, audit };
     })();

@@ -23,6 +23,7 @@ import { followHookTimeouts, type HookDeadlines, stallReason } from '../hook-dea
 import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type ResidentRequest, socketPath, untrusted } from './address.cjs';
 import { keyFileOf, nextKeyFileOf, readKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
+import { warmUp } from './warm.js';
 import { listenOnSocket } from '../../sandbox/unix-socket.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
 import { AbortedError } from '../../core/errors.js';
@@ -190,8 +191,8 @@ class Resident {
     const engine = await this.files.during(() => loadFor(files, projectDir));
     this.deadlines = followHookTimeouts(engine, this.watchdog);
     const audit = await auditTo(engine, projectDir);
-    // The shell guard's parser is loaded on first use: load it now, not in a call someone waits for.
-    void import('../../shell/parser.js').then((m) => m.loadBashParser()).catch(() => {});
+    // What the first call would load and try: now, not in a call someone waits for.
+    void warmUp();
     return { engine, audit };
   }
 
