@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { PathPolicy } from '../path-policy/judge.js';
+import { OWN_INSTALL_WHY, ownInstall } from '../path-policy/own-install.js';
 import { isWithin } from '../path-policy/resolve.js';
 import type { Layout } from './layout.js';
 import type { ResolvedSandbox } from './settings.js';
@@ -51,17 +52,36 @@ const READ_ONLY = [
   /could not write config file ([^\s:]+): Device or resource busy/,
 ];
 
-function readOnly(text: string, { policy, layout, cwd }: HeldBackInputs): string | undefined {
-  if (!/read-only file system|could not write config file [^\s:]+: Device or resource busy/i.test(text)) return undefined;
-  const raw = firstMatch(text, READ_ONLY);
+/** A read-only folder is a mount: removing or renaming the folder itself (`rm -rf`, `npm ci`) is EBUSY, not EROFS. */
+const BUSY = [
+  /cannot remove '([^']+)': Device or resource busy/,
+  /cannot move '([^']+)' to [^\n]*: Device or resource busy/,
+  /EBUSY: resource busy or locked, \w+ '([^']+)'/,
+];
+
+function readOnly(text: string, inputs: HeldBackInputs): string | undefined {
+  if (/read-only file system|could not write config file [^\s:]+: Device or resource busy/i.test(text)) {
+    const raw = firstMatch(text, READ_ONLY);
+    return keptReadOnly(raw, raw === undefined ? undefined : absolute(raw, inputs.policy, inputs.cwd), inputs);
+  }
+  // EBUSY has other causes: named only when the path is one the sandbox keeps read-only.
+  const raw = /Device or resource busy|EBUSY/.test(text) ? firstMatch(text, BUSY) : undefined;
+  const where = raw === undefined ? undefined : absolute(raw, inputs.policy, inputs.cwd);
+  if (where === undefined || !inputs.layout.readOnly.some((p) => isWithin(where, p))) return undefined;
+  return keptReadOnly(raw, where, inputs);
+}
+
+function keptReadOnly(raw: string | undefined, where: string | undefined, { layout }: HeldBackInputs): string | undefined {
   const shown = raw === undefined ? 'a path' : raw;
-  const where = raw === undefined ? undefined : absolute(raw, policy, cwd);
   let why = 'outside the folders a command may write';
   let fix = `a person can allow it with ${GUARD}({ allowWrite: ['${where ?? '<folder>'}'] })`;
   if (where !== undefined) {
     const secret = [...layout.maskedDirs, ...layout.maskedFiles].find((m) => isWithin(where, m));
     const kept = layout.readOnly.find((p) => isWithin(where, p));
-    if (secret !== undefined) {
+    if (kept !== undefined && ownInstall().includes(kept)) {
+      why = `${OWN_INSTALL_WHY} (${kept})`;
+      fix = 'a person reinstalls or removes it outside the agent, in a terminal';
+    } else if (secret !== undefined) {
       why = `a secret folder, which the sandbox shows empty (${secret})`;
       fix = 'a person reads or changes it outside the agent';
     } else if (kept !== undefined) {

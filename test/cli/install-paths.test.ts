@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,5 +85,58 @@ describe('linked and workspace installs load the guards', () => {
     write(path.join(member, 'package.json'), JSON.stringify({ name: 'app', type: 'module' }));
     write(path.join(member, 'hookwise.config.ts'), GUARDS_TS);
     await expectGuarded(path.join(workspace, 'node_modules', 'hookwise', 'bin', 'hookwise.js'), member);
+  });
+});
+
+/**
+ * hookwise copied into the project's node_modules, as `npm install` puts it: the next
+ * hook call runs that copy, so the agent may not write it, with the host's own file tools
+ * (which the OS sandbox does not hold) or with a command (docs/security.md).
+ */
+describe('a copy installed in the project', () => {
+  function installCopy(project: string): string {
+    const copy = path.join(project, 'node_modules', 'hookwise');
+    for (const part of ['bin', 'dist', 'vendor', 'package.json'])
+      cpSync(path.join(repoRoot, part), path.join(copy, part), { recursive: true });
+    const deps = Object.keys(
+      (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies: object }).dependencies,
+    );
+    for (const dep of deps) {
+      mkdirSync(path.dirname(path.join(project, 'node_modules', dep)), { recursive: true });
+      symlinkSync(path.join(repoRoot, 'node_modules', dep), path.join(project, 'node_modules', dep), 'dir');
+    }
+    return path.join(copy, 'bin', 'hookwise.js');
+  }
+
+  const call = (bin: string, project: string, tool_name: string, tool_input: object) =>
+    runNode([bin, 'claude-code', '--no-resident'], {
+      cwd: project,
+      stdin: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: project, tool_name, tool_input }),
+      env: { CLAUDE_PROJECT_DIR: project, HOOKWISE_CLAUDE_CODE: '' },
+    });
+  const decision = (out: string) => (out === '' ? undefined : JSON.parse(out).hookSpecificOutput);
+
+  it("refuses a Write or an Edit into it and a command that writes it, saying it is hookwise's own install", async () => {
+    const project = mkdtempSync(path.join(root, 'copy-'));
+    const bin = installCopy(project);
+    write(path.join(project, 'hookwise.config.mjs'), GUARDS_MJS);
+    const own = path.join(project, 'node_modules', 'hookwise', 'bin', 'hookwise.js');
+    const why = `hookwise's own install, which the next hook call runs: ${path.join(project, 'node_modules', 'hookwise')}`;
+    for (const [tool, input] of [
+      ['Write', { file_path: own, content: 'process.exit(0)' }],
+      ['Edit', { file_path: own, old_string: 'import', new_string: 'process.exit(0); import' }],
+      ['Bash', { command: `echo 'process.exit(0)' > ${own}` }],
+    ] as const) {
+      const r = await call(bin, project, tool, input);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(decision(r.stdout), tool).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringContaining(why),
+      });
+    }
+    // Control: the project's own files are written as before.
+    const other = await call(bin, project, 'Write', { file_path: path.join(project, 'src', 'app.js'), content: 'x' });
+    expect(decision(other.stdout)?.permissionDecision).not.toBe('deny');
+    expect(readFileSync(own, 'utf8')).toBe(readFileSync(path.join(repoRoot, 'bin', 'hookwise.js'), 'utf8'));
   });
 });

@@ -2,6 +2,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { HookEngine } from '../../src/core/engine.js';
+import { shellGuard } from '../../src/guards/index.js';
 import { PathPolicy } from '../../src/path-policy/judge.js';
 import { resolveSandbox, Sandbox } from '../../src/sandbox/index.js';
 import { ownInstall, packageClosure } from '../../src/path-policy/own-install.js';
@@ -43,6 +45,40 @@ it("hookwise's own packages are read-only in a workspace that holds them; the re
     fs.rmSync(path.join(modules, probe), { recursive: true, force: true });
     fs.rmSync(path.join(zod, `${probe}.js`), { force: true });
     if (fs.existsSync(path.join(modules, `zod-aside-${process.pid}`))) fs.renameSync(path.join(modules, `zod-aside-${process.pid}`), zod);
+  }
+});
+
+/**
+ * `npm ci` empties node_modules, and a read-only folder of hookwise's there is a mount the
+ * command cannot remove (EBUSY): the model is told whose it is and who changes it.
+ */
+it("a command that cannot move hookwise's own package is told why: by the parser when it shows, by the after-tool line when it does not", async () => {
+  const modules = fs.realpathSync(path.join(repoRoot, 'node_modules'));
+  const aside = `zod-aside-${process.pid}`;
+  const engine = new HookEngine().register(shellGuard({ workspace: modules, home: r.home }));
+  const bash = (command: string) => ({ tool_name: 'Bash', tool_input: { command }, cwd: modules, session_id: `${r.root}:own` });
+  const shown = await engine.fire('PreToolUse', bash(`mv zod ${aside}`), { env: r.env });
+  expect(shown.decision).toBe('deny');
+  expect(shown.reason).toContain(`hookwise's own install, which the next hook call runs: ${path.join(modules, 'zod')}`);
+  // As npm ci empties node_modules: Node's rename of the folder, which the parser does not see.
+  const input = bash(`node -e "require('fs').renameSync('zod', '${aside}')"`);
+  const pre = await engine.fire('PreToolUse', input, { env: r.env });
+  const line = (pre.updatedInput as { command?: string } | null)?.command;
+  expect(line, pre.reason ?? 'no line').toBeDefined();
+  try {
+    const run = spawnSync('/bin/bash', ['-c', line!], { cwd: modules, env: r.env, encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(fs.existsSync(path.join(modules, 'zod', 'package.json'))).toBe(true);
+    const post = await engine.fire(
+      'PostToolUse',
+      { ...input, tool_input: { command: line }, tool_response: { stdout: run.stdout, stderr: run.stderr, interrupted: false } },
+      { env: r.env },
+    );
+    expect(post.additionalContext).toBe(
+      `hookwise: the OS sandbox kept zod read-only: hookwise's own install, which the next hook call runs (${path.join(modules, 'zod')}); a person reinstalls or removes it outside the agent, in a terminal.`,
+    );
+  } finally {
+    if (fs.existsSync(path.join(modules, aside))) fs.renameSync(path.join(modules, aside), path.join(modules, 'zod'));
   }
 });
 
