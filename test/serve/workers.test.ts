@@ -1,10 +1,12 @@
 import { EventEmitter } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { slack } from '../support/slack.js';
 import { queryAudit } from '../../src/audit/index.js';
 import { MemoryCounterStore } from '../../src/counters/memory.js';
+import { hashToken } from '../../src/serve/tenants.js';
 import { serveWorkerCounters, WorkerCounterStore } from '../../src/serve/worker-counters.js';
 import { runCli } from '../cli/run-cli.js';
 import { preToolUse, TOKEN, workspace, writeConfig } from './helpers.js';
@@ -65,10 +67,11 @@ describe('hookwise serve --workers', () => {
   it('spreads connections over the workers, counts one rate limit for all of them, and drains them all on SIGTERM', async () => {
     const config = writeConfig(ws.configDir, PID_CONFIG, 'pid.config.mjs');
     const db = path.join(ws.configDir, 'workers.db');
-    const served = await spawnServe(['--config', config, '--workers', '2', '--rate-limit', '12', '--audit', db], {
-      cwd: ws.configDir,
-      env: { HOOKWISE_TOKEN: TOKEN },
-    });
+    // A window of a day: `--rate-limit` counts per minute of the clock, and a loaded machine's run crossed one.
+    const tenants = path.join(ws.configDir, 'workers-tenants.json');
+    const rateLimit = { requests: 12, windowMs: 86_400_000 };
+    writeFileSync(tenants, JSON.stringify({ tenants: [{ name: 'default', tokenSha256: hashToken(TOKEN), config, rateLimit }] }));
+    const served = await spawnServe(['--tenants', tenants, '--workers', '2', '--audit', db], { cwd: ws.configDir });
     try {
       const pids = await pidsAnswering(served, 8);
       expect(new Set(pids).size).toBe(2);
