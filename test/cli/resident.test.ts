@@ -121,7 +121,7 @@ describe('a resident answers the calls after the first', () => {
     const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
     await call(dir, bash('ls'));
     const one = await residentFor(dir);
-    await call(dir, bash('ls'), { CLAUDE_CODE_SESSION_ID: 'other' });
+    await call(dir, bash('ls'), { SOME_SETTING: 'other' });
     await until('a second resident', async () => (sockets() >= 2 && (await residents()).length === 2 ? true : undefined));
     await call(dir, bash('ls'));
     const listed = await residents();
@@ -330,14 +330,24 @@ describe('where a resident is not used', () => {
 });
 
 describe('a resident goes', () => {
-  it('at the end of the Claude Code session it serves', async () => {
-    const dir = project({ 'hookwise.config.mjs': GUARD_CONFIG });
-    await call(dir, bash('ls'));
+  it("not at the end of a session: it answers the project's next session, each call with its own session's variables", async () => {
+    // Claude Code gives each session new values of these (src/cli/resident/address.cts, SESSION_VARIABLES).
+    const sessionA = { CLAUDE_CODE_SESSION_ID: 'session-a', CLAUDE_PID: '1001', CLAUDE_CODE_MESSAGING_TOKEN: 'ta' };
+    const sessionB = { CLAUDE_CODE_SESSION_ID: 'session-b', CLAUDE_PID: '2002', CLAUDE_CODE_MESSAGING_TOKEN: 'tb' };
+    const dir = project({
+      'hookwise.config.mjs': `export default { hooks: [{ name: 'who', events: 'PreToolUse', handler: (i) => i.tool_input.command === 'who' ? { decision: 'deny', reason: [process.env.CLAUDE_CODE_SESSION_ID, process.env.CLAUDE_PID, process.env.CLAUDE_CODE_MESSAGING_TOKEN].join(' ') } : undefined }] };\n`,
+    });
+    const who = async (env: Record<string, string>) =>
+      JSON.parse((await call(dir, bash('who'), env)).stdout).hookSpecificOutput.permissionDecisionReason as string;
+    await call(dir, bash('ls'), sessionA);
     const resident = await residentFor(dir);
-    const r = await call(dir, { hook_event_name: 'SessionEnd', session_id: 's1', reason: 'other' });
-    expect(r.code).toBe(0);
-    await until('the resident to end', async () => (alive(resident.pid) ? undefined : true));
-    expect(await residents()).toEqual([]);
+    expect(await who(sessionA)).toBe('session-a 1001 ta');
+    expect((await call(dir, { hook_event_name: 'SessionEnd', session_id: 'session-a', reason: 'other' }, sessionA)).code).toBe(0);
+    expect(await who(sessionB)).toBe('session-b 2002 tb');
+    expect(await who(sessionA)).toBe('session-a 1001 ta');
+    const [listed] = await residents();
+    expect(listed).toMatchObject({ pid: resident.pid, answered: 4 });
+    expect(alive(resident.pid)).toBe(true);
   });
 
   it('after its idle time, removing its socket', async () => {

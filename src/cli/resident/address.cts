@@ -4,7 +4,8 @@
  * call starts loads this before anything else, and an ES module costs start-up.
  *
  * A resident serves exactly one *identity*: this hookwise build, this Node, the
- * working folder, the command's arguments and the whole environment. A call whose
+ * working folder, the command's arguments and the whole environment but for the
+ * session's own variables (SESSION_VARIABLES), which each call carries. A call whose
  * identity differs goes elsewhere (the socket's name is a hash of it) and a resident
  * checks the identity itself, so a hash collision is refused, never answered.
  */
@@ -13,7 +14,7 @@ import type * as Os from 'node:os';
 import path = require('node:path');
 
 /** Bumped when the request or reply shape changes: an older resident then never matches. */
-const PROTOCOL = 3;
+const PROTOCOL = 4;
 /** Unix socket paths are limited to 108 bytes on Linux (104 on macOS). */
 export const MAX_SOCKET_PATH = 100;
 
@@ -26,13 +27,34 @@ export const RESIDENT_DIR_ENV = 'HOOKWISE_RESIDENT_DIR';
 /** The flag that makes `hookwise claude-code` the resident itself; never part of the identity. */
 export const RESIDENT_FLAG = '--resident-serve';
 
+/**
+ * Claude Code's variables of one session (2.1.328: new values in each session, the rest
+ * of its hooks' environment the same). They are not part of the identity, so that one
+ * resident serves a project's sessions one after another; each call carries them
+ * (sessionOf) and the resident sets them for the call (./session-env.ts).
+ */
+export const SESSION_VARIABLES: readonly string[] = [
+  'CLAUDE_CODE_SESSION_ID',
+  'CLAUDE_PID',
+  'CLAUDE_CODE_MESSAGING_SOCKET',
+  'CLAUDE_CODE_MESSAGING_TOKEN',
+  'CLAUDE_CODE_CHILD_NOTES_DIR',
+];
+
+/** This call's values of SESSION_VARIABLES (only those set). */
+export function sessionOf(env: NodeJS.ProcessEnv): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of SESSION_VARIABLES) if (env[name] !== undefined) values[name] = env[name];
+  return values;
+}
+
 /** What a resident serves: compared whole, by the resident, on every call. */
 export function identityOf(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string): string {
   // The names sorted by the default order (UTF-16 code units, as `<` compares them): no comparator to call per pair.
   const entries: [string, string][] = [];
   for (const name of Object.keys(env).sort()) {
     const value = env[name];
-    if (value !== undefined) entries.push([name, value]);
+    if (value !== undefined && !SESSION_VARIABLES.includes(name)) entries.push([name, value]);
   }
   return JSON.stringify([PROTOCOL, buildStamp(), process.execPath, process.version, cwd, args, entries]);
 }
@@ -99,7 +121,10 @@ function hash(text: string): string {
  * A request, one JSON line, sent once the resident has shown its key (./key.cts), with
  * `every`: the heartbeat interval the caller asks for.
  */
-export type ResidentRequest = { op: 'hook'; identity: string; input: string } | { op: 'status' } | { op: 'stop' };
+export type ResidentRequest =
+  | { op: 'hook'; identity: string; session: Record<string, string>; input: string }
+  | { op: 'status' }
+  | { op: 'stop' };
 
 /** A reply, one JSON line; the resident closes after it. `decline`: nothing ran; the caller answers in-process. */
 export type ResidentReply =

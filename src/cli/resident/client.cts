@@ -14,6 +14,7 @@ import path = require('node:path');
 import { readStdin } from '../read-stdin.cjs';
 import {
   identityOf,
+  sessionOf,
   RECURSION_GUARD,
   RESIDENT_ENV,
   RESIDENT_FLAG,
@@ -69,7 +70,7 @@ export async function runClaudeCodeCommand(args: string[]): Promise<number> {
     pending.cancel();
     throw error;
   }
-  const reply = await pending.ask({ op: 'hook', identity: where.identity, input });
+  const reply = await pending.ask({ op: 'hook', identity: where.identity, session: sessionOf(process.env), input });
   if (reply === 'absent') return inProcess(args, input, start);
   if (typeof reply === 'object' && 'unanswered' in reply) {
     // Nothing ran there, and this call's input never left this process: answer it here. The

@@ -24,6 +24,7 @@ import { identityOf, RECURSION_GUARD, residentDir, type ResidentReply, type Resi
 import { keyFileOf, nextKeyFileOf, readKey } from './key.cjs';
 import { LoadedFiles } from './track.js';
 import { warmUp } from './warm.js';
+import { SessionEnv, sessionValues } from './session-env.js';
 import { listenOnSocket } from '../../sandbox/unix-socket.js';
 import { keepWasmOnBaseline } from '../wasm-baseline.js';
 import { AbortedError } from '../../core/errors.js';
@@ -86,6 +87,7 @@ export async function runResident(args: string[]): Promise<number> {
 
 class Resident {
   private readonly files = new LoadedFiles();
+  private readonly session = new SessionEnv();
   private readonly server = net.createServer({ allowHalfOpen: true }, (c) => this.connection(c));
   private readonly startedAt = new Date().toISOString();
   private readonly failOpen: boolean;
@@ -244,6 +246,10 @@ class Resident {
     }
     if (request.identity !== this.identity) return reply({ kind: 'decline', why: 'identity' });
     if (this.closing) return reply({ kind: 'decline', why: 'closing' });
+    const session = sessionValues(request.session);
+    if (session === undefined) return reply({ kind: 'decline', why: 'identity' });
+    // Another session's call runs: process.env holds its values (./session-env.ts).
+    if (!this.session.enter(session)) return reply({ kind: 'decline', why: 'identity' });
     this.inFlight++;
     this.lastCall = Date.now();
     try {
@@ -251,13 +257,11 @@ class Resident {
       const gone = new AbortController();
       const abandon = () => gone.abort(new AbortedError('the caller went away before the answer'));
       c.once('end', abandon).once('close', abandon);
-      let event: string | undefined;
       const answer = await answerCall({
         host: this.host,
         raw: () => parseInputObject(request.input),
         failOpen: this.failOpen,
         signal: gone.signal,
-        check: (read) => void (event = read),
         engineFor: (projectDir) => this.engineFor(projectDir, () => c.write('+')),
       });
       c.off('end', abandon).off('close', abandon);
@@ -269,8 +273,8 @@ class Resident {
         code: answer.code,
       });
       if (!gone.signal.aborted) this.answered++;
-      if (event === 'SessionEnd') void this.shutdown('the Claude Code session ended');
     } finally {
+      this.session.leave();
       this.files.afterCall();
       this.inFlight--;
       this.lastCall = Date.now();
