@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,26 @@ describe('hookwise init', () => {
     }
     expect(starterConfig('off')).toMatch(/^ {4}shellGuard\(\),$/m);
     expect(starterConfig('registries')).toContain("network: 'registries'");
+  });
+
+  it('compiles the policy as it writes it, so the first hook call does not; a policy that does not load is named', async () => {
+    const dir = project();
+    const init = await runCli(['init'], { cwd: dir });
+    expect(init.code, init.stderr).toBe(0);
+    const cache = readdirSync(path.join(dir, '.hookwise', 'cache'));
+    expect(cache.filter((f) => /^hookwise\.config\.ts\..*\.mjs$/.test(f))).toHaveLength(1);
+    expect(cache).toContain('hookwise.config.ts.files.json');
+
+    const broken = project();
+    writeFileSync(
+      path.join(broken, 'hookwise.config.ts'),
+      'export default { hooks: [ { name: "x", events: "PreToolUse", handler: ( } ] };\n',
+    );
+    const again = await runCli(['init'], { cwd: broken });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(
+      /note {5}hookwise\.config\.ts: .*could not load config module.*; every hook call fails closed until it loads/,
+    );
   });
 
   it('never overwrites an existing config', async () => {

@@ -67,11 +67,32 @@ export async function initProject(options: InitOptions): Promise<void> {
   if (!options.print) await ignoreStateFolder(dir, say);
   if (state === 'user') await keepStateInUserFolder(dir, options.print, say);
   if (options.host !== undefined) await wire(options.host, dir, options, say);
+  if (!options.print) await compilePolicy(dir, say);
   if (!options.print) printNextSteps(options, installsHookwise(dir), say);
   if (!options.print && state === 'project' && !(await import('../../audit/paths.js')).usesUserState(dir))
     say(
       `${pc.yellow('note')}     the audit trail, approvals and key go to .hookwise/ in this project; \`npx hookwise init --state user\` keeps them in your state folder, outside the agent's reach (docs/security.md)`,
     );
+}
+
+/**
+ * The policy loaded once now, as a hook call loads it: a TypeScript config is compiled
+ * into `.hookwise/cache/` with its graph, so the agent's first hook call does not pay
+ * for jiti (seconds on a loaded machine, where an agent that starts its first hooks
+ * detached can end before they record: docs/agents.md). A policy that does not load is
+ * said now, not at the first tool call, which would fail closed.
+ */
+async function compilePolicy(dir: string, say: (line: string) => void): Promise<void> {
+  const { configFiles, loadFor } = await import('../hook-call/index.js');
+  const files = await configFiles(undefined, dir);
+  if (files.length === 0) return;
+  try {
+    await loadFor(files, dir);
+  } catch (error) {
+    say(
+      `${pc.yellow('note')}     ${path.relative(dir, files[0]!) || files[0]}: ${(error as Error).message.split('\n')[0]}; every hook call fails closed until it loads (npx hookwise check says more)`,
+    );
+  }
 }
 
 /** The agent wired as its host's folder says (src/hosts/<agent>/, `init`). */
