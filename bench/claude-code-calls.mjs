@@ -148,8 +148,9 @@ async function prepare(arm) {
 }
 
 /** Everything a prepared configuration started ends, each by its pid: the server, residents, network proxies. */
-function finish(ctx) {
+async function finish(ctx) {
   ctx.serve?.kill();
+  await ctx.mock?.close();
   spawnSync(process.execPath, [HOOKWISE, 'residents', '--stop', '--all'], { env: ctx.env });
   const ps = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout;
   for (const line of ps.split('\n')) {
@@ -165,28 +166,28 @@ function finish(ctx) {
 
 /** One headless session of CALLS Bash calls in a prepared configuration: its call times and wall time, in ms. */
 async function session(ctx) {
-  const mock = await agent.startMock();
+  // One mock per configuration, as a user's sessions talk to one API: its address is in the hooks' environment,
+  // and a resident serves one environment (docs/claude-code.md#the-resident).
+  ctx.mock ??= await agent.startMock();
+  const mock = ctx.mock;
+  const seen = mock.modelRequests().length;
   const env = { ...ctx.env, ...agent.setup({ mockUrl: mock.url }) };
-  try {
-    const steps = Array.from({ length: CALLS }, () => agent.shell(ctx.command));
-    const started = performance.now();
-    const child = spawn(
-      agentBinary('claude-code-mod'),
-      [...agent.args(`Do it.\nSCRIPT: ${JSON.stringify(steps)}`, ctx.project), '--max-turns', String(CALLS + 2)],
-      { cwd: ctx.project, env, stdio: 'ignore' },
-    );
-    await new Promise((resolve) => child.on('close', resolve));
-    const wall = performance.now() - started;
-    const requests = mock.modelRequests();
-    if (requests.length !== CALLS + 1) throw new Error(`${ctx.arm}: expected ${CALLS + 1} model requests, got ${requests.length}`);
-    // Every call ran and printed (a line that failed would time nothing worth timing).
-    const ran = requests.at(-1).raw.split(OUTPUT).length - 1;
-    if (ran < CALLS) throw new Error(`${ctx.arm}: ${ran} of the ${CALLS} commands printed ${OUTPUT}`);
-    const calls = requests.slice(1).map((r, i) => r.at - requests[i].answered);
-    return { calls, wall, beforeFirst: requests[0].at - started, afterLast: started + wall - requests.at(-1).answered };
-  } finally {
-    await mock.close();
-  }
+  const steps = Array.from({ length: CALLS }, () => agent.shell(ctx.command));
+  const started = performance.now();
+  const child = spawn(
+    agentBinary('claude-code-mod'),
+    [...agent.args(`Do it.\nSCRIPT: ${JSON.stringify(steps)}`, ctx.project), '--max-turns', String(CALLS + 2)],
+    { cwd: ctx.project, env, stdio: 'ignore' },
+  );
+  await new Promise((resolve) => child.on('close', resolve));
+  const wall = performance.now() - started;
+  const requests = mock.modelRequests().slice(seen);
+  if (requests.length !== CALLS + 1) throw new Error(`${ctx.arm}: expected ${CALLS + 1} model requests, got ${requests.length}`);
+  // Every call ran and printed (a line that failed would time nothing worth timing).
+  const ran = requests.at(-1).raw.split(OUTPUT).length - 1;
+  if (ran < CALLS) throw new Error(`${ctx.arm}: ${ran} of the ${CALLS} commands printed ${OUTPUT}`);
+  const calls = requests.slice(1).map((r, i) => r.at - requests[i].answered);
+  return { calls, wall, beforeFirst: requests[0].at - started, afterLast: started + wall - requests.at(-1).answered };
 }
 
 export { prepare, session, finish };
@@ -252,7 +253,7 @@ export async function measureAtLoad(target) {
       }
     }
   } finally {
-    for (const ctx of Object.values(ready)) finish(ctx);
+    for (const ctx of Object.values(ready)) await finish(ctx);
     loops.stop();
   }
   const added = (arm, key) => per[arm][key].map((v, i) => v - per.none[key][i]);
