@@ -1,4 +1,4 @@
-import { SESSION_VARIABLES } from './address.cjs';
+import { SESSION_VARIABLES, sessionOf } from './address.cjs';
 
 /**
  * Claude Code's variables of one session (SESSION_VARIABLES) in the resident's
@@ -14,7 +14,7 @@ export class SessionEnv {
   private running = 0;
 
   constructor() {
-    this.current = keyOf(valuesIn(process.env));
+    this.current = keyOf(sessionOf(process.env));
   }
 
   /** Take `values` for a call; false when another session's call is running. */
@@ -43,12 +43,6 @@ export function sessionValues(value: unknown): Record<string, string> | undefine
   const entries = Object.entries(value);
   if (entries.some(([name, v]) => !SESSION_VARIABLES.includes(name) || typeof v !== 'string')) return undefined;
   return Object.fromEntries(entries) as Record<string, string>;
-}
-
-function valuesIn(env: NodeJS.ProcessEnv): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const name of SESSION_VARIABLES) if (env[name] !== undefined) values[name] = env[name];
-  return values;
 }
 
 const keyOf = (values: Readonly<Record<string, string>>): string => JSON.stringify(SESSION_VARIABLES.map((name) => values[name] ?? null));
