@@ -336,6 +336,11 @@ export const DESTRUCTIVE: DestructiveCase[] = [
     'npm run build && npm publish',
     './gradlew publish',
     './mvnw -B release:perform',
+    'gh release create v2.2.0 --notes "fixes"',
+    'gh release create v2.2.0 dist/app.zip -R acme/site',
+    'gh release upload v2.2.0 dist/app.zip',
+    'gh release edit v2.2.0 --draft=false',
+    'glab release create v2.2.0',
   ),
 ];
 
@@ -647,7 +652,7 @@ export const LOOK_ALIKES: DestructiveCase[] = [
     'firebase deploy --only hosting',
     'gh repo view acme/site',
     'gh release list',
-    'gh release create v2.2.0 --notes "delete the old flag"',
+    'gh release create v2.2.0 --draft --notes "delete the old flag"',
     'gh pr create --title "gh repo delete is now refused"',
     'gh api repos/acme/site/pulls',
     'gh api -X POST repos/acme/site/issues -f title=x',
@@ -694,6 +699,9 @@ export const LOOK_ALIKES: DestructiveCase[] = [
     'npm view hookwise version',
     'npm run publish:docs --dry-run',
     'git push origin feature/v2-api',
+    'gh release view v2.2.0',
+    'gh release edit v2.2.0 --notes "typo"',
+    'gh release create v2.3.0 --draft=true',
   ),
   ...c(
     'other',

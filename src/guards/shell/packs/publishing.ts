@@ -80,6 +80,17 @@ packRule(
   },
 );
 
+// A forge's release is published to everyone who watches the repository, and is what many
+// repositories' workflows publish packages from (`on: release`). A draft is not published.
+packRule('publishing', ['gh', 'glab'], (inv, p) => {
+  const w = words(inv.args);
+  if (w[0] !== 'release' || !['create', 'upload', 'edit'].includes(w[1] ?? '')) return;
+  const draft = inv.args.find((a) => /^--draft(=|$)/.test(a.value ?? ''))?.value;
+  if (w[1] !== 'upload' && (draft === '--draft' || draft === '--draft=true')) return;
+  if (w[1] === 'edit' && draft === undefined) return;
+  p.deny('publishing/release', `\`${inv.name} release ${w[1]}\` publishes a release on the forge, which its watchers and workflows take at once`);
+});
+
 packRule('publishing', ['git'], (inv, p) => {
   const i = inv.args.findIndex((a) => a.value === 'push');
   if (

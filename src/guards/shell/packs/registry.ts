@@ -20,7 +20,7 @@ export const PACK_SUMMARIES: Record<PackName, string> = {
   containers: 'docker system/volume prune, podman system reset, docker rm -f, compose down -v, kubectl delete, helm uninstall',
   clouds:
     'terraform destroy, apply -auto-approve, aws s3 rm --recursive, s3 rb --force, gcloud/az/aws delete, gh repo/release delete, wrangler/databricks/bq/vault delete, rclone purge',
-  publishing: 'npm/pnpm/yarn/cargo publish, twine/poetry/uv upload, gem push, git push of tags',
+  publishing: 'npm/pnpm/yarn/cargo publish, twine/poetry/uv upload, gem push, git push of tags, gh/glab release create',
 };
 
 /** What a pack rule can ask of the judge. */
