@@ -88,7 +88,10 @@ packRule('publishing', ['gh', 'glab'], (inv, p) => {
   const draft = inv.args.find((a) => /^--draft(=|$)/.test(a.value ?? ''))?.value;
   if (w[1] !== 'upload' && (draft === '--draft' || draft === '--draft=true')) return;
   if (w[1] === 'edit' && draft === undefined) return;
-  p.deny('publishing/release', `\`${inv.name} release ${w[1]}\` publishes a release on the forge, which its watchers and workflows take at once`);
+  p.deny(
+    'publishing/release',
+    `\`${inv.name} release ${w[1]}\` publishes a release on the forge, which its watchers and workflows take at once`,
+  );
 });
 
 packRule('publishing', ['git'], (inv, p) => {
