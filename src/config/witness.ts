@@ -57,9 +57,10 @@ function install(): void {
 /**
  * Node's ES module loader reads a native config's imports itself, which only a loader hook
  * sees. The hook costs a worker thread: about 100 ms to start, and every ES module loaded
- * after it goes through the worker. So it is registered only when a config is imported
- * natively while someone witnesses (src/config/module.ts calls this first): a TypeScript
- * config's own files load through jiti, which reads them with `fs.readFileSync`.
+ * after it goes through the worker. So it is registered only while someone witnesses,
+ * before a config is imported natively (src/config/module.ts) or a TypeScript config
+ * imports a package other than hookwise (./module-cache.ts, `beforePackage`): its own
+ * files load through jiti, which reads them with `fs.readFileSync`.
  */
 export function beforeNativeImport(): void {
   if (esmPort !== undefined || (recorders.size === 0 && watchers.size === 0)) return;
