@@ -12,7 +12,8 @@ const { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, 
   'node:fs',
 ) ?? (await import('node:fs'))) as typeof Fs;
 const { fileURLToPath, pathToFileURL } = (process.getBuiltinModule?.('node:url') ?? (await import('node:url'))) as typeof Url;
-const { createRequire } = (process.getBuiltinModule?.('node:module') ?? (await import('node:module'))) as unknown as typeof NodeModule;
+const { createRequire, isBuiltin } = (process.getBuiltinModule?.('node:module') ??
+  (await import('node:module'))) as unknown as typeof NodeModule;
 
 /**
  * TypeScript config modules, fast. Loading jiti costs more than a hook may take
@@ -156,8 +157,8 @@ function installRuntime(): void {
       return (await jitiFor(from)).import(path.resolve(path.dirname(from), id));
     },
     beforePackage(id) {
-      // hookwise's own install is protected and watched as a whole; a linked package of the project is not.
-      if (!/^(hookwise(\/|$)|node:)/.test(id)) beforeNativeImport();
+      // hookwise's own install is protected and watched as a whole, and `fs` is Node's; a linked package of the project is neither.
+      if (!/^hookwise(\/|$)/.test(id) && !isBuiltin(id)) beforeNativeImport();
     },
     ownExport,
   };

@@ -25,9 +25,11 @@ export interface InstallLink {
  * would run its code as the hook. The sandbox shows them read-only (./walk.ts).
  */
 export function ownInstall(): readonly string[] {
-  own ??= packageClosure(PACKAGE);
-  return own.folders;
+  return closure().folders;
 }
+
+/** This package's closure, found once per process. */
+const closure = (): Closure => (own ??= packageClosure(PACKAGE));
 
 export const OWN_INSTALL_WHY = "hookwise's own install, which the next hook call runs";
 
@@ -47,10 +49,10 @@ export function ownInstallWithin(root: string): string[] {
  * elsewhere: the sandbox puts each back after the command (../sandbox/command.ts).
  */
 export function ownInstallLinks(root: string): InstallLink[] {
-  own ??= packageClosure(PACKAGE);
+  const { folders, links } = closure();
   const entry = linkTo(path.join(root, 'node_modules', 'hookwise'));
   // The closure starts from this package's real folder.
-  return [...own.links, ...(entry !== undefined && entry.real === own.folders[0] ? [entry] : [])];
+  return [...links, ...(entry !== undefined && entry.real === folders[0] ? [entry] : [])];
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { stateDirOf } from '../core/state-dir.js';
+import { sandboxStateRoot } from './private-temp.js';
 
 /** Whether this machine can run the sandbox, and if not, the one line that says how to fix it. */
 export type Availability = { ok: true; program: string } | { ok: false; why: string };
@@ -70,7 +70,7 @@ function verdictOf(program: string): Verdict | undefined {
   const boot = readOr('/proc/sys/kernel/random/boot_id').trim();
   const stat = fs.statSync(program, { throwIfNoEntry: false });
   if (boot === '' || stat === undefined) return undefined;
-  const file = path.join(stateDirOf(process.env, os.homedir()), 'sandbox', 'bwrap-works');
+  const file = path.join(sandboxStateRoot(os.homedir()), 'bwrap-works');
   return { file, key: `${boot} ${program} ${stat.ino} ${stat.size} ${stat.mtimeMs} ${process.getuid?.()}\n` };
 }
 

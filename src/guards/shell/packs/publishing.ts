@@ -84,14 +84,16 @@ packRule(
 // repositories' workflows publish packages from (`on: release`). A draft is not published.
 packRule('publishing', ['gh', 'glab'], (inv, p) => {
   const w = words(inv.args);
-  if (w[0] !== 'release' || !['create', 'upload', 'edit'].includes(w[1] ?? '')) return;
+  if (w[0] !== 'release') return;
   const draft = inv.args.find((a) => /^--draft(=|$)/.test(a.value ?? ''))?.value;
-  if (w[1] !== 'upload' && (draft === '--draft' || draft === '--draft=true')) return;
-  if (w[1] === 'edit' && draft === undefined) return;
-  p.deny(
-    'publishing/release',
-    `\`${inv.name} release ${w[1]}\` publishes a release on the forge, which its watchers and workflows take at once`,
-  );
+  const toDraft = draft === '--draft' || draft === '--draft=true';
+  // `edit` publishes only when it takes the release out of draft.
+  const publishes = w[1] === 'upload' || (w[1] === 'create' && !toDraft) || (w[1] === 'edit' && draft !== undefined && !toDraft);
+  if (publishes)
+    p.deny(
+      'publishing/release',
+      `\`${inv.name} release ${w[1]}\` publishes a release on the forge, which its watchers and workflows take at once`,
+    );
 });
 
 packRule('publishing', ['git'], (inv, p) => {
